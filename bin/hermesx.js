@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Runs the compiled CLI, compiling first when the sources are newer than the build (a fresh
+// clone, or after an edit). In the production image dist/ is prebuilt and TypeScript is absent.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = path.join(root, 'dist', 'cli.js');
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+function newestMtimeMs(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    const mtime = entry.isDirectory() ? newestMtimeMs(full) : statSync(full).mtimeMs;
+    newest = Math.max(newest, mtime);
+  }
+  return newest;
+}
+
+const sources = path.join(root, 'src');
+const stale =
+  !existsSync(entry) || (existsSync(sources) && newestMtimeMs(sources) > statSync(entry).mtimeMs);
+if (stale && existsSync(tsc)) {
+  process.stderr.write('hermesx: building...\n');
+  execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
+  const now = new Date();
+  (await import('node:fs')).utimesSync(entry, now, now);
+}
+await import(entry);

@@ -1,0 +1,99 @@
+-- The scheduler works across tenants; these narrow functions are the only way it does so.
+
+-- Enabled jobs of live tenants (all of them, or those named), with the latest occurrence already
+-- claimed, from which a pod computes what was missed.
+CREATE FUNCTION scheduler_load_jobs(p_ids uuid[] DEFAULT NULL)
+  RETURNS TABLE (id uuid, tenant_id uuid, name text, schedule text, timezone text, prompt text,
+                 due_from timestamptz, updated_at timestamptz, last_scheduled_at timestamptz)
+  LANGUAGE sql STABLE SECURITY DEFINER
+  SET search_path = pg_catalog, public
+  AS $$
+    SELECT j.id, j.tenant_id, j.name, j.schedule, j.timezone, j.prompt, j.due_from, j.updated_at,
+           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
+      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND t.deleted_at IS NULL
+       AND (p_ids IS NULL OR j.id = ANY (p_ids))
+  $$;
+
+-- Claims one occurrence: the unique key decides, whatever the lock did. Returns the run id, or
+-- nothing when the occurrence was already claimed or the job is gone, disabled or still running.
+CREATE FUNCTION scheduler_claim_run(p_job_id uuid, p_scheduled_at timestamptz, p_pod_id text)
+  RETURNS uuid
+  LANGUAGE sql SECURITY DEFINER
+  SET search_path = pg_catalog, public
+  AS $$
+    INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+    SELECT j.id, j.tenant_id, p_scheduled_at, 'running', p_pod_id
+      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.id = p_job_id AND j.enabled AND t.deleted_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM cron_job_runs r
+                        WHERE r.cron_job_id = p_job_id AND r.status = 'running')
+    ON CONFLICT (cron_job_id, scheduled_at) DO NOTHING
+    RETURNING id
+  $$;
+
+-- Finishes a run and updates its job in one statement (one transaction). Returns false when the
+-- run was no longer running (already failed by recovery), in which case nothing changes.
+CREATE FUNCTION scheduler_finish_run(p_run_id uuid, p_success boolean, p_result text,
+                                     p_error text, p_next_run_at timestamptz)
+  RETURNS boolean
+  LANGUAGE sql SECURITY DEFINER
+  SET search_path = pg_catalog, public
+  AS $$
+    WITH run AS (
+      UPDATE cron_job_runs r
+         SET status = CASE WHEN p_success THEN 'success' ELSE 'failed' END,
+             result = left(p_result, 4096),
+             error = left(p_error, 1024),
+             finished_at = clock_timestamp(),
+             duration_ms = (extract(epoch FROM clock_timestamp() - r.started_at) * 1000)::integer
+       WHERE r.id = p_run_id AND r.status = 'running'
+      RETURNING r.cron_job_id, r.started_at
+    ), job AS (
+      UPDATE cron_jobs j
+         SET last_run_at = run.started_at,
+             last_run_success = p_success,
+             last_run_error = left(p_error, 1024),
+             run_count = j.run_count + 1,
+             next_run_at = p_next_run_at
+        FROM run
+       WHERE j.id = run.cron_job_id
+    )
+    SELECT EXISTS (SELECT 1 FROM run)
+  $$;
+
+-- Runs still marked running, with the pod that claimed them, for the liveness check.
+CREATE FUNCTION scheduler_running_runs()
+  RETURNS TABLE (run_id uuid, cron_job_id uuid, pod_id text)
+  LANGUAGE sql STABLE SECURITY DEFINER
+  SET search_path = pg_catalog, public
+  AS $$ SELECT id, cron_job_id, pod_id FROM cron_job_runs WHERE status = 'running' $$;
+
+-- Fails the named runs (a dead pod's, or this pod's own at shutdown).
+CREATE FUNCTION scheduler_fail_named_runs(p_run_ids uuid[], p_error text)
+  RETURNS TABLE (run_id uuid, cron_job_id uuid)
+  LANGUAGE sql SECURITY DEFINER
+  SET search_path = pg_catalog, public
+  AS $$ SELECT * FROM scheduler_fail_runs(p_run_ids, p_error) $$;
+
+REVOKE ALL ON FUNCTION scheduler_load_jobs(uuid[]), scheduler_claim_run(uuid, timestamptz, text),
+  scheduler_finish_run(uuid, boolean, text, text, timestamptz), scheduler_running_runs(),
+  scheduler_fail_named_runs(uuid[], text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_load_jobs(uuid[]), scheduler_claim_run(uuid, timestamptz, text),
+  scheduler_finish_run(uuid, boolean, text, text, timestamptz), scheduler_running_runs(),
+  scheduler_fail_named_runs(uuid[], text) TO hermesx_app;
+
+-- A tenant deleted or restored changes which jobs may fire: tell the pods about each of its jobs.
+CREATE FUNCTION tenants_notify_jobs() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = pg_catalog, public
+  AS $$
+  BEGIN
+    PERFORM pg_notify('hermesx_cron_jobs', j.id::text) FROM cron_jobs j WHERE j.tenant_id = NEW.id;
+    RETURN NULL;
+  END
+  $$;
+
+CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON tenants
+  FOR EACH ROW WHEN (OLD.deleted_at IS DISTINCT FROM NEW.deleted_at)
+  EXECUTE FUNCTION tenants_notify_jobs();

@@ -1,0 +1,181 @@
+import os from 'node:os';
+import { z } from 'zod';
+import { formatDurationMs, parseDurationMs } from './duration.js';
+
+/** Thrown for a setting that cannot be used; its message is the one line shown to the operator. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const duration = (fallback: string, minMs: number) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const raw = text === undefined || text.trim() === '' ? fallback : text;
+      const ms = parseDurationMs(raw);
+      if (ms === null || ms < minMs) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected a duration of at least ${formatDurationMs(minMs)} such as 30s, 5m or 1h30m`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const integer = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const raw = text === undefined || text.trim() === '' ? String(fallback) : text.trim();
+      const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(value) || value < min || value > max) {
+        ctx.addIssue({ code: 'custom', message: `expected a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((text) => (text === undefined || text.trim() === '' ? undefined : text.trim()));
+
+const url = (protocols: string[], example: string) =>
+  optionalText.refine(
+    (text) => text === undefined || isUrlWith(text, protocols),
+    `expected a URL such as ${example}`,
+  );
+
+const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
+  z
+    .string()
+    .optional()
+    .transform((text) => (text === undefined || text.trim() === '' ? fallback : text.trim()))
+    .pipe(z.enum(values, { error: `expected one of ${values.join(', ')}` }));
+
+const envSchema = z.object({
+  DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db'),
+  REDIS_URL: url(['redis:', 'rediss:'], 'redis://localhost:6379'),
+  SAAS_API_PORT: integer(18080, 0, 65535),
+  SAAS_API_HOST: optionalText,
+  SCHEDULER_POLL_INTERVAL: duration('30s', 1000),
+  SCHEDULER_EXEC_TIMEOUT: duration('5m', 1000),
+  SCHEDULER_LOCK_TTL: duration('12m', 1000),
+  SCHEDULER_MAX_CONCURRENT_RUNS: integer(100, 1, 100_000),
+  SCHEDULER_CATCHUP_WINDOW: duration('1h', 0),
+  SCHEDULER_SHUTDOWN_GRACE: duration('20s', 0),
+  HERMES_ACP_TOKEN: optionalText,
+  HERMES_API_KEY: optionalText,
+  SAAS_ALLOWED_ORIGINS: optionalText,
+  LLM_API_URL: url(['http:', 'https:'], 'http://localhost:11434/v1').transform(
+    (text) => text ?? 'http://localhost:11434/v1',
+  ),
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText.transform((text) => text ?? 'qwen3:30b'),
+  LOG_FORMAT: choice(['text', 'json'], 'text'),
+  LOG_LEVEL: choice(['debug', 'info', 'warn', 'error'], 'info'),
+  HERMES_POD_ID: optionalText,
+});
+
+export interface Config {
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly port: number;
+  readonly host: string;
+  readonly pollIntervalMs: number;
+  readonly execTimeoutMs: number;
+  readonly lockTtlMs: number;
+  readonly maxConcurrentRuns: number;
+  readonly catchupWindowMs: number;
+  readonly shutdownGraceMs: number;
+  readonly adminToken: string | undefined;
+  readonly defaultTenantApiKey: string | undefined;
+  readonly allowedOrigins: readonly string[] | '*';
+  readonly llm: { readonly url: string; readonly apiKey: string; readonly model: string };
+  readonly logFormat: 'text' | 'json';
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  readonly podId: string;
+}
+
+/** Reads the settings once; throws ConfigError naming the variable, its value and what is expected. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(
+      `invalid setting ${name}=${JSON.stringify(redactSetting(name, env[name] ?? ''))}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  const s = parsed.data;
+  if (s.SCHEDULER_LOCK_TTL <= s.SCHEDULER_EXEC_TIMEOUT) {
+    throw new ConfigError(
+      `invalid setting SCHEDULER_LOCK_TTL=${JSON.stringify(env.SCHEDULER_LOCK_TTL ?? formatDurationMs(s.SCHEDULER_LOCK_TTL))}: ` +
+        `expected a duration greater than SCHEDULER_EXEC_TIMEOUT (${formatDurationMs(s.SCHEDULER_EXEC_TIMEOUT)}), ` +
+        'or a run could outlive its lock and run twice',
+    );
+  }
+  return Object.freeze({
+    databaseUrl: s.DATABASE_URL,
+    redisUrl: s.REDIS_URL,
+    port: s.SAAS_API_PORT,
+    host: s.SAAS_API_HOST ?? '0.0.0.0',
+    pollIntervalMs: s.SCHEDULER_POLL_INTERVAL,
+    execTimeoutMs: s.SCHEDULER_EXEC_TIMEOUT,
+    lockTtlMs: s.SCHEDULER_LOCK_TTL,
+    maxConcurrentRuns: s.SCHEDULER_MAX_CONCURRENT_RUNS,
+    catchupWindowMs: s.SCHEDULER_CATCHUP_WINDOW,
+    shutdownGraceMs: s.SCHEDULER_SHUTDOWN_GRACE,
+    adminToken: s.HERMES_ACP_TOKEN,
+    defaultTenantApiKey: s.HERMES_API_KEY,
+    allowedOrigins: parseOrigins(s.SAAS_ALLOWED_ORIGINS),
+    llm: Object.freeze({ url: s.LLM_API_URL, apiKey: s.LLM_API_KEY ?? '', model: s.LLM_MODEL }),
+    logFormat: s.LOG_FORMAT,
+    logLevel: s.LOG_LEVEL,
+    podId: s.HERMES_POD_ID ?? `${os.hostname()}-${process.pid}`,
+  });
+}
+
+/** Requires DATABASE_URL (every command but `dev` needs it). */
+export function requireDatabaseUrl(config: Config): string {
+  if (config.databaseUrl === undefined) {
+    throw new ConfigError(
+      'missing setting DATABASE_URL: expected a PostgreSQL 16+ URL such as postgres://user:pass@host:5432/db',
+    );
+  }
+  return config.databaseUrl;
+}
+
+function parseOrigins(text: string | undefined): readonly string[] | '*' {
+  if (text === undefined) return [];
+  if (text === '*') return '*';
+  return Object.freeze(
+    text
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== ''),
+  );
+}
+
+function isUrlWith(text: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const SECRET_SETTING = /TOKEN|KEY|PASSWORD|SECRET/;
+
+function redactSetting(name: string, value: string): string {
+  if (SECRET_SETTING.test(name)) return '***';
+  return redactUrl(value);
+}
+
+/** Hides the password of a URL so connection strings can be logged and shown in errors. */
+export function redactUrl(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]+@/i, '$1:***@');
+}

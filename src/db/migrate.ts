@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { Logger } from '../log.js';
+
+/** migrations/ at the repository root, from src/db or dist/db alike. */
+export const MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../migrations',
+);
+
+// Any constant shared by every replica: they all queue on this one lock.
+const MIGRATION_LOCK_KEY = 4_242_017;
+const MIN_SERVER_VERSION = 160000;
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/**
+ * Applies every numbered .sql file not applied yet, each in its own transaction, as the
+ * DATABASE_URL user (the schema owner). Replicas serialise on an advisory lock, so a second one
+ * waits for the first and then finds nothing left to do. Returns the names applied.
+ */
+export async function migrate(
+  databaseUrl: string,
+  log: Logger,
+  dir: string = MIGRATIONS_DIR,
+): Promise<string[]> {
+  const migrations = await readMigrations(dir);
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    application_name: 'hermesx-migrate',
+  });
+  await client.connect();
+  try {
+    await assertServerVersion(client);
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return await applyPending(client, migrations, log);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Refuses a server older than PostgreSQL 16 with a message an operator can act on. */
+export async function assertServerVersion(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ v: string; text: string }>(
+    "SELECT current_setting('server_version_num') AS v, current_setting('server_version') AS text",
+  );
+  const row = rows[0];
+  if (!row || Number(row.v) < MIN_SERVER_VERSION) {
+    throw new MigrationError(
+      `PostgreSQL ${row?.text ?? 'unknown'} is too old: HermesX needs PostgreSQL 16 or newer`,
+    );
+  }
+}
+
+async function applyPending(
+  client: pg.Client,
+  migrations: Migration[],
+  log: Logger,
+): Promise<string[]> {
+  await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const { rows } = await client.query<{ version: number; name: string; checksum: string }>(
+    'SELECT version, name, checksum FROM schema_migrations',
+  );
+  const applied = new Map(rows.map((row) => [row.version, row]));
+  const done: string[] = [];
+  for (const migration of migrations) {
+    const previous = applied.get(migration.version);
+    if (previous) {
+      if (previous.checksum !== migration.checksum) {
+        throw new MigrationError(
+          `migration ${migration.name} was changed after it was applied; add a new migration instead`,
+        );
+      }
+      continue;
+    }
+    await applyOne(client, migration);
+    log.info({ migration: migration.name }, 'migration applied');
+    done.push(migration.name);
+  }
+  return done;
+}
+
+async function applyOne(client: pg.Client, migration: Migration): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(migration.sql);
+    await client.query(
+      'INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)',
+      [migration.version, migration.name, migration.checksum],
+    );
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new MigrationError(`migration ${migration.name} failed: ${reason}`);
+  }
+}
+
+async function readMigrations(dir: string): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((file) => /^\d+_[\w-]+\.sql$/.test(file));
+  const migrations = await Promise.all(
+    files.map(async (file) => {
+      const sql = await readFile(path.join(dir, file), 'utf8');
+      return {
+        version: Number.parseInt(file, 10),
+        name: file,
+        sql,
+        checksum: createHash('sha256').update(sql).digest('hex'),
+      };
+    }),
+  );
+  migrations.sort((a, b) => a.version - b.version);
+  for (let i = 1; i < migrations.length; i++) {
+    if (migrations[i]?.version === migrations[i - 1]?.version) {
+      throw new MigrationError(`two migrations share version ${migrations[i]?.version}`);
+    }
+  }
+  return migrations;
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { waitForSignal } from './cli-signals.js';
+import type { Config } from './config.js';
+import { findApiKey, insertApiKey } from './db/api-keys.js';
+import { createPool, withAdmin } from './db/pool.js';
+import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
+import type { Logger } from './log.js';
+import { startService } from './main.js';
+
+const STATE_DIR = '.hermesx';
+const DEFAULT_TENANT_ID = '00000000-0000-0000-0000-000000000001';
+
+interface DevState {
+  adminToken: string;
+  tenantApiKey?: string;
+}
+
+/**
+ * `hermesx dev`: embedded PostgreSQL (data kept in .hermesx/ across restarts), a local Redis when
+ * redis-server is on PATH, migrations, the service, and credentials ready to use.
+ */
+export async function runDev(config: Config, log: Logger): Promise<number> {
+  const stateDir = path.resolve(STATE_DIR);
+  mkdirSync(stateDir, { recursive: true });
+  const started: LocalServer[] = [];
+  try {
+    log.info({ dir: path.join(stateDir, 'pg') }, 'dev: starting embedded PostgreSQL');
+    const postgres = await startPostgres({ dataDir: path.join(stateDir, 'pg') });
+    started.push(postgres);
+    const databaseUrl = await ensureDatabase(postgres.url, 'hermesx');
+    const redis = config.redisUrl ? undefined : await startLocalRedis(log);
+    if (redis) started.push(redis);
+
+    const state = readState(stateDir);
+    const devConfig: Config = Object.freeze({
+      ...config,
+      databaseUrl,
+      redisUrl: config.redisUrl ?? redis?.url,
+      adminToken: config.adminToken ?? state.adminToken,
+    });
+    const service = await startService(devConfig, log);
+    state.tenantApiKey = await ensureTenantKey(databaseUrl, log, state.tenantApiKey);
+    writeFileSync(path.join(stateDir, 'dev.json'), JSON.stringify(state, null, 2) + '\n', {
+      mode: 0o600,
+    });
+    printBanner(service.url, devConfig, state);
+    await waitForSignal();
+    await service.stop();
+    return 0;
+  } finally {
+    for (const server of started.reverse()) await server.stop();
+  }
+}
+
+async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function startLocalRedis(log: Logger): Promise<LocalServer | undefined> {
+  try {
+    return await startRedis();
+  } catch (err) {
+    log.warn(
+      { error: err instanceof Error ? err.message : String(err) },
+      'dev: no local Redis (install redis-server); the API serves, the scheduler waits',
+    );
+    return undefined;
+  }
+}
+
+function readState(stateDir: string): DevState {
+  const file = path.join(stateDir, 'dev.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<DevState>;
+    if (saved.adminToken) return { adminToken: saved.adminToken, tenantApiKey: saved.tenantApiKey };
+  }
+  return { adminToken: `dev-admin-${randomBytes(16).toString('hex')}` };
+}
+
+async function ensureTenantKey(
+  databaseUrl: string,
+  log: Logger,
+  existing: string | undefined,
+): Promise<string> {
+  const pool = createPool(databaseUrl, log, { max: 1 });
+  try {
+    if (existing && (await findApiKey(pool, existing))) return existing;
+    const created = await withAdmin(pool, (client) =>
+      insertApiKey(client, { tenantId: DEFAULT_TENANT_ID, name: 'dev' }),
+    );
+    return created.rawKey;
+  } finally {
+    await pool.end();
+  }
+}
+
+function printBanner(url: string, config: Config, state: DevState): void {
+  const lines = [
+    '',
+    'HermesX dev is running.',
+    `  URL:            ${url.replace('0.0.0.0', 'localhost')}`,
+    `  Admin token:    ${config.adminToken ?? ''}`,
+    `  Tenant API key: ${state.tenantApiKey ?? ''}   (default tenant ${DEFAULT_TENANT_ID})`,
+    `  Redis:          ${config.redisUrl ?? 'none (install redis-server to enable the scheduler)'}`,
+    '  Try: curl -s localhost:' + config.port + '/health/ready',
+    '  Ctrl-C stops everything.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}

