@@ -1,28 +1,61 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { createCronRunner } from './agent/cron-runner.js';
+import { createLlm } from './agent/llm.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
+import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { buildApp } from './http/app.js';
 import type { Logger } from './log.js';
 import { createRedis } from './redis/connection.js';
+import { createRedisLockStore } from './redis/lock.js';
+import { createSchedulerMetrics } from './scheduler/metrics.js';
+import { createPgJobStore } from './scheduler/pg-store.js';
+import { systemClock } from './scheduler/ports.js';
+import { Scheduler } from './scheduler/scheduler.js';
+import type { SchedulerSettings } from './scheduler/state.js';
 
 export interface RunningService {
   url: string;
+  scheduler: Scheduler | undefined;
   /** Stops accepting work, drains, closes connections. */
   stop(): Promise<void>;
 }
 
-/** The composition root: migrate, connect, serve. */
+/** The composition root: migrate, connect, schedule, serve. */
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const databaseUrl = requireDatabaseUrl(config);
   log.info({ database: redactUrl(databaseUrl), pod: config.podId }, 'starting');
   await migrate(databaseUrl, log);
 
-  const pool = createPool(databaseUrl, log);
+  const pool = createPool(databaseUrl, log, { max: Math.min(50, config.maxConcurrentRuns + 10) });
   const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
-  if (!redis) log.warn('scheduler disabled: redis unavailable');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hermesx_' });
+
+  let scheduler: Scheduler | undefined;
+  let listener: JobListener | undefined;
+  if (redis) {
+    scheduler = new Scheduler({
+      store: createPgJobStore(pool),
+      locks: createRedisLockStore(redis, config.podId),
+      runner: createCronRunner(createLlm(config.llm)),
+      clock: systemClock,
+      log,
+      metrics: createSchedulerMetrics(registry),
+      settings: schedulerSettings(config),
+    });
+    const running = scheduler;
+    listener = listenForJobChanges({
+      databaseUrl,
+      log,
+      onJobsChanged: (ids) => running.jobsChanged(ids),
+      onReconnected: () => running.resync(),
+    });
+    scheduler.start();
+  } else {
+    log.warn('scheduler disabled: redis unavailable');
+  }
 
   const app = await buildApp({ config, pool, redis, log, registry });
   const address = await app.listen({ port: config.port, host: config.host });
@@ -32,12 +65,28 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const stop = () => {
     stopping ??= (async () => {
       log.info('shutting down');
-      await app.close();
+      // Stop firing and stop accepting requests at once; in-flight runs drain meanwhile.
+      await Promise.all([scheduler?.stop(config.shutdownGraceMs), app.close()]);
+      await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
       log.info('stopped');
     })();
     return stopping;
   };
-  return { url: address, stop };
+  return { url: address, scheduler, stop };
+}
+
+export function schedulerSettings(config: Config): SchedulerSettings {
+  return {
+    podId: config.podId,
+    pollIntervalMs: config.pollIntervalMs,
+    execTimeoutMs: config.execTimeoutMs,
+    lockTtlMs: config.lockTtlMs,
+    maxConcurrentRuns: config.maxConcurrentRuns,
+    catchupWindowMs: config.catchupWindowMs,
+    livenessIntervalMs: 5000,
+    livenessTtlMs: 15_000,
+    recoveryIntervalMs: 10_000,
+  };
 }

@@ -46,7 +46,9 @@ export async function migrate(
     await assertServerVersion(client);
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      return await applyPending(client, migrations, log);
+      const applied = await applyPending(client, migrations, log);
+      await ensureCanSetAppRole(client);
+      return applied;
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
@@ -64,6 +66,33 @@ export async function assertServerVersion(client: pg.ClientBase): Promise<void> 
   if (!row || Number(row.v) < MIN_SERVER_VERSION) {
     throw new MigrationError(
       `PostgreSQL ${row?.text ?? 'unknown'} is too old: HermesX needs PostgreSQL 16 or newer`,
+    );
+  }
+}
+
+/**
+ * Every pooled connection runs SET ROLE hermesx_app, so the DATABASE_URL user needs the SET option
+ * on that role. A superuser always has it. A plain owner with CREATEROLE who created the role holds
+ * only ADMIN OPTION on PostgreSQL 16 (createrole_self_grant is empty by default), which counts as
+ * membership but does not allow SET ROLE: grant it to ourselves, or say what an operator must do.
+ * Checked on every run, not in a migration, because it depends on who connects, not on the schema.
+ */
+async function ensureCanSetAppRole(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ user: string; can_set: boolean }>(
+    `SELECT current_user AS user,
+            (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+              OR pg_has_role(current_user, 'hermesx_app', 'SET') AS can_set`,
+  );
+  const row = rows[0];
+  if (!row || row.can_set) return;
+  const user = client.escapeIdentifier(row.user);
+  try {
+    await client.query(`GRANT hermesx_app TO ${user} WITH INHERIT FALSE, SET TRUE`);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new MigrationError(
+      `the DATABASE_URL user ${row.user} cannot SET ROLE hermesx_app (${reason}); ` +
+        `as a superuser run: GRANT hermesx_app TO ${user} WITH SET TRUE`,
     );
   }
 }

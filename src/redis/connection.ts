@@ -40,9 +40,25 @@ export function createRedis(url: string, log: Logger, options: RedisOptions = {}
 /** Whether Redis answers PING now (bounded by the command timeout). */
 export async function pingRedis(redis: Redis | undefined): Promise<boolean> {
   if (!redis) return false;
+  if (redis.status === 'connecting' || redis.status === 'connect') await waitForReady(redis, 1000);
   try {
     return (await redis.ping()) === 'PONG';
   } catch {
     return false;
   }
+}
+
+/** Waits (bounded) for a connection attempt in progress, so a fresh client is not reported down. */
+function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
 }

@@ -1,0 +1,46 @@
+import type { AgentRunner, RunRequest } from '../scheduler/ports.js';
+import { replyText, type Llm } from './llm.js';
+
+/**
+ * Scheduled runs: the job's prompt, with a system message that says which job this is, for which
+ * tenant, and when the occurrence is in the job's time zone (so "reply with the current time" works).
+ */
+export function createCronRunner(llm: Llm): AgentRunner {
+  return async (request, signal) => {
+    const completion = await llm.complete(
+      {
+        messages: [
+          { role: 'system', content: describeOccurrence(request) },
+          { role: 'user', content: request.prompt },
+        ],
+      },
+      signal,
+    );
+    return replyText(completion);
+  };
+}
+
+export function describeOccurrence(request: RunRequest): string {
+  return [
+    `You are HermesX, running the scheduled job "${request.name}" (id ${request.jobId}) for tenant ${request.tenantId}.`,
+    `This run is the occurrence scheduled for ${formatInZone(request.scheduledAt, request.timezone)} (${request.timezone}), which is ${request.scheduledAt.toISOString()} UTC.`,
+    'Treat that as the current time. Do what the job asks and reply with the result only.',
+  ].join('\n');
+}
+
+/** "2026-11-30 09:15:00 GMT+1"-style wall time in the given zone. */
+export function formatInZone(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(instant);
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')} ${get('timeZoneName')}`;
+}

@@ -1,0 +1,108 @@
+import pg from 'pg';
+import type { Logger } from '../log.js';
+
+export const JOBS_CHANNEL = 'hermesx_cron_jobs';
+
+export interface JobListenerOptions {
+  databaseUrl: string;
+  log: Logger;
+  /** Called with the ids of changed jobs, batched over a few milliseconds. */
+  onJobsChanged: (ids: string[]) => void;
+  /** Called after a reconnect: notifications may have been missed meanwhile. */
+  onReconnected: () => void;
+  batchMs?: number;
+}
+
+export interface JobListener {
+  close(): Promise<void>;
+}
+
+const RECONNECT_MAX_MS = 10_000;
+
+/**
+ * LISTENs for job changes on a dedicated connection, reconnecting with back-off. Ids arriving
+ * together (a bulk insert) are delivered as one batch so pods load them with one query.
+ */
+export function listenForJobChanges(options: JobListenerOptions): JobListener {
+  const { log, batchMs = 10 } = options;
+  let client: pg.Client | undefined;
+  let closed = false;
+  let failures = 0;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let batch = new Set<string>();
+  let batchTimer: NodeJS.Timeout | undefined;
+
+  const flush = () => {
+    batchTimer = undefined;
+    const ids = [...batch];
+    batch = new Set();
+    if (ids.length > 0) options.onJobsChanged(ids);
+  };
+
+  const connect = async (isReconnect: boolean) => {
+    const next = new pg.Client({
+      connectionString: options.databaseUrl,
+      application_name: 'hermesx-listen',
+    });
+    next.on('notification', (message) => {
+      if (message.channel !== JOBS_CHANNEL || !message.payload) return;
+      batch.add(message.payload);
+      batchTimer ??= setTimeout(flush, batchMs);
+    });
+    next.on('error', (err) => {
+      log.warn({ error: err.message }, 'job notifications: connection lost');
+      retry(next);
+    });
+    next.on('end', () => retry(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${JOBS_CHANNEL}`);
+    } catch (err) {
+      log.warn(
+        { error: err instanceof Error ? err.message : String(err) },
+        'job notifications: cannot listen',
+      );
+      retry(next);
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    failures = 0;
+    if (isReconnect) {
+      log.info('job notifications: listening again');
+      options.onReconnected();
+    }
+  };
+
+  const retry = (failed: pg.Client) => {
+    failed.removeAllListeners('end');
+    failed.on('error', () => {});
+    void failed.end().catch(() => {});
+    if (client === failed) client = undefined;
+    if (closed || reconnectTimer) return;
+    failures += 1;
+    const delayMs = Math.min(250 * 2 ** failures, RECONNECT_MAX_MS);
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      void connect(true);
+    }, delayMs);
+  };
+
+  void connect(false);
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(reconnectTimer);
+      clearTimeout(batchTimer);
+      const current = client;
+      client = undefined;
+      if (current) {
+        current.removeAllListeners('end');
+        await current.end().catch(() => {});
+      }
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { LockAttempt, LockHolder, LockStore } from '../scheduler/ports.js';
+import { pingRedis, type Redis } from './connection.js';
+
+export const lockKey = (jobId: string) => `hermesx:cron:lock:${jobId}`;
+export const livenessKey = (podId: string) => `hermesx:pod:${podId}`;
+
+// A lock value is "<state>|<scheduled ms>|<random>|<pod id>"; the pod id goes last because it is
+// free text. "run" while an occurrence runs; "done" for a short while after, so pods that come
+// late to that occurrence skip it without asking PostgreSQL, while a later occurrence takes it.
+const DONE_MARKER_TTL_MS = 120_000;
+
+const ACQUIRE = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local state, ms = string.match(cur, '^(%a+)|(%d+)|')
+  if not (state == 'done' and tonumber(ms) < tonumber(ARGV[2])) then return cur end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return false`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+else redis.call('DEL', KEYS[1]) end
+return 1`;
+
+const RELEASE_HELD_BY = `
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 0 end
+local state, pod = string.match(cur, '^(%a+)|%d+|[^|]*|(.*)$')
+if state == 'run' and pod == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
+return 0`;
+
+type ScriptRedis = Redis & {
+  hxAcquire(key: string, value: string, scheduledMs: string, ttlMs: string): Promise<string | null>;
+  hxRelease(key: string, token: string, done: string, ttlMs: string): Promise<number>;
+  hxReleaseHeldBy(key: string, podId: string): Promise<number>;
+};
+
+/** The scheduler's LockStore on Redis: SET-if-free by Lua, compare-and-delete by token. */
+export function createRedisLockStore(redis: Redis, podId: string): LockStore {
+  const client = redis as ScriptRedis;
+  client.defineCommand('hxAcquire', { numberOfKeys: 1, lua: ACQUIRE });
+  client.defineCommand('hxRelease', { numberOfKeys: 1, lua: RELEASE });
+  client.defineCommand('hxReleaseHeldBy', { numberOfKeys: 1, lua: RELEASE_HELD_BY });
+  return {
+    async acquire(jobId, scheduledAtMs, ttlMs): Promise<LockAttempt> {
+      const token = `run|${scheduledAtMs}|${randomBytes(8).toString('hex')}|${podId}`;
+      const held = await client.hxAcquire(
+        lockKey(jobId),
+        token,
+        String(scheduledAtMs),
+        String(ttlMs),
+      );
+      return held === null
+        ? { acquired: true, token }
+        : { acquired: false, holder: parseHolder(held) };
+    },
+    async release(jobId, token, doneAtMs) {
+      const done = doneAtMs === null ? '' : `done|${doneAtMs}|-|${podId}`;
+      await client.hxRelease(lockKey(jobId), token, done, String(DONE_MARKER_TTL_MS));
+    },
+    async releaseHeldBy(jobId, holderPodId) {
+      await client.hxReleaseHeldBy(lockKey(jobId), holderPodId);
+    },
+    async publishLiveness(ownPodId, ttlMs) {
+      await redis.set(livenessKey(ownPodId), String(Date.now()), 'PX', ttlMs);
+    },
+    async livePods(podIds) {
+      if (podIds.length === 0) return new Set();
+      const values = await redis.mget(podIds.map(livenessKey));
+      return new Set(podIds.filter((_, i) => values[i] !== null));
+    },
+    ping: () => pingRedis(redis),
+  };
+}
+
+function parseHolder(value: string): LockHolder | null {
+  const match = /^(run|done)\|(\d+)\|[^|]*\|(.*)$/.exec(value);
+  if (!match) return null;
+  return {
+    state: match[1] as 'run' | 'done',
+    scheduledAtMs: Number(match[2]),
+    podId: match[3] as string,
+  };
+}

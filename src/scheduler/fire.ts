@@ -1,0 +1,115 @@
+import { executeRun } from './execute.js';
+import { errorMessage, type LoadedJob, type Occurrence, type SchedulerContext } from './state.js';
+
+/**
+ * One occurrence on this pod: skip if the job is still running here, set aside if the pod is
+ * full, else take the Redis lock (one try) and claim the occurrence in PostgreSQL; the winner runs.
+ */
+export function fireOccurrence(ctx: SchedulerContext, occurrence: Occurrence): void {
+  const loaded = ctx.jobs.get(occurrence.jobId);
+  if (!ctx.active || !loaded) return;
+  const current = ctx.inFlight.get(occurrence.jobId);
+  if (current) {
+    if (current.scheduledAtMs < occurrence.scheduledAtMs) ctx.metrics.overlapSkips.inc();
+    return;
+  }
+  if (ctx.inFlight.size >= ctx.settings.maxConcurrentRuns) {
+    ctx.pending.push(occurrence);
+    ctx.metrics.capacityDeferrals.inc();
+    return;
+  }
+  const controller = new AbortController();
+  let settle: () => void = () => {};
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  ctx.inFlight.set(occurrence.jobId, {
+    scheduledAtMs: occurrence.scheduledAtMs,
+    runId: null,
+    controller,
+    done,
+  });
+  void attempt(ctx, loaded, occurrence, controller).finally(() => {
+    ctx.inFlight.delete(occurrence.jobId);
+    ctx.metrics.inFlight.set(ctx.inFlight.size);
+    settle();
+    drainPending(ctx);
+  });
+}
+
+async function attempt(
+  ctx: SchedulerContext,
+  loaded: LoadedJob,
+  occurrence: Occurrence,
+  controller: AbortController,
+): Promise<void> {
+  const { jobId, scheduledAtMs } = occurrence;
+  let lock;
+  try {
+    lock = await ctx.locks.acquire(jobId, scheduledAtMs, ctx.settings.lockTtlMs);
+  } catch (err) {
+    ctx.onRedisError(err);
+    return;
+  }
+  if (!lock.acquired) {
+    ctx.metrics.lockSkips.inc();
+    return;
+  }
+  let runId: string | null;
+  try {
+    runId = await ctx.store.claimRun(jobId, new Date(scheduledAtMs), ctx.settings.podId);
+  } catch (err) {
+    ctx.needsCatchUp = true;
+    ctx.log.error(
+      {
+        job_id: jobId,
+        scheduled_at: new Date(scheduledAtMs).toISOString(),
+        error: errorMessage(err),
+      },
+      'cannot claim occurrence: database unavailable',
+    );
+    await releaseQuietly(ctx, jobId, lock.token, null);
+    return;
+  }
+  if (runId === null) {
+    ctx.metrics.lockSkips.inc();
+    await releaseQuietly(ctx, jobId, lock.token, scheduledAtMs);
+    return;
+  }
+  const inFlight = ctx.inFlight.get(jobId);
+  if (inFlight) inFlight.runId = runId;
+  ctx.metrics.inFlight.set(ctx.inFlight.size);
+  await executeRun(ctx, loaded, occurrence, runId, controller);
+  await releaseQuietly(ctx, jobId, lock.token, scheduledAtMs);
+}
+
+/** Releases by token; `doneAtMs` marks the occurrence done so other pods skip it cheaply. */
+async function releaseQuietly(
+  ctx: SchedulerContext,
+  jobId: string,
+  token: string,
+  doneAtMs: number | null,
+): Promise<void> {
+  try {
+    await ctx.locks.release(jobId, token, doneAtMs);
+  } catch (err) {
+    // The lock expires by itself after its TTL; nothing else depends on this release.
+    ctx.log.warn({ job_id: jobId, error: errorMessage(err) }, 'cannot release lock');
+  }
+}
+
+/** Fires set-aside occurrences while there is room; ones overtaken by time are dropped as missed. */
+export function drainPending(ctx: SchedulerContext): void {
+  const maxAgeMs = ctx.settings.pollIntervalMs;
+  while (
+    ctx.active &&
+    ctx.pending.length > 0 &&
+    ctx.inFlight.size < ctx.settings.maxConcurrentRuns
+  ) {
+    const occurrence = ctx.pending.shift();
+    if (!occurrence || !ctx.jobs.has(occurrence.jobId)) continue;
+    if (ctx.clock.now() - occurrence.scheduledAtMs > maxAgeMs) {
+      ctx.metrics.missed.inc();
+      continue;
+    }
+    fireOccurrence(ctx, occurrence);
+  }
+}

@@ -1,0 +1,81 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+export interface SchedulerMetrics {
+  runs: Counter<'status'>;
+  fireLag: Histogram;
+  lockSkips: Counter;
+  overlapSkips: Counter;
+  capacityDeferrals: Counter;
+  missed: Counter;
+  caughtUp: Counter;
+  jobsLoaded: Gauge;
+  inFlight: Gauge;
+  syncDuration: Histogram;
+  recovered: Counter<'reason'>;
+}
+
+/** The scheduler's Prometheus metrics, registered on the given registry. */
+export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
+  const registers = [registry];
+  return {
+    runs: new Counter({
+      name: 'hermesx_scheduler_runs_total',
+      help: 'Runs executed by this pod, by final status',
+      labelNames: ['status'],
+      registers,
+    }),
+    fireLag: new Histogram({
+      name: 'hermesx_scheduler_fire_lag_seconds',
+      help: 'Start of a run minus its nominal scheduled time',
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+      registers,
+    }),
+    lockSkips: new Counter({
+      name: 'hermesx_scheduler_lock_skips_total',
+      help: 'Occurrences skipped because another pod held the lock or had already run them',
+      registers,
+    }),
+    overlapSkips: new Counter({
+      name: 'hermesx_scheduler_overlap_skips_total',
+      help: 'Occurrences skipped because the previous run of the job was still running',
+      registers,
+    }),
+    capacityDeferrals: new Counter({
+      name: 'hermesx_scheduler_capacity_deferrals_total',
+      help: 'Occurrences this pod set aside because it was at SCHEDULER_MAX_CONCURRENT_RUNS',
+      registers,
+    }),
+    missed: new Counter({
+      name: 'hermesx_scheduler_missed_occurrences_total',
+      help: 'Missed occurrences skipped (older than the one caught up, or never claimed in time)',
+      registers,
+    }),
+    caughtUp: new Counter({
+      name: 'hermesx_scheduler_caught_up_total',
+      help: 'Missed occurrences run late, once, when service returned',
+      registers,
+    }),
+    jobsLoaded: new Gauge({
+      name: 'hermesx_scheduler_jobs_loaded',
+      help: 'Enabled jobs this pod schedules',
+      registers,
+    }),
+    inFlight: new Gauge({
+      name: 'hermesx_scheduler_runs_in_flight',
+      help: 'Runs executing on this pod now',
+      registers,
+    }),
+    syncDuration: new Histogram({
+      name: 'hermesx_scheduler_sync_duration_seconds',
+      help: 'Time to load and apply jobs from PostgreSQL',
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+      registers,
+    }),
+    recovered: new Counter({
+      name: 'hermesx_scheduler_recovered_runs_total',
+      help: 'Runs marked failed by recovery, by reason',
+      labelNames: ['reason'],
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,58 @@
+import { latestOccurrenceBetween, type ParsedSchedule } from '../jobs/schedule.js';
+
+export interface OccurrencePlan {
+  /** The latest missed occurrence, to run once now; null when nothing was missed. */
+  catchUp: Date | null;
+  /** Older missed occurrences that are skipped (a lower bound when the outage was long). */
+  missed: number;
+  /** The next occurrence after now, for the queue. */
+  next: Date | null;
+}
+
+export interface PlanInput {
+  dueFrom: Date;
+  lastScheduledAt: Date | null;
+}
+
+// Counting skipped occurrences is for metrics only; a per-second job down for a day must not
+// cost 86,400 schedule steps.
+const MAX_COUNTED = 1000;
+
+/**
+ * Decides, when a pod (re)loads a job, which missed occurrence to catch up: the latest one that
+ * was due (at or after dueFrom, after the last claimed one) within the catch-up window. Pure.
+ */
+export function planJob(
+  schedule: ParsedSchedule,
+  job: PlanInput,
+  nowMs: number,
+  catchupWindowMs: number,
+): OccurrencePlan {
+  const now = new Date(nowMs);
+  const next = schedule.nextAfter(now);
+  // Exclusive lower bound: an occurrence exactly at dueFrom was due; the last claimed one was run.
+  const afterMs = Math.max(job.dueFrom.getTime() - 1, job.lastScheduledAt?.getTime() ?? -Infinity);
+  const windowAfterMs = Math.max(afterMs, nowMs - catchupWindowMs);
+  if (catchupWindowMs <= 0 || windowAfterMs >= nowMs) return { catchUp: null, missed: 0, next };
+
+  const catchUp = latestOccurrenceBetween(schedule, new Date(windowAfterMs), now);
+  const missedBefore = catchUp ?? now;
+  let missed = countBetween(schedule, windowAfterMs, missedBefore.getTime());
+  const firstMissed = schedule.nextAfter(new Date(afterMs));
+  if (windowAfterMs > afterMs && firstMissed && firstMissed.getTime() <= windowAfterMs) {
+    missed += 1; // at least one more before the window, not counted further
+  }
+  if (!catchUp && missed === 0) return { catchUp: null, missed: 0, next };
+  return { catchUp, missed, next };
+}
+
+/** Occurrences strictly between afterMs and beforeMs, up to MAX_COUNTED. */
+function countBetween(schedule: ParsedSchedule, afterMs: number, beforeMs: number): number {
+  let count = 0;
+  let cursor = schedule.nextAfter(new Date(afterMs));
+  while (cursor && cursor.getTime() < beforeMs && count < MAX_COUNTED) {
+    count += 1;
+    cursor = schedule.nextAfter(cursor);
+  }
+  return count;
+}

@@ -1,0 +1,91 @@
+// What the scheduler core needs from the outside world. PostgreSQL, Redis and the agent implement
+// these in production; unit tests use in-memory fakes and a fake clock.
+
+/** An enabled job of a live tenant, as the scheduler loads it. */
+export interface StoredJob {
+  id: string;
+  tenantId: string;
+  name: string;
+  schedule: string;
+  timezone: string;
+  prompt: string;
+  /** Occurrences before this were never due (creation, re-enabling, schedule change). */
+  dueFrom: Date;
+  /** Changes whenever the definition changes; a different value replaces the pod's copy. */
+  updatedAt: Date;
+  /** The latest occurrence already claimed by any pod, if any. */
+  lastScheduledAt: Date | null;
+}
+
+export interface RunOutcome {
+  success: boolean;
+  result: string | null;
+  error: string | null;
+}
+
+export interface RunningRun {
+  runId: string;
+  jobId: string;
+  podId: string;
+}
+
+export interface JobStore {
+  /** All enabled jobs, or those of `ids` that are still enabled (missing ones are gone). */
+  loadJobs(ids?: readonly string[]): Promise<StoredJob[]>;
+  /** Claims an occurrence; null when it was already claimed or the job can no longer run. */
+  claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<string | null>;
+  /** Records the outcome and updates the job in one transaction; false if the run was no longer running. */
+  finishRun(runId: string, outcome: RunOutcome, nextRunAt: Date | null): Promise<boolean>;
+  failRuns(runIds: readonly string[], reason: string): Promise<{ runId: string; jobId: string }[]>;
+  runningRuns(): Promise<RunningRun[]>;
+  cleanupStaleRuns(lockTtlMs: number): Promise<number>;
+}
+
+/** Who holds a job's lock, as read when an acquire fails. */
+export interface LockHolder {
+  state: 'run' | 'done';
+  scheduledAtMs: number;
+  podId: string;
+}
+
+export type LockAttempt =
+  { acquired: true; token: string } | { acquired: false; holder: LockHolder | null };
+
+export interface LockStore {
+  acquire(jobId: string, scheduledAtMs: number, ttlMs: number): Promise<LockAttempt>;
+  /**
+   * Compare-and-set on the token. With doneAtMs the key stays as a short-lived "done" marker, so
+   * pods that come late to that occurrence skip it without asking the database; without, it goes.
+   */
+  release(jobId: string, token: string, doneAtMs: number | null): Promise<void>;
+  /** Frees a lock held by a dead pod (only if that pod still holds it). */
+  releaseHeldBy(jobId: string, podId: string): Promise<void>;
+  publishLiveness(podId: string, ttlMs: number): Promise<void>;
+  /** The subset of podIds whose liveness key exists. */
+  livePods(podIds: readonly string[]): Promise<Set<string>>;
+  ping(): Promise<boolean>;
+}
+
+export interface RunRequest {
+  jobId: string;
+  tenantId: string;
+  name: string;
+  prompt: string;
+  timezone: string;
+  scheduledAt: Date;
+}
+
+/** Runs a job's prompt (through the agent in production); resolves with the reply text. */
+export type AgentRunner = (request: RunRequest, signal: AbortSignal) => Promise<string>;
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};

@@ -1,0 +1,59 @@
+import type { SchedulerContext } from './state.js';
+
+export const POD_CRASH_ERROR = 'pod crash or lock TTL exceeded';
+
+/** Proves this pod is alive; runs of a pod whose proof has expired are failed by the others. */
+export async function publishLiveness(ctx: SchedulerContext): Promise<void> {
+  await ctx.locks.publishLiveness(ctx.settings.podId, ctx.settings.livenessTtlMs);
+}
+
+/**
+ * Fails runs still marked running by pods that are no longer alive, and frees their locks, so a
+ * crashed pod blocks its jobs for seconds rather than for the whole lock TTL.
+ */
+export async function failRunsOfDeadPods(ctx: SchedulerContext): Promise<number> {
+  const running = await ctx.store.runningRuns();
+  const others = running.filter((run) => run.podId !== ctx.settings.podId);
+  if (others.length === 0) return 0;
+  const live = await ctx.locks.livePods([...new Set(others.map((run) => run.podId))]);
+  const dead = others.filter((run) => !live.has(run.podId));
+  if (dead.length === 0) return 0;
+  const failed = await ctx.store.failRuns(
+    dead.map((run) => run.runId),
+    POD_CRASH_ERROR,
+  );
+  const podOf = new Map(dead.map((run) => [run.runId, run.podId]));
+  for (const { runId, jobId } of failed) {
+    const podId = podOf.get(runId) ?? '';
+    await ctx.locks.releaseHeldBy(jobId, podId);
+    ctx.log.warn({ run_id: runId, job_id: jobId, dead_pod: podId }, 'run failed: pod is gone');
+  }
+  ctx.metrics.recovered.inc({ reason: 'pod_gone' }, failed.length);
+  return failed.length;
+}
+
+/** The guide's safety net: runs older than the lock TTL are failed. */
+export async function cleanupStaleRuns(ctx: SchedulerContext): Promise<number> {
+  const count = await ctx.store.cleanupStaleRuns(ctx.settings.lockTtlMs);
+  if (count > 0) {
+    ctx.metrics.recovered.inc({ reason: 'stale' }, count);
+    ctx.log.warn({ count }, 'stale runs marked failed');
+  }
+  return count;
+}
+
+/**
+ * Runs left "running" under this pod's id by an earlier process with the same id (a restarted
+ * container keeps its name). Called once, before this process has claimed anything.
+ */
+export async function failOwnLeftoverRuns(ctx: SchedulerContext): Promise<void> {
+  const running = await ctx.store.runningRuns();
+  const mine = running.filter((run) => run.podId === ctx.settings.podId);
+  if (mine.length === 0) return;
+  const failed = await ctx.store.failRuns(
+    mine.map((run) => run.runId),
+    POD_CRASH_ERROR,
+  );
+  for (const { jobId } of failed) await ctx.locks.releaseHeldBy(jobId, ctx.settings.podId);
+  ctx.metrics.recovered.inc({ reason: 'pod_restarted' }, failed.length);
+}

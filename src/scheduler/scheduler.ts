@@ -1,0 +1,258 @@
+import { formatDurationMs } from '../duration.js';
+import { RunAborted } from './execute.js';
+import { Fifo } from './fifo.js';
+import { fireOccurrence } from './fire.js';
+import { startLoop, type Loop } from './loop.js';
+import { OccurrenceQueue } from './queue.js';
+import {
+  cleanupStaleRuns,
+  failOwnLeftoverRuns,
+  failRunsOfDeadPods,
+  publishLiveness,
+} from './recover.js';
+import { errorMessage, type SchedulerContext, type SchedulerDeps } from './state.js';
+import { syncAll, syncJobs } from './sync.js';
+
+// setTimeout cannot wait longer than 2^31-1 ms; far-away jobs are simply re-checked.
+const MAX_TIMER_MS = 3_600_000;
+const AVAILABILITY_CHECK_MS = 2000;
+const ABORT_SETTLE_MS = 10_000;
+
+type State = 'waiting' | 'running' | 'stopping' | 'stopped';
+
+/**
+ * A pod's scheduler. Waits for Redis, then loads every enabled job, keeps their next occurrences
+ * in one queue behind one timer, fires each occurrence through lock and claim, and keeps itself
+ * true through polls, notifications, liveness and recovery. Pauses while Redis is unavailable.
+ */
+export class Scheduler {
+  private readonly ctx: SchedulerContext;
+  private state: State = 'waiting';
+  private timer: unknown;
+  private loops: Loop[] = [];
+  private firstActivation = true;
+  private warnedUnavailable = false;
+  private syncChain: Promise<void> = Promise.resolve();
+  private changedIds = new Set<string>();
+
+  constructor(deps: SchedulerDeps) {
+    this.ctx = {
+      ...deps,
+      jobs: new Map(),
+      invalidJobs: new Map(),
+      queue: new OccurrenceQueue(),
+      inFlight: new Map(),
+      pending: new Fifo(),
+      needsCatchUp: false,
+      active: false,
+      rearm: () => this.rearm(),
+      onRedisError: (err) => this.pause(err),
+    };
+  }
+
+  get running(): boolean {
+    return this.state === 'running';
+  }
+
+  start(): void {
+    const { clock, log, settings } = this.ctx;
+    const loop = (name: string, intervalMs: number, body: () => Promise<void>, immediate = false) =>
+      this.loops.push(startLoop({ name, intervalMs, clock, log, body, immediate }));
+    loop(
+      'availability',
+      Math.min(settings.pollIntervalMs, AVAILABILITY_CHECK_MS),
+      () => this.checkAvailability(),
+      true,
+    );
+    loop('poll', settings.pollIntervalMs, () => this.whenRunning(() => this.poll()));
+    loop('liveness', settings.livenessIntervalMs, () =>
+      this.whenRunning(() => publishLiveness(this.ctx)),
+    );
+    loop('recovery', settings.recoveryIntervalMs, () =>
+      this.whenRunning(async () => void (await failRunsOfDeadPods(this.ctx))),
+    );
+  }
+
+  /** Jobs named by notifications changed: reload just those (serialised with other syncs). */
+  jobsChanged(ids: readonly string[]): void {
+    if (this.state !== 'running') return;
+    for (const id of ids) this.changedIds.add(id);
+    this.serialise(async () => {
+      const batch = [...this.changedIds];
+      this.changedIds.clear();
+      if (batch.length > 0 && this.state === 'running') await syncJobs(this.ctx, batch);
+    }, 'job notification sync');
+  }
+
+  /** A full re-sync now (notifications may have been lost, e.g. after a reconnect). */
+  resync(): void {
+    if (this.state === 'running') this.serialise(() => syncAll(this.ctx, false), 'resync');
+  }
+
+  /** Stops firing, lets in-flight runs finish within graceMs, then aborts and records the rest. */
+  async stop(graceMs: number): Promise<void> {
+    if (this.state === 'stopping' || this.state === 'stopped') return;
+    this.state = 'stopping';
+    this.deactivate();
+    for (const loop of this.loops) loop.stop();
+    const runs = [...this.ctx.inFlight.values()];
+    if (runs.length > 0) {
+      this.ctx.log.info({ in_flight: runs.length }, 'scheduler draining');
+      const settled = await this.waitForRuns(graceMs);
+      if (!settled) {
+        const reason = new RunAborted('interrupted by shutdown');
+        for (const run of this.ctx.inFlight.values()) run.controller.abort(reason);
+        await this.waitForRuns(ABORT_SETTLE_MS);
+      }
+    }
+    await this.syncChain;
+    this.state = 'stopped';
+    this.ctx.log.info('scheduler stopped');
+  }
+
+  private async checkAvailability(): Promise<void> {
+    if (this.state !== 'waiting' && this.state !== 'running') return;
+    const ok = await this.ctx.locks.ping();
+    if (this.state === 'running') {
+      if (!ok) this.pause(new Error('redis ping failed'));
+      return;
+    }
+    if (!ok) {
+      if (!this.warnedUnavailable) this.ctx.log.warn('scheduler disabled: redis unavailable');
+      this.warnedUnavailable = true;
+      return;
+    }
+    await this.activate();
+  }
+
+  private async activate(): Promise<void> {
+    const ctx = this.ctx;
+    await publishLiveness(ctx);
+    if (this.firstActivation) await failOwnLeftoverRuns(ctx);
+    this.firstActivation = false;
+    ctx.active = true;
+    try {
+      await this.serialiseStrict(() => syncAll(ctx, true));
+    } catch (err) {
+      ctx.active = false;
+      throw err;
+    }
+    ctx.needsCatchUp = false;
+    this.state = 'running';
+    this.warnedUnavailable = false;
+    ctx.log.info(
+      {
+        poll_interval: formatDurationMs(ctx.settings.pollIntervalMs),
+        jobs: ctx.jobs.size,
+        pod: ctx.settings.podId,
+      },
+      'scheduler started',
+    );
+  }
+
+  private pause(err: unknown): void {
+    if (this.state !== 'running') return;
+    this.state = 'waiting';
+    this.deactivate();
+    this.warnedUnavailable = true;
+    this.ctx.log.warn({ error: errorMessage(err) }, 'scheduler disabled: redis unavailable');
+  }
+
+  private deactivate(): void {
+    const ctx = this.ctx;
+    ctx.active = false;
+    if (this.timer !== undefined) ctx.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    ctx.queue.clear();
+    ctx.pending.clear();
+    // Occurrences due while paused are caught up from the database's record on activation.
+    ctx.needsCatchUp = true;
+  }
+
+  private async poll(): Promise<void> {
+    const ctx = this.ctx;
+    await cleanupStaleRuns(ctx);
+    const catchUp = ctx.needsCatchUp;
+    ctx.needsCatchUp = false;
+    try {
+      await this.serialiseStrict(() => syncAll(ctx, catchUp));
+    } catch (err) {
+      ctx.needsCatchUp ||= catchUp;
+      throw err;
+    }
+  }
+
+  private async whenRunning(body: () => Promise<void>): Promise<void> {
+    if (this.state === 'running') await body();
+  }
+
+  private serialise(body: () => Promise<void>, what: string): void {
+    this.syncChain = this.syncChain.then(body).catch((err: unknown) => {
+      this.ctx.log.warn(
+        { error: errorMessage(err), task: what },
+        'sync failed; the next poll retries',
+      );
+    });
+  }
+
+  private serialiseStrict(body: () => Promise<void>): Promise<void> {
+    const result = this.syncChain.then(body);
+    this.syncChain = result.catch(() => {});
+    return result;
+  }
+
+  private rearm(): void {
+    const { clock, queue } = this.ctx;
+    if (this.timer !== undefined) clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.ctx.active) return;
+    const dueMs = queue.peekDueMs();
+    if (dueMs === undefined) return;
+    const delayMs = Math.min(Math.max(0, dueMs - clock.now()), MAX_TIMER_MS);
+    this.timer = clock.setTimeout(() => this.onTimer(), delayMs);
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    const ctx = this.ctx;
+    const nowMs = ctx.clock.now();
+    const due = shuffle(ctx.queue.popDue(nowMs));
+    for (const entry of due) {
+      const loaded = ctx.jobs.get(entry.jobId);
+      if (!loaded) continue;
+      // A late timer (stalled process) fires the latest due occurrence once and counts the rest.
+      let occurrenceMs = entry.dueMs;
+      let next = loaded.schedule.nextAfter(new Date(occurrenceMs));
+      let skipped = 0;
+      while (next && next.getTime() <= nowMs && skipped < 1000) {
+        occurrenceMs = next.getTime();
+        next = loaded.schedule.nextAfter(next);
+        skipped += 1;
+      }
+      if (skipped > 0) ctx.metrics.missed.inc(skipped);
+      if (next) ctx.queue.schedule(entry.jobId, next.getTime());
+      fireOccurrence(ctx, { jobId: entry.jobId, scheduledAtMs: occurrenceMs, kind: 'scheduled' });
+    }
+    this.rearm();
+  }
+
+  private async waitForRuns(timeoutMs: number): Promise<boolean> {
+    const all = Promise.all([...this.ctx.inFlight.values()].map((run) => run.done));
+    let timer: unknown;
+    const timeout = new Promise<false>((resolve) => {
+      timer = this.ctx.clock.setTimeout(() => resolve(false), timeoutMs);
+    });
+    const settled = await Promise.race([all.then(() => true as const), timeout]);
+    this.ctx.clock.clearTimeout(timer);
+    return settled;
+  }
+}
+
+/** Each pod takes a burst in its own random order, so pods contend less for the same locks. */
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
