@@ -57,7 +57,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
-  const app = await buildApp({ config, pool, redis, log, registry });
+  const app = await buildApp({
+    config,
+    pool,
+    redis,
+    log,
+    registry,
+    schedulerRunning: () => scheduler?.running ?? false,
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   log.info({ address, pod: config.podId }, 'http server listening');
 

@@ -51,3 +51,24 @@ export async function findApiKey(
   );
   return rows[0];
 }
+
+export async function listApiKeys(
+  client: PoolClient,
+  tenantId: string | null,
+): Promise<ApiKeyRow[]> {
+  const { rows } = await client.query<ApiKeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE $1::uuid IS NULL OR tenant_id = $1
+     ORDER BY created_at, id`,
+    [tenantId],
+  );
+  return rows;
+}
+
+/** Revokes (keeps the row, so the key's history stays visible); false if unknown or already revoked. */
+export async function revokeApiKey(client: PoolClient, id: string): Promise<boolean> {
+  const { rowCount } = await client.query(
+    'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+    [id],
+  );
+  return (rowCount ?? 0) > 0;
+}

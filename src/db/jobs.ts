@@ -1,5 +1,5 @@
 import type { StoredJob } from '../scheduler/ports.js';
-import type { Pool } from './pool.js';
+import type { Pool, PoolClient } from './pool.js';
 
 interface LoadedRow {
   id: string;
@@ -32,4 +32,130 @@ export async function loadSchedulableJobs(
     updatedAt: row.updated_at,
     lastScheduledAt: row.last_scheduled_at,
   }));
+}
+
+// Tenant-scoped statements: each runs on a client inside withTenant, so RLS limits it to the
+// tenant of the transaction.
+
+export interface JobRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  schedule: string;
+  timezone: string;
+  prompt: string;
+  enabled: boolean;
+  next_run_at: Date | null;
+  last_run_at: Date | null;
+  last_run_success: boolean | null;
+  last_run_error: string | null;
+  run_count: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
+  last_run_at, last_run_success, last_run_error, run_count, created_at, updated_at`;
+
+export interface JobFields {
+  name: string;
+  schedule: string;
+  timezone: string;
+  prompt: string;
+  enabled: boolean;
+  nextRunAt: Date | null;
+}
+
+export async function insertJob(
+  client: PoolClient,
+  tenantId: string,
+  fields: JobFields,
+): Promise<JobRow> {
+  const { rows } = await client.query<JobRow>(
+    `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${JOB_COLUMNS}`,
+    [
+      tenantId,
+      fields.name,
+      fields.schedule,
+      fields.timezone,
+      fields.prompt,
+      fields.enabled,
+      fields.nextRunAt,
+    ],
+  );
+  return rows[0] as JobRow;
+}
+
+export async function updateJob(
+  client: PoolClient,
+  id: string,
+  fields: JobFields,
+): Promise<JobRow | undefined> {
+  const { rows } = await client.query<JobRow>(
+    `UPDATE cron_jobs SET name = $2, schedule = $3, timezone = $4, prompt = $5, enabled = $6,
+       next_run_at = $7
+     WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
+    [
+      id,
+      fields.name,
+      fields.schedule,
+      fields.timezone,
+      fields.prompt,
+      fields.enabled,
+      fields.nextRunAt,
+    ],
+  );
+  return rows[0];
+}
+
+/** The job, locked for update when `forUpdate` (so read-modify-write is safe). */
+export async function selectJob(
+  client: PoolClient,
+  id: string,
+  forUpdate = false,
+): Promise<JobRow | undefined> {
+  const { rows } = await client.query<JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM cron_jobs WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function deleteJob(client: PoolClient, id: string): Promise<boolean> {
+  const { rowCount } = await client.query('DELETE FROM cron_jobs WHERE id = $1', [id]);
+  return (rowCount ?? 0) > 0;
+}
+
+export async function countJobs(client: PoolClient): Promise<number> {
+  const { rows } = await client.query<{ count: number }>(
+    'SELECT count(*)::integer AS count FROM cron_jobs',
+  );
+  return rows[0]?.count ?? 0;
+}
+
+/** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
+export async function listJobs(
+  client: PoolClient,
+  limit: number,
+  before: { at: Date; id: string } | null,
+): Promise<JobRow[]> {
+  const { rows } = await client.query<JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM cron_jobs
+     WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1, $2::uuid)
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [before?.at ?? null, before?.id ?? null, limit],
+  );
+  return rows;
+}
+
+/** Asks every pod to run the job once now, as the occurrence at `scheduledAt`. */
+export async function notifyTrigger(
+  client: PoolClient,
+  id: string,
+  scheduledAt: Date,
+): Promise<void> {
+  await client.query("SELECT pg_notify('hermesx_cron_triggers', $1)", [
+    `${id}|${scheduledAt.getTime()}`,
+  ]);
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { CommandError } from '../jobs/commands.js';
 
 /** An error the API answers with its own status and stable code: {"error":{"code","message"}}. */
 export class ApiError extends Error {
@@ -32,8 +33,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .send(errorBody('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) {
-      return reply.code(error.statusCode).send(errorBody(error.code, error.message));
+    if (error instanceof ApiError || error instanceof CommandError) {
+      const status = error instanceof ApiError ? error.statusCode : error.status;
+      return reply.code(status).send(errorBody(error.code, error.message));
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (known) return reply.code(known[0]).send(errorBody(known[1], error.message));

@@ -1,0 +1,36 @@
+import type { PoolClient } from './pool.js';
+
+// Tenant-scoped reads of cron_job_runs (inside withTenant; RLS limits them to the tenant).
+
+export interface RunRow {
+  id: string;
+  cron_job_id: string;
+  scheduled_at: Date;
+  started_at: Date;
+  finished_at: Date | null;
+  status: 'running' | 'success' | 'failed';
+  result: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  pod_id: string;
+  created_at: Date;
+}
+
+/** A job's runs, newest occurrence first; `before` is the last row of the previous page. */
+export async function listRunsOfJob(
+  client: PoolClient,
+  jobId: string,
+  limit: number,
+  before: { at: Date; id: string } | null,
+): Promise<RunRow[]> {
+  const { rows } = await client.query<RunRow>(
+    `SELECT id, cron_job_id, scheduled_at, started_at, finished_at, status, result, error,
+            duration_ms, pod_id, created_at
+       FROM cron_job_runs
+      WHERE cron_job_id = $1
+        AND ($2::timestamptz IS NULL OR (scheduled_at, id) < ($2, $3::uuid))
+      ORDER BY scheduled_at DESC, id DESC LIMIT $4`,
+    [jobId, before?.at ?? null, before?.id ?? null, limit],
+  );
+  return rows;
+}

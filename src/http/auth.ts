@@ -1,0 +1,107 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { API_KEY_PREFIX, findApiKey } from '../db/api-keys.js';
+import type { Pool } from '../db/pool.js';
+import { DEFAULT_TENANT_ID, selectOwnTenant, type TenantRow } from '../db/tenants.js';
+import { ApiError } from './errors.js';
+import type { RateLimiter } from './rate-limit.js';
+
+export type Access = 'public' | 'admin' | 'tenant';
+
+export type Principal = { kind: 'admin' } | { kind: 'tenant'; tenantId: string };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+export interface AuthDeps {
+  config: Config;
+  pool: Pool;
+  rateLimiter: RateLimiter;
+}
+
+const TENANT_CACHE_MS = 10_000;
+
+/**
+ * Bearer authentication for every route that is not public: the admin token, HERMES_API_KEY (a
+ * user of the default tenant) or a tenant key (looked up by its hash). Tenant requests are then
+ * rate limited by their tenant's requests-per-minute.
+ */
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  const tenants = new Map<string, { row: TenantRow | undefined; expiresMs: number }>();
+  const tenantRow = async (id: string) => {
+    const cached = tenants.get(id);
+    if (cached && cached.expiresMs > Date.now()) return cached.row;
+    const row = await selectOwnTenant(deps.pool, id);
+    tenants.set(id, { row, expiresMs: Date.now() + TENANT_CACHE_MS });
+    return row;
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config?.access ?? 'public';
+    if (access === 'public') return;
+    const principal = await authenticate(request, deps);
+    if (!principal) throw new ApiError(401, 'unauthorized', 'missing or invalid bearer token');
+    if (access === 'admin' && principal.kind !== 'admin') {
+      throw new ApiError(403, 'forbidden', 'this route needs the admin token');
+    }
+    if (access === 'tenant') {
+      if (principal.kind !== 'tenant') {
+        throw new ApiError(403, 'forbidden', 'this route acts for a tenant: use a tenant API key');
+      }
+      const tenant = await tenantRow(principal.tenantId);
+      if (!tenant || tenant.deleted_at)
+        throw new ApiError(401, 'unauthorized', 'tenant is deleted');
+      await limitRate(deps.rateLimiter, tenant, reply);
+    }
+    request.principal = principal;
+  });
+}
+
+/** The tenant a tenant-scoped route acts for (set by the auth hook). */
+export function tenantOf(request: FastifyRequest): string {
+  const principal = request.principal;
+  if (principal?.kind !== 'tenant')
+    throw new ApiError(403, 'forbidden', 'no tenant for this request');
+  return principal.tenantId;
+}
+
+async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Principal | null> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  const token = match?.[1];
+  if (!token) return null;
+  if (deps.config.adminToken && sameSecret(token, deps.config.adminToken)) return { kind: 'admin' };
+  if (deps.config.defaultTenantApiKey && sameSecret(token, deps.config.defaultTenantApiKey)) {
+    return { kind: 'tenant', tenantId: DEFAULT_TENANT_ID };
+  }
+  if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return null;
+  const key = await findApiKey(deps.pool, token);
+  return key ? { kind: 'tenant', tenantId: key.tenant_id } : null;
+}
+
+/** Constant-time comparison (of digests, so lengths leak nothing either). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+async function limitRate(limiter: RateLimiter, tenant: TenantRow, reply: FastifyReply) {
+  const decision = await limiter.hit(`tenant:${tenant.id}`, tenant.rate_limit_rpm);
+  void reply.header('x-ratelimit-limit', tenant.rate_limit_rpm);
+  void reply.header('x-ratelimit-remaining', decision.remaining);
+  if (!decision.allowed) {
+    void reply.header('retry-after', decision.retryAfterSeconds);
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `this tenant may make ${tenant.rate_limit_rpm} requests per minute; retry in ${decision.retryAfterSeconds}s`,
+    );
+  }
+}

@@ -1,0 +1,274 @@
+import {
+  countJobs,
+  deleteJob as deleteJobRow,
+  insertJob,
+  listJobs as listJobRows,
+  notifyTrigger,
+  selectJob,
+  updateJob as updateJobRow,
+  type JobFields,
+} from '../db/jobs.js';
+import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
+import { listRunsOfJob } from '../db/run-history.js';
+import { selectTenant } from '../db/tenants.js';
+import { minIntervalMs, nextOccurrences, parseSchedule, type ParsedSchedule } from './schedule.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  toJobView,
+  toRunView,
+  type JobView,
+  type RunView,
+} from './view.js';
+
+// The job rules: the only place that validates and changes jobs. The REST routes and the agent's
+// cronjob tool both call these, always scoped to one tenant (withTenant, so RLS applies).
+
+/** A rule was broken; `code` is stable, `message` is for people (and models) to act on. */
+export class CommandError extends Error {
+  override name = 'CommandError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface CommandDeps {
+  pool: Pool;
+  now: () => Date;
+}
+
+export interface JobInput {
+  name: string;
+  schedule: string;
+  timezone?: string | undefined;
+  prompt: string;
+  enabled?: boolean | undefined;
+}
+
+export type JobPatch = Partial<JobInput>;
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+export const LIMITS = { nameChars: 200, promptBytes: 16 * 1024, pageDefault: 20, pageMax: 100 };
+
+export async function createJob(
+  deps: CommandDeps,
+  tenantId: string,
+  input: JobInput,
+): Promise<JobView> {
+  return withTenant(deps.pool, tenantId, async (client) => {
+    // Serialises creates of one tenant, so concurrent requests cannot overshoot the quota.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [tenantId]);
+    const tenant = await requireTenant(client, tenantId);
+    if ((await countJobs(client)) >= tenant.max_cron_jobs) {
+      throw new CommandError(
+        'quota_exceeded',
+        `this tenant may have at most ${tenant.max_cron_jobs} cron jobs; delete one first`,
+        409,
+      );
+    }
+    const fields = checkFields(deps, { ...input, enabled: input.enabled ?? true }, tenant);
+    return toJobView(await insertJob(client, tenantId, fields));
+  });
+}
+
+export async function updateJob(
+  deps: CommandDeps,
+  tenantId: string,
+  id: string,
+  patch: JobPatch,
+): Promise<JobView> {
+  return withTenant(deps.pool, tenantId, async (client) => {
+    const current = await requireJob(client, id, true);
+    const tenant = await requireTenant(client, tenantId);
+    const fields = checkFields(
+      deps,
+      {
+        name: patch.name ?? current.name,
+        schedule: patch.schedule ?? current.schedule,
+        timezone: patch.timezone ?? current.timezone,
+        prompt: patch.prompt ?? current.prompt,
+        enabled: patch.enabled ?? current.enabled,
+      },
+      tenant,
+    );
+    const row = await updateJobRow(client, id, fields);
+    if (!row) throw notFound(id);
+    return toJobView(row);
+  });
+}
+
+export async function getJob(deps: CommandDeps, tenantId: string, id: string): Promise<JobView> {
+  return withTenant(deps.pool, tenantId, async (client) => toJobView(await requireJob(client, id)));
+}
+
+export async function deleteJob(deps: CommandDeps, tenantId: string, id: string): Promise<void> {
+  await withTenant(deps.pool, tenantId, async (client) => {
+    if (!(await deleteJobRow(client, id))) throw notFound(id);
+  });
+}
+
+export async function listJobs(
+  deps: CommandDeps,
+  tenantId: string,
+  page: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<JobView>> {
+  const limit = checkLimit(page.limit);
+  const before = checkCursor(page.cursor);
+  const rows = await withTenant(deps.pool, tenantId, (client) =>
+    listJobRows(client, limit + 1, before),
+  );
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1];
+  return {
+    data: data.map(toJobView),
+    next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}
+
+export async function listRuns(
+  deps: CommandDeps,
+  tenantId: string,
+  jobId: string,
+  page: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<RunView>> {
+  const limit = checkLimit(page.limit);
+  const before = checkCursor(page.cursor);
+  const rows = await withTenant(deps.pool, tenantId, async (client) => {
+    await requireJob(client, jobId);
+    return listRunsOfJob(client, jobId, limit + 1, before);
+  });
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1];
+  return {
+    data: data.map(toRunView),
+    next_cursor: rows.length > limit && last ? encodeCursor(last.scheduled_at, last.id) : null,
+  };
+}
+
+/** Asks the pods to run the job once now; the run is recorded like any other. */
+export async function triggerJob(
+  deps: CommandDeps,
+  tenantId: string,
+  id: string,
+): Promise<{ job_id: string; scheduled_at: string }> {
+  return withTenant(deps.pool, tenantId, async (client) => {
+    const job = await requireJob(client, id);
+    if (!job.enabled) {
+      throw new CommandError('job_disabled', 'the job is disabled; enable it to run it', 409);
+    }
+    const scheduledAt = deps.now();
+    await notifyTrigger(client, id, scheduledAt);
+    return { job_id: id, scheduled_at: scheduledAt.toISOString() };
+  });
+}
+
+/** Validates a schedule and lists its next fire times (nothing is stored). */
+export function previewSchedule(
+  input: {
+    schedule: string;
+    timezone?: string | undefined;
+    count?: number | undefined;
+    from?: Date | undefined;
+  },
+  now: Date,
+): { schedule: string; timezone: string; next: string[] } {
+  const parsed = checkSchedule(input.schedule, input.timezone);
+  const count = input.count ?? 10;
+  if (!Number.isInteger(count) || count < 1 || count > 100) {
+    throw new CommandError('validation_error', 'count must be a whole number from 1 to 100', 400);
+  }
+  const next = nextOccurrences(
+    { schedule: input.schedule, timezone: input.timezone },
+    input.from ?? now,
+    count,
+  );
+  return {
+    schedule: input.schedule,
+    timezone: parsed.timezone,
+    next: next.map((d) => d.toISOString()),
+  };
+}
+
+function checkFields(
+  deps: CommandDeps,
+  input: Required<Omit<JobInput, 'timezone'>> & { timezone?: string | undefined },
+  tenant: { min_schedule_interval_seconds: number },
+): JobFields {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > LIMITS.nameChars) {
+    throw invalid(`name must be 1 to ${LIMITS.nameChars} characters`);
+  }
+  if (input.prompt.trim().length === 0) throw invalid('prompt must not be empty');
+  if (Buffer.byteLength(input.prompt, 'utf8') > LIMITS.promptBytes) {
+    throw invalid(`prompt must be at most ${LIMITS.promptBytes} bytes`);
+  }
+  const parsed = checkSchedule(input.schedule, input.timezone);
+  const now = deps.now();
+  const gapMs = minIntervalMs(parsed, now);
+  const minMs = tenant.min_schedule_interval_seconds * 1000;
+  if (gapMs !== null && gapMs < minMs) {
+    throw new CommandError(
+      'schedule_too_frequent',
+      `"${input.schedule}" fires every ${gapMs / 1000}s at its closest; this tenant allows at most one run every ${tenant.min_schedule_interval_seconds}s`,
+      422,
+    );
+  }
+  return {
+    name,
+    schedule: input.schedule.trim(),
+    timezone: input.timezone?.trim() || 'UTC',
+    prompt: input.prompt,
+    enabled: input.enabled,
+    nextRunAt: input.enabled ? parsed.nextAfter(now) : null,
+  };
+}
+
+function checkSchedule(schedule: string, timezone: string | undefined): ParsedSchedule {
+  const check = parseSchedule({ schedule, timezone });
+  if (!check.ok) throw new CommandError('invalid_schedule', check.message, 422);
+  return check.schedule;
+}
+
+function checkLimit(limit: number | undefined): number {
+  const value = limit ?? LIMITS.pageDefault;
+  if (!Number.isInteger(value) || value < 1 || value > LIMITS.pageMax) {
+    throw invalid(`limit must be a whole number from 1 to ${LIMITS.pageMax}`);
+  }
+  return value;
+}
+
+function checkCursor(cursor: string | undefined): { at: Date; id: string } | null {
+  if (cursor === undefined || cursor === '') return null;
+  const decoded = decodeCursor(cursor);
+  if (!decoded)
+    throw new CommandError('invalid_cursor', 'cursor is not one this API returned', 400);
+  return decoded;
+}
+
+async function requireJob(client: PoolClient, id: string, forUpdate = false) {
+  const job = isUuid(id) ? await selectJob(client, id, forUpdate) : undefined;
+  if (!job) throw notFound(id);
+  return job;
+}
+
+async function requireTenant(client: PoolClient, tenantId: string) {
+  const tenant = await selectTenant(client, tenantId);
+  if (!tenant || tenant.deleted_at)
+    throw new CommandError('tenant_not_found', 'tenant not found', 404);
+  return tenant;
+}
+
+const notFound = (id: string) => new CommandError('not_found', `no cron job with id ${id}`, 404);
+const invalid = (message: string) => new CommandError('validation_error', message, 400);
+
+export function isUuid(text: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
+}

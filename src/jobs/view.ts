@@ -1,0 +1,88 @@
+import type { JobRow } from '../db/jobs.js';
+import type { RunRow } from '../db/run-history.js';
+
+/** A job as the API and the agent tool show it. */
+export interface JobView {
+  id: string;
+  name: string;
+  schedule: string;
+  timezone: string;
+  prompt: string;
+  enabled: boolean;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_run_success: boolean | null;
+  last_run_error: string | null;
+  run_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RunView {
+  id: string;
+  cron_job_id: string;
+  scheduled_at: string;
+  started_at: string;
+  finished_at: string | null;
+  status: 'running' | 'success' | 'failed';
+  result: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  pod_id: string;
+  created_at: string;
+}
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+export function toJobView(row: JobRow): JobView {
+  return {
+    id: row.id,
+    name: row.name,
+    schedule: row.schedule,
+    timezone: row.timezone,
+    prompt: row.prompt,
+    enabled: row.enabled,
+    next_run_at: iso(row.next_run_at),
+    last_run_at: iso(row.last_run_at),
+    last_run_success: row.last_run_success,
+    last_run_error: row.last_run_error,
+    run_count: Number(row.run_count),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function toRunView(row: RunRow): RunView {
+  return {
+    id: row.id,
+    cron_job_id: row.cron_job_id,
+    scheduled_at: row.scheduled_at.toISOString(),
+    started_at: row.started_at.toISOString(),
+    finished_at: iso(row.finished_at),
+    status: row.status,
+    result: row.result,
+    error: row.error,
+    duration_ms: row.duration_ms,
+    pod_id: row.pod_id,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** Opaque page cursor: the sort key of the last row of a page. */
+export function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { at: Date; id: string } | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [at, id] = value as unknown[];
+    if (typeof at !== 'string' || typeof id !== 'string') return null;
+    const date = new Date(at);
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    return Number.isNaN(date.getTime()) || !uuid.test(id) ? null : { at: date, id };
+  } catch {
+    return null;
+  }
+}
