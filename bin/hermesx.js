@@ -2,7 +2,7 @@
 // Runs the compiled CLI, compiling first when the sources are newer than the build (a fresh
 // clone, or after an edit). In the production image dist/ is prebuilt and TypeScript is absent.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,10 +25,15 @@ const stale =
   !existsSync(entry) || (existsSync(sources) && newestMtimeMs(sources) > statSync(entry).mtimeMs);
 if (stale && existsSync(tsc)) {
   process.stderr.write('hermesx: building...\n');
-  execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
-    stdio: 'inherit',
-  });
-  const now = new Date();
-  (await import('node:fs')).utimesSync(entry, now, now);
+  try {
+    execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+      stdio: 'inherit',
+    });
+    const now = new Date();
+    utimesSync(entry, now, now);
+  } catch {
+    process.stderr.write('hermesx: build failed (see above); fix it or run npm run build\n');
+    process.exit(1);
+  }
 }
 await import(entry);
