@@ -1,0 +1,228 @@
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { findFreePort, startRedis, type LocalServer } from '../../src/dev/processes.js';
+import { createTestDatabase, withOwner } from '../helpers/database.js';
+import {
+  cliEnv,
+  killAllStarted,
+  spawnCli,
+  spawnProcess,
+  REPO_ROOT,
+  type CliProcess,
+} from '../helpers/process-cli.js';
+import { waitFor } from '../helpers/process-wait.js';
+
+const STARTUP_TIMEOUT_MS = 30_000;
+
+afterEach(async () => {
+  await killAllStarted();
+});
+
+async function getReady(port: number): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`http://127.0.0.1:${port}/health/ready`, {
+    signal: AbortSignal.timeout(3000),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Polls /health/ready until it gives this answer, failing at once if the CLI exits. */
+function waitForReadiness(
+  cli: CliProcess,
+  port: number,
+  expected: { status: number; body: unknown },
+) {
+  return waitFor(
+    async () => {
+      if (cli.child.exitCode !== null) {
+        throw new Error(`the CLI exited with ${cli.child.exitCode}: ${cli.stderr()}`);
+      }
+      expect(await getReady(port)).toEqual(expected);
+    },
+    { timeoutMs: STARTUP_TIMEOUT_MS, intervalMs: 100, what: `saas-api readiness on port ${port}` },
+  );
+}
+
+function stderrLines(cli: CliProcess): string[] {
+  return cli
+    .stderr()
+    .split('\n')
+    .filter((line) => line !== '');
+}
+
+interface BadSetting {
+  command: string;
+  env: Record<string, string>;
+  variable: string;
+  value: string;
+  expected: RegExp;
+}
+
+describe('bad settings', () => {
+  it.each<BadSetting>([
+    {
+      command: 'migrate',
+      env: { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', SCHEDULER_POLL_INTERVAL: 'abc' },
+      variable: 'SCHEDULER_POLL_INTERVAL',
+      value: '"abc"',
+      expected: /expected a duration/,
+    },
+    {
+      command: 'saas-api',
+      env: { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', SCHEDULER_LOCK_TTL: '1m' },
+      variable: 'SCHEDULER_LOCK_TTL',
+      value: '"1m"',
+      expected: /expected a duration greater than SCHEDULER_EXEC_TIMEOUT/,
+    },
+    {
+      command: 'saas-api',
+      env: { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', SAAS_API_PORT: '-1' },
+      variable: 'SAAS_API_PORT',
+      value: '"-1"',
+      expected: /expected a whole number from 0 to 65535/,
+    },
+    {
+      command: 'saas-api',
+      env: {},
+      variable: 'DATABASE_URL',
+      value: '',
+      expected: /expected a PostgreSQL 16\+ URL/,
+    },
+  ])(
+    '$command with a bad $variable exits 2 with one line naming it',
+    async ({ command, env, variable, value, expected }) => {
+      const cli = spawnCli([command], cliEnv(env));
+      const exit = await cli.waitForExit(STARTUP_TIMEOUT_MS);
+      expect(exit, cli.stderr()).toEqual({ code: 2, signal: null });
+      const lines = stderrLines(cli);
+      expect(lines).toHaveLength(1);
+      const line = lines[0]!;
+      expect(line).toContain(variable);
+      if (value !== '') expect(line).toContain(`${variable}=${value}`);
+      expect(line).toMatch(expected);
+      expect(cli.stderr()).not.toMatch(/^\s+at /m);
+      expect(cli.stdout()).not.toMatch(/^\s+at /m);
+    },
+  );
+});
+
+describe('hermesx migrate', () => {
+  it('applies the migrations to a fresh database and exits 0', async () => {
+    const databaseUrl = await createTestDatabase({ migrate: false });
+    const cli = spawnCli(['migrate'], cliEnv({ DATABASE_URL: databaseUrl }));
+    const exit = await cli.waitForExit(STARTUP_TIMEOUT_MS);
+    expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
+    const files = readdirSync(MIGRATIONS_DIR).filter((file) => /^\d+_[\w-]+\.sql$/.test(file));
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    expect(cli.stdout()).toContain(`msg="migrations done" applied=${files.length}`);
+    const { rows } = await withOwner(databaseUrl, (client) =>
+      client.query<{ n: number }>('SELECT count(*)::integer AS n FROM schema_migrations'),
+    );
+    expect(rows[0]?.n).toBe(files.length);
+  });
+});
+
+describe('hermesx saas-api', () => {
+  it('serves /health/ready with Redis and exits 0 on SIGTERM within 10 s', async () => {
+    const databaseUrl = await createTestDatabase();
+    const port = await findFreePort();
+    const cli = spawnCli(
+      ['saas-api'],
+      cliEnv({
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: inject('redisUrl'),
+        SAAS_API_PORT: String(port),
+        SAAS_API_HOST: '127.0.0.1',
+      }),
+    );
+    await waitForReadiness(cli, port, {
+      status: 200,
+      body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
+    });
+    expect(cli.stdout()).not.toContain('scheduler disabled');
+
+    const started = Date.now();
+    process.kill(cli.pid, 'SIGTERM');
+    const exit = await cli.waitForExit(10_000);
+    expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(cli.stderr()).not.toMatch(/fatal|error|^\s+at /im);
+  });
+
+  it('without REDIS_URL warns that the scheduler is disabled and still serves', async () => {
+    const databaseUrl = await createTestDatabase();
+    const port = await findFreePort();
+    const cli = spawnCli(
+      ['saas-api'],
+      cliEnv({ DATABASE_URL: databaseUrl, SAAS_API_PORT: String(port) }),
+    );
+    await waitForReadiness(cli, port, {
+      status: 200,
+      body: { status: 'degraded', checks: { database: 'ok', redis: 'error' } },
+    });
+    const warning = cli
+      .stdout()
+      .split('\n')
+      .find((line) => line.includes('scheduler disabled'));
+    expect(warning).toMatch(/(^|\s)level=WARN msg="scheduler disabled: redis unavailable"(\s|$)/);
+
+    process.kill(cli.pid, 'SIGTERM');
+    expect(await cli.waitForExit(10_000)).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('hermesx saas-api with Redis unreachable at boot', () => {
+  let redis: LocalServer | undefined;
+
+  afterEach(async () => {
+    await redis?.stop();
+  });
+
+  it('warns, serves degraded, and starts the scheduler by itself once Redis appears', async () => {
+    const databaseUrl = await createTestDatabase();
+    const [port, redisPort] = [await findFreePort(), await findFreePort()];
+    const cli = spawnCli(
+      ['saas-api'],
+      cliEnv({
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        SAAS_API_PORT: String(port),
+        SCHEDULER_POLL_INTERVAL: '2s',
+      }),
+    );
+    await waitForReadiness(cli, port, {
+      status: 200,
+      body: { status: 'degraded', checks: { database: 'ok', redis: 'error' } },
+    });
+    await waitFor(
+      () => expect(cli.stdout()).toMatch(/level=WARN msg="scheduler disabled: redis unavailable"/),
+      { timeoutMs: 10_000, what: 'the scheduler-disabled warning' },
+    );
+    expect(cli.stdout()).not.toContain('msg="scheduler started"');
+
+    redis = await startRedis({ port: redisPort });
+    await waitForReadiness(cli, port, {
+      status: 200,
+      body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
+    });
+    // Within one poll interval (2 s) of Redis answering, plus the client's reconnect back-off.
+    await waitFor(
+      () => expect(cli.stdout()).toMatch(/level=INFO msg="scheduler started" poll_interval=2s/),
+      { timeoutMs: 10_000, what: 'the scheduler to start' },
+    );
+
+    process.kill(cli.pid, 'SIGTERM');
+    expect(await cli.waitForExit(10_000)).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('the ./hermesx wrapper', () => {
+  it('prints usage for --help and exits 0', { timeout: 150_000 }, async () => {
+    const cli = spawnProcess(`${REPO_ROOT}/hermesx`, ['--help'], cliEnv());
+    const exit = await cli.waitForExit(120_000);
+    expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
+    expect(cli.stdout()).toMatch(/^usage: hermesx <command>/m);
+    expect(cli.stdout()).toContain('saas-api');
+    expect(cli.stdout()).toContain('migrate');
+  });
+});
