@@ -1,5 +1,13 @@
 import type { AgentRunner, RunRequest } from '../scheduler/ports.js';
-import { replyText, type Llm } from './llm.js';
+import type { Llm } from './llm.js';
+import { runAgent } from './loop.js';
+import type { AgentTool } from './tool.js';
+
+/**
+ * The tools a scheduled run may use. The cronjob tool is deliberately absent: a scheduled prompt
+ * must not create, change or delete jobs (a job could otherwise multiply itself).
+ */
+export const SCHEDULED_RUN_TOOLS: readonly AgentTool[] = [];
 
 /**
  * Scheduled runs: the job's prompt, with a system message that says which job this is, for which
@@ -7,16 +15,15 @@ import { replyText, type Llm } from './llm.js';
  */
 export function createCronRunner(llm: Llm): AgentRunner {
   return async (request, signal) => {
-    const completion = await llm.complete(
-      {
-        messages: [
-          { role: 'system', content: describeOccurrence(request) },
-          { role: 'user', content: request.prompt },
-        ],
-      },
-      signal,
-    );
-    return replyText(completion);
+    const answer = await runAgent(llm, {
+      messages: [
+        { role: 'system', content: describeOccurrence(request) },
+        { role: 'user', content: request.prompt },
+      ],
+      tools: SCHEDULED_RUN_TOOLS,
+      context: { tenantId: request.tenantId, signal },
+    });
+    return answer.content;
   };
 }
 

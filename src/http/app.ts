@@ -7,15 +7,17 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
+import { createLlm, type Llm } from '../agent/llm.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type { Redis } from '../redis/connection.js';
 import { registerAuth } from './auth.js';
-import { registerErrorHandling } from './errors.js';
+import { frameworkErrorReply, registerErrorHandling } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
+import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
@@ -30,6 +32,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Whether this replica's scheduler runs (manual triggers need one). */
   schedulerRunning?: () => boolean;
+  /** The model server client (defaults to one built from the LLM_* settings). */
+  llm?: Llm;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -41,6 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
+    frameworkErrors: frameworkErrorReply,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -70,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now,
     schedulerRunning: deps.schedulerRunning ?? (() => false),
   });
+  registerChatRoutes(app, { pool: deps.pool, now, llm: deps.llm ?? createLlm(deps.config.llm) });
   registerOpenApiRoutes(app);
   return app;
 }

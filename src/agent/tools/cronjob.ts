@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import * as jobs from '../../jobs/commands.js';
+import type { AgentTool } from '../tool.js';
+
+const ACTIONS = [
+  'create',
+  'list',
+  'get',
+  'update',
+  'delete',
+  'enable',
+  'disable',
+  'list_runs',
+  'run_now',
+] as const;
+
+const DESCRIPTION = `Manage this tenant's scheduled (cron) jobs. Each job runs its prompt through the agent at every occurrence of its schedule, and every run is recorded.
+Actions: create (name, schedule, prompt, optional timezone), list, get (id), update (id plus any of name, schedule, timezone, prompt), delete (id), enable (id), disable (id), list_runs (id, optional limit), run_now (id).
+Schedule syntax:
+- 5 fields "minute hour day-of-month month day-of-week": "* * * * *" every minute, "*/15 * * * *" every 15 minutes, "0 9 * * MON-FRI" 09:00 on weekdays, "30 18 L * *" 18:30 on the last day of the month, "0 8 * * 1#1" 08:00 on the first Monday.
+- 6 fields with seconds first: "*/30 * * * * *" every 30 seconds.
+- Macros: @hourly, @daily, @weekly, @monthly, @yearly; intervals: "@every 90s", "@every 2h30m".
+Times are in the job's timezone (an IANA name such as "Europe/Paris"; default UTC).
+The prompt is what the agent will be asked at each run, e.g. "Reply with the current time".
+Results come back as JSON; on {"ok":false} read the error message, fix the arguments and try again.`;
+
+const Args = z.object({
+  action: z.enum(ACTIONS),
+  id: z.string().optional(),
+  name: z.string().optional(),
+  schedule: z.string().optional(),
+  timezone: z.string().optional(),
+  prompt: z.string().optional(),
+  command: z.string().optional(),
+  limit: z.number().int().optional(),
+});
+type Args = z.infer<typeof Args>;
+
+/** The agent's cronjob tool: the same job rules as the REST API, scoped to the caller's tenant. */
+export function createCronjobTool(deps: jobs.CommandDeps): AgentTool {
+  return {
+    definition: {
+      type: 'function',
+      function: {
+        name: 'cronjob',
+        description: DESCRIPTION,
+        parameters: {
+          type: 'object',
+          properties: {
+            action: { type: 'string', enum: [...ACTIONS] },
+            id: {
+              type: 'string',
+              description: 'job id (get, update, delete, enable, disable, list_runs, run_now)',
+            },
+            name: { type: 'string', description: 'short job name' },
+            schedule: { type: 'string', description: 'cron expression, macro or @every interval' },
+            timezone: { type: 'string', description: 'IANA time zone, default UTC' },
+            prompt: { type: 'string', description: 'what to do at each run' },
+            command: { type: 'string', description: 'alias of prompt' },
+            limit: { type: 'integer', description: 'how many items to list (1-100)' },
+          },
+          required: ['action'],
+        },
+      },
+    },
+    async run(raw, context) {
+      const parsed = Args.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return failure(
+          'invalid_arguments',
+          `${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'invalid'}`,
+        );
+      }
+      try {
+        return JSON.stringify({
+          ok: true,
+          ...(await perform(deps, context.tenantId, parsed.data)),
+        });
+      } catch (err) {
+        if (err instanceof jobs.CommandError) return failure(err.code, err.message);
+        throw err;
+      }
+    },
+  };
+}
+
+async function perform(deps: jobs.CommandDeps, tenantId: string, args: Args): Promise<object> {
+  const prompt = args.prompt ?? args.command;
+  const id = () => {
+    if (!args.id)
+      throw new jobs.CommandError('missing_id', `action ${args.action} needs the job id`, 400);
+    return args.id;
+  };
+  switch (args.action) {
+    case 'create': {
+      const missing = [!args.name && 'name', !args.schedule && 'schedule', !prompt && 'prompt'];
+      if (missing.some(Boolean)) {
+        throw new jobs.CommandError(
+          'missing_fields',
+          `create needs ${missing.filter(Boolean).join(', ')}`,
+          400,
+        );
+      }
+      const job = await jobs.createJob(deps, tenantId, {
+        name: args.name as string,
+        schedule: args.schedule as string,
+        timezone: args.timezone,
+        prompt: prompt as string,
+      });
+      return { job };
+    }
+    case 'list':
+      return jobs.listJobs(deps, tenantId, { limit: args.limit ?? 20 });
+    case 'get':
+      return { job: await jobs.getJob(deps, tenantId, id()) };
+    case 'update': {
+      const patch = { name: args.name, schedule: args.schedule, timezone: args.timezone, prompt };
+      return { job: await jobs.updateJob(deps, tenantId, id(), patch) };
+    }
+    case 'delete':
+      await jobs.deleteJob(deps, tenantId, id());
+      return { deleted: args.id };
+    case 'enable':
+    case 'disable':
+      return {
+        job: await jobs.updateJob(deps, tenantId, id(), { enabled: args.action === 'enable' }),
+      };
+    case 'list_runs':
+      return jobs.listRuns(deps, tenantId, id(), { limit: args.limit ?? 10 });
+    case 'run_now':
+      return { triggered: await jobs.triggerJob(deps, tenantId, id()) };
+  }
+}
+
+function failure(code: string, message: string): string {
+  return JSON.stringify({ ok: false, error: { code, message } });
+}
