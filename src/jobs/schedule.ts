@@ -24,9 +24,11 @@ export interface ParsedSchedule {
 
 const MAX_SOURCE_LENGTH = 200;
 const MAX_DATE_MS = 8.64e15;
+// croner stops searching at year 3000, so later instants have no next occurrence.
+const CRON_LIMIT_MS = Date.UTC(3000, 0, 1);
 const DAY_MS = 86_400_000;
 // Each step of the DST walk crosses one offset change or skips one repeated hour, so this only
-// bounds pathological zone data; croner itself stops searching at year 3000.
+// bounds pathological zone data.
 const MAX_WALK_STEPS = 10_000;
 const MACROS: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
@@ -38,15 +40,17 @@ const MACROS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
-type FieldSpec = { name: string; min: number; max: number; maxStep: number } & FieldExtras;
-type FieldExtras = {
-  maxStep?: number;
+type FieldSpec = {
+  name: string;
+  min: number;
+  max: number;
+  maxStep: number;
+  /** Names numbered from `min`: JAN is 1, SUN is 0. */
   names?: readonly string[];
-  nameBase?: number;
   /** Whole-element forms beyond numbers/ranges/steps; group 1 is the value to range-check. */
   special?: RegExp;
 };
-const field = (name: string, min: number, max: number, extras: FieldExtras = {}): FieldSpec => ({
+const field = (name: string, min: number, max: number, extras: Partial<FieldSpec> = {}) => ({
   ...{ name, min, max, maxStep: max - min + 1 },
   ...extras,
 });
@@ -56,11 +60,9 @@ const HOUR = field('hour', 0, 23);
 const DAY_OF_MONTH = field('day-of-month', 1, 31, { special: /^(?:\?|L|LW|(\d+)W)$/ });
 const MONTH = field('month', 1, 12, {
   names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
-  nameBase: 1,
 });
 const DAY_OF_WEEK = field('day-of-week', 0, 7, {
   names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'],
-  nameBase: 0,
   maxStep: 7,
   special: /^(?:\?|([A-Z0-9]+)(?:L|#[1-5L]))$/,
 });
@@ -199,15 +201,10 @@ function parseCron(base: { source: string; timezone: string }, body: string): Sc
     );
   }
   const specs = fields.length === 6 ? [SECOND, ...FIVE_FIELDS] : FIVE_FIELDS;
-  for (const [i, field] of fields.entries()) {
-    const error = field
-      .split(',')
-      .reduce<string | null>(
-        (found, element) => found ?? checkElement(specs[i] as FieldSpec, element),
-        null,
-      );
-    if (error) return fail(error);
-  }
+  const error = fields
+    .flatMap((text, i) => text.split(',').map((el) => checkElement(specs[i] as FieldSpec, el)))
+    .find((message) => message !== null);
+  if (error) return fail(error);
   let cron: Cron;
   try {
     // utcOffset 0: a pure wall-clock calendar without DST; domAndDow false: Vixie's OR rule.
@@ -267,7 +264,7 @@ function valueOf(spec: FieldSpec, token: string, rangeEnd: boolean): number {
   const index = spec.names?.indexOf(token) ?? -1;
   if (index < 0) return NaN;
   // As in croner, SUN ending a range means 7, so MON-SUN covers the whole week.
-  return spec === DAY_OF_WEEK && rangeEnd && index === 0 ? 7 : index + (spec.nameBase ?? 0);
+  return spec === DAY_OF_WEEK && rangeEnd && index === 0 ? 7 : index + spec.min;
 }
 
 interface Walker {
@@ -285,6 +282,7 @@ interface Walker {
  * jobs lose them, fixed jobs fire once at the first instant after the gap.
  */
 function nextCronInstant(walker: Walker, afterMs: number): number | null {
+  if (afterMs >= CRON_LIMIT_MS) return null;
   let from = afterMs;
   let seg = segmentAt(walker.zone, from);
   for (let step = 0; step < MAX_WALK_STEPS; step++) {
