@@ -50,6 +50,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       databaseUrl,
       log,
       onJobsChanged: (ids) => running.jobsChanged(ids),
+      onTrigger: (jobId, scheduledAtMs) => running.trigger(jobId, scheduledAtMs),
       onReconnected: () => running.resync(),
     });
     scheduler.start();

@@ -2,12 +2,15 @@ import pg from 'pg';
 import type { Logger } from '../log.js';
 
 export const JOBS_CHANNEL = 'hermesx_cron_jobs';
+export const TRIGGERS_CHANNEL = 'hermesx_cron_triggers';
 
 export interface JobListenerOptions {
   databaseUrl: string;
   log: Logger;
   /** Called with the ids of changed jobs, batched over a few milliseconds. */
   onJobsChanged: (ids: string[]) => void;
+  /** Called for "run now" requests: the job and the nominal time of that one-off occurrence. */
+  onTrigger: (jobId: string, scheduledAtMs: number) => void;
   /** Called after a reconnect: notifications may have been missed meanwhile. */
   onReconnected: () => void;
   batchMs?: number;
@@ -45,7 +48,13 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
       application_name: 'hermesx-listen',
     });
     next.on('notification', (message) => {
-      if (message.channel !== JOBS_CHANNEL || !message.payload) return;
+      if (!message.payload) return;
+      if (message.channel === TRIGGERS_CHANNEL) {
+        const [jobId, ms] = message.payload.split('|');
+        if (jobId && Number.isFinite(Number(ms))) options.onTrigger(jobId, Number(ms));
+        return;
+      }
+      if (message.channel !== JOBS_CHANNEL) return;
       batch.add(message.payload);
       batchTimer ??= setTimeout(flush, batchMs);
     });
@@ -56,7 +65,7 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
     next.on('end', () => retry(next));
     try {
       await next.connect();
-      await next.query(`LISTEN ${JOBS_CHANNEL}`);
+      await next.query(`LISTEN ${JOBS_CHANNEL}; LISTEN ${TRIGGERS_CHANNEL}`);
     } catch (err) {
       log.warn(
         { error: err instanceof Error ? err.message : String(err) },

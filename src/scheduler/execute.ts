@@ -21,7 +21,7 @@ export async function executeRun(
   const startedMs = ctx.clock.now();
   if (occurrence.kind === 'scheduled') {
     ctx.metrics.fireLag.observe(Math.max(0, startedMs - occurrence.scheduledAtMs) / 1000);
-  } else {
+  } else if (occurrence.kind === 'catchup') {
     ctx.metrics.caughtUp.inc();
   }
   const timeout = ctx.clock.setTimeout(() => {

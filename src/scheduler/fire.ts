@@ -45,6 +45,16 @@ async function attempt(
   let lock;
   try {
     lock = await ctx.locks.acquire(jobId, scheduledAtMs, ctx.settings.lockTtlMs);
+    if (
+      !lock.acquired &&
+      lock.holder?.state === 'run' &&
+      lock.holder.podId === ctx.settings.podId
+    ) {
+      // Left by a release of this pod that failed (Redis blip): this pod runs a job once at a
+      // time, so nothing holds it any more; free it rather than skip the job until its TTL.
+      await ctx.locks.releaseHeldBy(jobId, ctx.settings.podId);
+      lock = await ctx.locks.acquire(jobId, scheduledAtMs, ctx.settings.lockTtlMs);
+    }
   } catch (err) {
     ctx.onRedisError(err);
     return;

@@ -1,6 +1,7 @@
 import type { SchedulerContext } from './state.js';
 
 export const POD_CRASH_ERROR = 'pod crash or lock TTL exceeded';
+export const UNRECORDED_ERROR = 'outcome not recorded: database unavailable';
 
 /** Proves this pod is alive; runs of a pod whose proof has expired are failed by the others. */
 export async function publishLiveness(ctx: SchedulerContext): Promise<void> {
@@ -13,11 +14,27 @@ export async function publishLiveness(ctx: SchedulerContext): Promise<void> {
  */
 export async function failRunsOfDeadPods(ctx: SchedulerContext): Promise<number> {
   const running = await ctx.store.runningRuns();
+  // This pod's own runs of jobs it is not running: their outcome could not be recorded.
+  const orphans = running.filter(
+    (run) => run.podId === ctx.settings.podId && !ctx.inFlight.has(run.jobId),
+  );
+  let recovered = 0;
+  if (orphans.length > 0) {
+    const failed = await ctx.store.failRuns(
+      orphans.map((run) => run.runId),
+      UNRECORDED_ERROR,
+    );
+    for (const { runId, jobId } of failed) {
+      ctx.log.warn({ run_id: runId, job_id: jobId }, 'run failed: outcome was not recorded');
+    }
+    ctx.metrics.recovered.inc({ reason: 'unrecorded' }, failed.length);
+    recovered += failed.length;
+  }
   const others = running.filter((run) => run.podId !== ctx.settings.podId);
-  if (others.length === 0) return 0;
+  if (others.length === 0) return recovered;
   const live = await ctx.locks.livePods([...new Set(others.map((run) => run.podId))]);
   const dead = others.filter((run) => !live.has(run.podId));
-  if (dead.length === 0) return 0;
+  if (dead.length === 0) return recovered;
   const failed = await ctx.store.failRuns(
     dead.map((run) => run.runId),
     POD_CRASH_ERROR,
@@ -29,7 +46,7 @@ export async function failRunsOfDeadPods(ctx: SchedulerContext): Promise<number>
     ctx.log.warn({ run_id: runId, job_id: jobId, dead_pod: podId }, 'run failed: pod is gone');
   }
   ctx.metrics.recovered.inc({ reason: 'pod_gone' }, failed.length);
-  return failed.length;
+  return recovered + failed.length;
 }
 
 /** The guide's safety net: runs older than the lock TTL are failed. */

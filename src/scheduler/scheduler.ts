@@ -30,6 +30,7 @@ export class Scheduler {
   private state: State = 'waiting';
   private timer: unknown;
   private loops: Loop[] = [];
+  private liveness: Loop | undefined;
   private firstActivation = true;
   private warnedUnavailable = false;
   private syncChain: Promise<void> = Promise.resolve();
@@ -65,9 +66,17 @@ export class Scheduler {
       true,
     );
     loop('poll', settings.pollIntervalMs, () => this.whenRunning(() => this.poll()));
-    loop('liveness', settings.livenessIntervalMs, () =>
-      this.whenRunning(() => publishLiveness(this.ctx)),
-    );
+    // Also while paused or stopping with runs in flight: other pods fail the runs of a pod whose
+    // liveness key is gone, so a draining pod must keep proving it is alive.
+    this.liveness = startLoop({
+      name: 'liveness',
+      intervalMs: settings.livenessIntervalMs,
+      clock,
+      log,
+      body: async () => {
+        if (this.state === 'running' || this.ctx.inFlight.size > 0) await publishLiveness(this.ctx);
+      },
+    });
     loop('recovery', settings.recoveryIntervalMs, () =>
       this.whenRunning(async () => void (await failRunsOfDeadPods(this.ctx))),
     );
@@ -82,6 +91,12 @@ export class Scheduler {
       this.changedIds.clear();
       if (batch.length > 0 && this.state === 'running') await syncJobs(this.ctx, batch);
     }, 'job notification sync');
+  }
+
+  /** "Run now": one extra occurrence of the job at the given nominal time (pods race as usual). */
+  trigger(jobId: string, scheduledAtMs: number): void {
+    if (this.state === 'running')
+      fireOccurrence(this.ctx, { jobId, scheduledAtMs, kind: 'manual' });
   }
 
   /** A full re-sync now (notifications may have been lost, e.g. after a reconnect). */
@@ -105,6 +120,7 @@ export class Scheduler {
         await this.waitForRuns(ABORT_SETTLE_MS);
       }
     }
+    this.liveness?.stop();
     await this.syncChain;
     this.state = 'stopped';
     this.ctx.log.info('scheduler stopped');
@@ -130,6 +146,8 @@ export class Scheduler {
     await publishLiveness(ctx);
     if (this.firstActivation) await failOwnLeftoverRuns(ctx);
     this.firstActivation = false;
+    // stop() may have been called while this waited: it must not be undone.
+    if (this.state !== 'waiting') return;
     ctx.active = true;
     try {
       await this.serialiseStrict(() => syncAll(ctx, true));
@@ -137,6 +155,7 @@ export class Scheduler {
       ctx.active = false;
       throw err;
     }
+    if (this.state !== 'waiting') return;
     ctx.needsCatchUp = false;
     this.state = 'running';
     this.warnedUnavailable = false;

@@ -34,7 +34,8 @@ export interface LoadedJob {
   schedule: ParsedSchedule;
 }
 
-export type OccurrenceKind = 'scheduled' | 'catchup';
+/** scheduled: from the timeline; catchup: missed while out of service; manual: "run now". */
+export type OccurrenceKind = 'scheduled' | 'catchup' | 'manual';
 
 export interface Occurrence {
   jobId: string;

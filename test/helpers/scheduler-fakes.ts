@@ -1,0 +1,715 @@
+// In-memory stand-ins for what the scheduler core talks to (PostgreSQL, Redis, the agent) and a
+// fake clock, so the scheduler's behaviour can be tested deterministically without real time.
+import { randomUUID } from 'node:crypto';
+import { Registry } from 'prom-client';
+import type { Logger } from '../../src/log.js';
+import { createSchedulerMetrics, type SchedulerMetrics } from '../../src/scheduler/metrics.js';
+import type {
+  AgentRunner,
+  Clock,
+  JobStore,
+  LockAttempt,
+  LockHolder,
+  LockStore,
+  RunOutcome,
+  RunRequest,
+  RunningRun,
+  StoredJob,
+} from '../../src/scheduler/ports.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
+import type { SchedulerSettings } from '../../src/scheduler/state.js';
+import { silentLogger } from './log.js';
+
+/** Lets every pending promise chain run (microtasks, and a few macrotask turns for safety). */
+export async function flushAsync(rounds = 3): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clock
+
+interface FakeTimer {
+  id: number;
+  dueMs: number;
+  fn: () => void;
+}
+
+export interface FakeClockOptions {
+  /**
+   * Timers due at the same instant normally run in the order they were set. With a seed they run
+   * in a (reproducible) random order, as separate processes would.
+   */
+  tieSeed?: number;
+}
+
+/** A Clock whose time only moves when the test says so; due timers run in time order. */
+export class FakeClock implements Clock {
+  private nowMs: number;
+  private readonly timers = new Map<number, FakeTimer>();
+  private nextId = 1;
+  private readonly random: (() => number) | null;
+
+  constructor(startMs: number, options: FakeClockOptions = {}) {
+    this.nowMs = startMs;
+    this.random = options.tieSeed === undefined ? null : mulberry32(options.tieSeed);
+  }
+
+  now(): number {
+    return this.nowMs;
+  }
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    const delay = Number.isFinite(ms) ? Math.max(0, ms) : 0;
+    this.timers.set(id, { id, dueMs: this.nowMs + delay, fn });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    if (typeof handle === 'number') this.timers.delete(handle);
+  }
+
+  /** Timers set and not yet run or cleared. */
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Due time of the earliest timer, if any. */
+  nextTimerMs(): number | undefined {
+    let earliest: number | undefined;
+    for (const timer of this.timers.values()) {
+      if (earliest === undefined || timer.dueMs < earliest) earliest = timer.dueMs;
+    }
+    return earliest;
+  }
+
+  async advance(ms: number): Promise<void> {
+    await this.advanceTo(this.nowMs + ms);
+  }
+
+  /** Moves time forward to targetMs, running every timer due on the way, async work in between. */
+  async advanceTo(targetMs: number): Promise<void> {
+    await flushAsync();
+    for (let fired = 0; ; fired++) {
+      if (fired > 1_000_000) throw new Error('FakeClock: runaway timers');
+      const timer = this.nextDue(targetMs);
+      if (!timer) break;
+      this.timers.delete(timer.id);
+      this.nowMs = Math.max(this.nowMs, timer.dueMs);
+      timer.fn();
+      await flushAsync();
+    }
+    this.nowMs = Math.max(this.nowMs, targetMs);
+    await flushAsync();
+  }
+
+  /**
+   * Advances timer by timer until the condition holds; fails once `withinMs` of fake time passed
+   * without it (a deadline, not a sleep). Returns the fake time at which it held.
+   */
+  async until(condition: () => boolean, withinMs: number, what = 'condition'): Promise<number> {
+    const deadline = this.nowMs + withinMs;
+    await flushAsync();
+    for (;;) {
+      if (condition()) return this.nowMs;
+      const next = this.nextTimerMs();
+      if (next === undefined || next > deadline) {
+        await this.advanceTo(deadline);
+        if (condition()) return this.nowMs;
+        throw new Error(`FakeClock: ${what} did not hold within ${withinMs} ms`);
+      }
+      await this.advanceTo(next);
+    }
+  }
+
+  private nextDue(limitMs: number): FakeTimer | undefined {
+    let earliest: FakeTimer[] = [];
+    for (const timer of this.timers.values()) {
+      if (timer.dueMs > limitMs) continue;
+      const first = earliest[0];
+      if (!first || timer.dueMs < first.dueMs) earliest = [timer];
+      else if (timer.dueMs === first.dueMs) earliest.push(timer);
+    }
+    if (earliest.length <= 1 || !this.random) return earliest[0];
+    return earliest[Math.floor(this.random() * earliest.length)];
+  }
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// JobStore (what migrations 104 and 106 do in PostgreSQL)
+
+export interface FakeJob {
+  id: string;
+  tenantId: string;
+  name: string;
+  schedule: string;
+  timezone: string;
+  prompt: string;
+  enabled: boolean;
+  dueFrom: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  nextRunAt: Date | null;
+  lastRunAt: Date | null;
+  lastRunSuccess: boolean | null;
+  lastRunError: string | null;
+  runCount: number;
+}
+
+export interface FakeRun {
+  id: string;
+  jobId: string;
+  tenantId: string;
+  scheduledAt: Date;
+  status: 'running' | 'success' | 'failed';
+  podId: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  result: string | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+export type JobStoreMethod = keyof JobStore;
+
+export const DEFAULT_TENANT = '00000000-0000-0000-0000-000000000001';
+
+export class FakeJobStore implements JobStore {
+  readonly jobs = new Map<string, FakeJob>();
+  readonly runs = new Map<string, FakeRun>();
+  /** Database down: every call rejects. */
+  down = false;
+  /** Only these calls reject (a partial failure). */
+  readonly failing = new Set<JobStoreMethod>();
+  /** Fake-clock latency of every call (a slow database). */
+  latencyMs = 0;
+  readonly calls: Record<JobStoreMethod, number> = {
+    loadJobs: 0,
+    claimRun: 0,
+    finishRun: 0,
+    failRuns: 0,
+    runningRuns: 0,
+    cleanupStaleRuns: 0,
+  };
+
+  constructor(private readonly clock: Clock) {}
+
+  // --- test-side writes (what the API or plain SQL would do) ---
+
+  addJob(fields: {
+    schedule: string;
+    prompt?: string;
+    name?: string;
+    timezone?: string;
+    tenantId?: string;
+    enabled?: boolean;
+    id?: string;
+  }): FakeJob {
+    const now = new Date(this.clock.now());
+    const job: FakeJob = {
+      id: fields.id ?? randomUUID(),
+      tenantId: fields.tenantId ?? DEFAULT_TENANT,
+      name: fields.name ?? 'job',
+      schedule: fields.schedule,
+      timezone: fields.timezone ?? 'UTC',
+      prompt: fields.prompt ?? 'say hello',
+      enabled: fields.enabled ?? true,
+      dueFrom: now,
+      createdAt: now,
+      updatedAt: now,
+      nextRunAt: null,
+      lastRunAt: null,
+      lastRunSuccess: null,
+      lastRunError: null,
+      runCount: 0,
+    };
+    this.jobs.set(job.id, job);
+    return job;
+  }
+
+  /** An UPDATE through the cron_jobs_track_definition trigger: keeps updatedAt and dueFrom true. */
+  updateJob(
+    id: string,
+    patch: Partial<Pick<FakeJob, 'name' | 'schedule' | 'timezone' | 'prompt' | 'enabled'>>,
+  ): FakeJob {
+    const old = this.jobs.get(id);
+    if (!old) throw new Error(`no job ${id}`);
+    const next: FakeJob = { ...old, ...patch };
+    const nowMs = this.clock.now();
+    if (
+      next.schedule !== old.schedule ||
+      next.timezone !== old.timezone ||
+      (next.enabled && !old.enabled)
+    ) {
+      next.dueFrom = new Date(nowMs);
+    }
+    const fields = ['name', 'schedule', 'timezone', 'prompt', 'enabled'] as const;
+    if (fields.some((f) => next[f] !== old[f])) {
+      // now() differs between transactions in PostgreSQL; keep it strictly increasing here too.
+      next.updatedAt = new Date(Math.max(nowMs, old.updatedAt.getTime() + 1));
+    }
+    this.jobs.set(id, next);
+    return next;
+  }
+
+  deleteJob(id: string): void {
+    this.jobs.delete(id);
+    for (const run of [...this.runs.values()]) if (run.jobId === id) this.runs.delete(run.id);
+  }
+
+  job(id: string): FakeJob {
+    const job = this.jobs.get(id);
+    if (!job) throw new Error(`no job ${id}`);
+    return job;
+  }
+
+  /** Runs of a job, by scheduled time. */
+  runsOf(jobId: string): FakeRun[] {
+    return [...this.runs.values()]
+      .filter((run) => run.jobId === jobId)
+      .sort((a, b) => a.scheduledAt.getTime() - b.scheduledAt.getTime());
+  }
+
+  // --- JobStore ---
+
+  async loadJobs(ids?: readonly string[]): Promise<StoredJob[]> {
+    await this.enter('loadJobs');
+    const wanted = ids ? new Set(ids) : null;
+    const out: StoredJob[] = [];
+    for (const job of this.jobs.values()) {
+      if (!job.enabled || (wanted && !wanted.has(job.id))) continue;
+      let last: number | null = null;
+      for (const run of this.runs.values()) {
+        if (run.jobId === job.id && (last === null || run.scheduledAt.getTime() > last)) {
+          last = run.scheduledAt.getTime();
+        }
+      }
+      out.push({
+        id: job.id,
+        tenantId: job.tenantId,
+        name: job.name,
+        schedule: job.schedule,
+        timezone: job.timezone,
+        prompt: job.prompt,
+        dueFrom: new Date(job.dueFrom),
+        updatedAt: new Date(job.updatedAt),
+        lastScheduledAt: last === null ? null : new Date(last),
+      });
+    }
+    return out;
+  }
+
+  async claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<string | null> {
+    await this.enter('claimRun');
+    const job = this.jobs.get(jobId);
+    if (!job || !job.enabled) return null;
+    for (const run of this.runs.values()) {
+      if (run.jobId !== jobId) continue;
+      if (run.status === 'running') return null;
+      if (run.scheduledAt.getTime() === scheduledAt.getTime()) return null; // ON CONFLICT DO NOTHING
+    }
+    const run: FakeRun = {
+      id: randomUUID(),
+      jobId,
+      tenantId: job.tenantId,
+      scheduledAt: new Date(scheduledAt),
+      status: 'running',
+      podId,
+      startedAt: new Date(this.clock.now()),
+      finishedAt: null,
+      result: null,
+      error: null,
+      durationMs: null,
+    };
+    this.runs.set(run.id, run);
+    return run.id;
+  }
+
+  async finishRun(runId: string, outcome: RunOutcome, nextRunAt: Date | null): Promise<boolean> {
+    await this.enter('finishRun');
+    const run = this.runs.get(runId);
+    if (!run || run.status !== 'running') return false;
+    const nowMs = this.clock.now();
+    run.status = outcome.success ? 'success' : 'failed';
+    run.result = outcome.result === null ? null : outcome.result.slice(0, 4096);
+    run.error = outcome.error === null ? null : outcome.error.slice(0, 1024);
+    run.finishedAt = new Date(nowMs);
+    run.durationMs = nowMs - run.startedAt.getTime();
+    const job = this.jobs.get(run.jobId);
+    if (job) {
+      job.lastRunAt = new Date(run.startedAt);
+      job.lastRunSuccess = outcome.success;
+      job.lastRunError = run.error;
+      job.runCount += 1;
+      job.nextRunAt = nextRunAt === null ? null : new Date(nextRunAt);
+    }
+    return true;
+  }
+
+  async failRuns(
+    runIds: readonly string[],
+    reason: string,
+  ): Promise<{ runId: string; jobId: string }[]> {
+    await this.enter('failRuns');
+    return this.fail(runIds, reason);
+  }
+
+  async runningRuns(): Promise<RunningRun[]> {
+    await this.enter('runningRuns');
+    return [...this.runs.values()]
+      .filter((run) => run.status === 'running')
+      .map((run) => ({ runId: run.id, jobId: run.jobId, podId: run.podId }));
+  }
+
+  async cleanupStaleRuns(lockTtlMs: number): Promise<number> {
+    await this.enter('cleanupStaleRuns');
+    const cutoff = this.clock.now() - Math.ceil(lockTtlMs / 1000) * 1000;
+    const stale = [...this.runs.values()].filter(
+      (run) => run.status === 'running' && run.startedAt.getTime() < cutoff,
+    );
+    return this.fail(
+      stale.map((run) => run.id),
+      'pod crash or lock TTL exceeded',
+    ).length;
+  }
+
+  private fail(runIds: readonly string[], reason: string): { runId: string; jobId: string }[] {
+    const nowMs = this.clock.now();
+    const failed: { runId: string; jobId: string }[] = [];
+    for (const id of runIds) {
+      const run = this.runs.get(id);
+      if (!run || run.status !== 'running') continue;
+      run.status = 'failed';
+      run.error = reason.slice(0, 1024);
+      run.finishedAt = new Date(nowMs);
+      run.durationMs = nowMs - run.startedAt.getTime();
+      const job = this.jobs.get(run.jobId);
+      if (job) {
+        job.lastRunAt = new Date(run.startedAt);
+        job.lastRunSuccess = false;
+        job.lastRunError = run.error;
+        job.runCount += 1;
+      }
+      failed.push({ runId: run.id, jobId: run.jobId });
+    }
+    return failed;
+  }
+
+  private async enter(method: JobStoreMethod): Promise<void> {
+    this.calls[method] += 1;
+    if (this.latencyMs > 0) {
+      await new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.latencyMs));
+    }
+    if (this.down || this.failing.has(method)) {
+      throw new Error(`connect ECONNREFUSED (fake database down during ${method})`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redis (the Lua scripts of src/redis/lock.ts)
+
+const DONE_MARKER_TTL_MS = 120_000;
+
+export type LockMethod = keyof LockStore;
+
+/**
+ * One Redis shared by every pod. `forPod(podId)` is a pod's LockStore (in production each pod has
+ * its own client, and its pod id goes into the lock values it writes).
+ */
+export class FakeRedis {
+  /** When false every call rejects and ping() resolves false. */
+  available = true;
+  /** Only these calls reject (a blip under one command). */
+  readonly failing = new Set<LockMethod>();
+  readonly calls: Record<LockMethod, number> = {
+    acquire: 0,
+    release: 0,
+    releaseHeldBy: 0,
+    publishLiveness: 0,
+    livePods: 0,
+    ping: 0,
+  };
+  /** Acquire attempts by job id. */
+  readonly acquiresByJob = new Map<string, number>();
+  private readonly keys = new Map<string, { value: string; expiresAtMs: number }>();
+  private tokenSeq = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  static lockKey = (jobId: string) => `hermesx:cron:lock:${jobId}`;
+  static livenessKey = (podId: string) => `hermesx:pod:${podId}`;
+
+  get(key: string): string | null {
+    const entry = this.keys.get(key);
+    if (!entry) return null;
+    if (entry.expiresAtMs <= this.clock.now()) {
+      this.keys.delete(key);
+      return null;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: string, ttlMs: number): void {
+    this.keys.set(key, { value, expiresAtMs: this.clock.now() + ttlMs });
+  }
+
+  del(key: string): void {
+    this.keys.delete(key);
+  }
+
+  /** Who holds a job's lock now, or null when the key is absent. */
+  holder(jobId: string): LockHolder | null {
+    const value = this.get(FakeRedis.lockKey(jobId));
+    return value === null ? null : parseHolder(value);
+  }
+
+  /** Remaining time to live of a key in ms, or null when absent. */
+  ttl(key: string): number | null {
+    if (this.get(key) === null) return null;
+    const entry = this.keys.get(key);
+    return entry ? entry.expiresAtMs - this.clock.now() : null;
+  }
+
+  forPod(podId: string): LockStore {
+    return {
+      acquire: async (jobId, scheduledAtMs, ttlMs): Promise<LockAttempt> => {
+        this.enter('acquire');
+        this.acquiresByJob.set(jobId, (this.acquiresByJob.get(jobId) ?? 0) + 1);
+        const key = FakeRedis.lockKey(jobId);
+        const token = `run|${scheduledAtMs}|${(++this.tokenSeq).toString(16)}|${podId}`;
+        const current = this.get(key);
+        if (current !== null) {
+          const match = /^([A-Za-z]+)\|(\d+)\|/.exec(current);
+          const freeForLater = match?.[1] === 'done' && Number(match[2]) < scheduledAtMs;
+          if (!freeForLater) return { acquired: false, holder: parseHolder(current) };
+        }
+        this.set(key, token, ttlMs);
+        return { acquired: true, token };
+      },
+      release: async (jobId, token, doneAtMs) => {
+        this.enter('release');
+        const key = FakeRedis.lockKey(jobId);
+        if (this.get(key) !== token) return;
+        if (doneAtMs === null) this.del(key);
+        else this.set(key, `done|${doneAtMs}|-|${podId}`, DONE_MARKER_TTL_MS);
+      },
+      releaseHeldBy: async (jobId, holderPodId) => {
+        this.enter('releaseHeldBy');
+        const key = FakeRedis.lockKey(jobId);
+        const current = this.get(key);
+        if (current === null) return;
+        const match = /^([A-Za-z]+)\|\d+\|[^|]*\|(.*)$/.exec(current);
+        if (match?.[1] === 'run' && match[2] === holderPodId) this.del(key);
+      },
+      publishLiveness: async (ownPodId, ttlMs) => {
+        this.enter('publishLiveness');
+        this.set(FakeRedis.livenessKey(ownPodId), String(this.clock.now()), ttlMs);
+      },
+      livePods: async (podIds) => {
+        this.enter('livePods');
+        return new Set(podIds.filter((id) => this.get(FakeRedis.livenessKey(id)) !== null));
+      },
+      ping: async () => {
+        this.calls.ping += 1;
+        return this.available;
+      },
+    };
+  }
+
+  private enter(method: LockMethod): void {
+    this.calls[method] += 1;
+    if (!this.available || this.failing.has(method))
+      throw new Error('connect ECONNREFUSED (fake redis unavailable)');
+  }
+}
+
+function parseHolder(value: string): LockHolder | null {
+  const match = /^(run|done)\|(\d+)\|[^|]*\|(.*)$/.exec(value);
+  if (!match) return null;
+  return {
+    state: match[1] as 'run' | 'done',
+    scheduledAtMs: Number(match[2]),
+    podId: match[3] as string,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent runner
+
+export type RunBehaviour =
+  /** Resolves after afterMs of fake time (at once without); rejects on abort unless ignoreSignal. */
+  | { kind: 'resolve'; afterMs?: number; result?: string; ignoreSignal?: boolean }
+  | { kind: 'reject'; afterMs?: number; error?: string }
+  /** Never resolves by itself; rejects with the signal's reason when aborted. */
+  | { kind: 'hang' }
+  /** Never settles, whatever the signal does. */
+  | { kind: 'ignore' };
+
+export interface RunnerCall {
+  podId: string;
+  request: RunRequest;
+  signal: AbortSignal;
+  startedMs: number;
+  /** When the runner's promise settled (null while it has not). */
+  settledMs: number | null;
+}
+
+/** A scripted AgentRunner that records every call. */
+export class FakeRunner {
+  readonly calls: RunnerCall[] = [];
+  /** What the next call does; the default resolves at once with "ok". */
+  behaviour: (request: RunRequest, call: number) => RunBehaviour = () => ({ kind: 'resolve' });
+  /** Calls whose promise has not settled, in total and by job, with their maxima. */
+  active = 0;
+  maxActive = 0;
+  readonly activeByJob = new Map<string, number>();
+  maxActivePerJob = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  forPod(podId: string): AgentRunner {
+    return (request, signal) => this.run(podId, request, signal);
+  }
+
+  callsFor(jobId: string): RunnerCall[] {
+    return this.calls.filter((call) => call.request.jobId === jobId);
+  }
+
+  private run(podId: string, request: RunRequest, signal: AbortSignal): Promise<string> {
+    const call: RunnerCall = {
+      podId,
+      request,
+      signal,
+      startedMs: this.clock.now(),
+      settledMs: null,
+    };
+    const behaviour = this.behaviour(request, this.calls.length);
+    this.calls.push(call);
+    this.active += 1;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    const perJob = (this.activeByJob.get(request.jobId) ?? 0) + 1;
+    this.activeByJob.set(request.jobId, perJob);
+    this.maxActivePerJob = Math.max(this.maxActivePerJob, perJob);
+    const settled = () => {
+      call.settledMs = this.clock.now();
+      this.active -= 1;
+      this.activeByJob.set(request.jobId, (this.activeByJob.get(request.jobId) ?? 1) - 1);
+    };
+    const promise = new Promise<string>((resolve, reject) => {
+      if (behaviour.kind === 'ignore') return;
+      const honour =
+        behaviour.kind === 'hang' || !('ignoreSignal' in behaviour && behaviour.ignoreSignal);
+      let timer: unknown;
+      if (honour) {
+        const onAbort = () => {
+          this.clock.clearTimeout(timer);
+          reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        };
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      if (behaviour.kind === 'hang') return;
+      const finish =
+        behaviour.kind === 'resolve'
+          ? () => resolve(behaviour.result ?? 'ok')
+          : () => reject(new Error(behaviour.error ?? 'agent failed'));
+      if (behaviour.afterMs === undefined) finish();
+      else timer = this.clock.setTimeout(finish, behaviour.afterMs);
+    });
+    promise.then(settled, settled);
+    return promise;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheduler
+
+export const DEFAULT_SETTINGS: Omit<SchedulerSettings, 'podId'> = {
+  pollIntervalMs: 30_000,
+  execTimeoutMs: 300_000,
+  lockTtlMs: 720_000,
+  maxConcurrentRuns: 100,
+  catchupWindowMs: 3_600_000,
+  livenessIntervalMs: 5_000,
+  livenessTtlMs: 15_000,
+  recoveryIntervalMs: 10_000,
+};
+
+export interface Pod {
+  podId: string;
+  scheduler: Scheduler;
+  registry: Registry;
+  metrics: SchedulerMetrics;
+  locks: LockStore;
+  /** Sum of a counter's or gauge's values whose labels include `labels`. */
+  metric(name: string, labels?: Record<string, string>): Promise<number>;
+}
+
+/** One simulated deployment: a clock, a database, a Redis and an agent shared by its pods. */
+export class World {
+  readonly clock: FakeClock;
+  readonly store: FakeJobStore;
+  readonly redis: FakeRedis;
+  readonly runner: FakeRunner;
+  readonly pods: Pod[] = [];
+
+  constructor(startMs: number, options: FakeClockOptions = {}) {
+    this.clock = new FakeClock(startMs, options);
+    this.store = new FakeJobStore(this.clock);
+    this.redis = new FakeRedis(this.clock);
+    this.runner = new FakeRunner(this.clock);
+  }
+
+  /** A pod's Scheduler (not started), with its own metrics registry and a silent logger. */
+  pod(options: { podId?: string; settings?: Partial<SchedulerSettings>; log?: Logger } = {}): Pod {
+    const podId = options.podId ?? `pod-${this.pods.length + 1}`;
+    const registry = new Registry();
+    const metrics = createSchedulerMetrics(registry);
+    const locks = this.redis.forPod(podId);
+    const scheduler = new Scheduler({
+      store: this.store,
+      locks,
+      runner: this.runner.forPod(podId),
+      clock: this.clock,
+      log: options.log ?? silentLogger(),
+      metrics,
+      settings: { ...DEFAULT_SETTINGS, ...options.settings, podId },
+    });
+    const pod: Pod = {
+      podId,
+      scheduler,
+      registry,
+      metrics,
+      locks,
+      metric: (name, labels) => metricValue(registry, name, labels),
+    };
+    this.pods.push(pod);
+    return pod;
+  }
+}
+
+/** Sum of a counter's or gauge's values whose labels include `labels` (0 when none). */
+export async function metricValue(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const metric = registry.getSingleMetric(name);
+  if (!metric) throw new Error(`no metric ${name}`);
+  const { values } = await metric.get();
+  return values
+    .filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))
+    .reduce((sum, v) => sum + v.value, 0);
+}
