@@ -118,6 +118,8 @@ export function drainPending(ctx: SchedulerContext): void {
     if (!occurrence || !ctx.jobs.has(occurrence.jobId)) continue;
     if (ctx.clock.now() - occurrence.scheduledAtMs > maxAgeMs) {
       ctx.metrics.missed.inc();
+      // Let the next sync catch it up from the database's record, if no pod ran it meanwhile.
+      ctx.needsCatchUp = true;
       continue;
     }
     fireOccurrence(ctx, occurrence);
