@@ -37,7 +37,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   let listener: JobListener | undefined;
   if (redis) {
     scheduler = new Scheduler({
-      store: createPgJobStore(pool),
+      store: createPgJobStore(pool, config.podId),
       locks: createRedisLockStore(redis, config.podId),
       runner: createCronRunner(createLlm(config.llm)),
       clock: systemClock,

@@ -4,32 +4,6 @@ import type { Pool } from './pool.js';
 // The scheduler's statements on cron_job_runs. Each goes through a SECURITY DEFINER function
 // (migration 104/106), because the scheduler works across tenants.
 
-export async function claimRun(
-  pool: Pool,
-  jobId: string,
-  scheduledAt: Date,
-  podId: string,
-): Promise<string | null> {
-  const { rows } = await pool.query<{ id: string | null }>(
-    'SELECT scheduler_claim_run($1, $2, $3) AS id',
-    [jobId, scheduledAt, podId],
-  );
-  return rows[0]?.id ?? null;
-}
-
-export async function finishRun(
-  pool: Pool,
-  runId: string,
-  outcome: RunOutcome,
-  nextRunAt: Date | null,
-): Promise<boolean> {
-  const { rows } = await pool.query<{ finished: boolean }>(
-    'SELECT scheduler_finish_run($1, $2, $3, $4, $5) AS finished',
-    [runId, outcome.success, outcome.result, outcome.error, nextRunAt],
-  );
-  return rows[0]?.finished === true;
-}
-
 export async function failRuns(
   pool: Pool,
   runIds: readonly string[],
@@ -55,4 +29,47 @@ export async function cleanupStaleRuns(pool: Pool, lockTtlMs: number): Promise<n
     [Math.ceil(lockTtlMs / 1000)],
   );
   return rows[0]?.count ?? 0;
+}
+
+export interface ClaimRequest {
+  jobId: string;
+  scheduledAt: Date;
+}
+
+/** Claims many occurrences in one statement; returns the run id of each, or null. */
+export async function claimRuns(
+  pool: Pool,
+  claims: readonly ClaimRequest[],
+  podId: string,
+): Promise<(string | null)[]> {
+  const { rows } = await pool.query<{ cron_job_id: string; scheduled_at: Date; run_id: string }>(
+    'SELECT cron_job_id, scheduled_at, run_id FROM scheduler_claim_runs($1, $2, $3)',
+    [claims.map((c) => c.jobId), claims.map((c) => c.scheduledAt), podId],
+  );
+  const claimed = new Map(
+    rows.map((row) => [`${row.cron_job_id}|${row.scheduled_at.getTime()}`, row.run_id]),
+  );
+  return claims.map((c) => claimed.get(`${c.jobId}|${c.scheduledAt.getTime()}`) ?? null);
+}
+
+export interface FinishRequest {
+  runId: string;
+  outcome: RunOutcome;
+  nextRunAt: Date | null;
+}
+
+/** Records many outcomes in one statement; true for each run that was still running. */
+export async function finishRuns(pool: Pool, items: readonly FinishRequest[]): Promise<boolean[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    'SELECT scheduler_finish_runs($1, $2, $3, $4, $5) AS id',
+    [
+      items.map((i) => i.runId),
+      items.map((i) => i.outcome.success),
+      items.map((i) => i.outcome.result),
+      items.map((i) => i.outcome.error),
+      items.map((i) => i.nextRunAt),
+    ],
+  );
+  const finished = new Set(rows.map((row) => row.id));
+  return items.map((i) => finished.has(i.runId));
 }

@@ -14,6 +14,8 @@ export interface RedisOptions {
 export function createRedis(url: string, log: Logger, options: RedisOptions = {}): Redis {
   const redis = new Redis(url, {
     lazyConnect: true,
+    // Commands issued in the same event-loop turn (a burst of lock attempts) share one round trip.
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? 2000,

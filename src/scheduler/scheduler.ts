@@ -1,4 +1,5 @@
 import { formatDurationMs } from '../duration.js';
+import type { ParsedSchedule } from '../jobs/schedule.js';
 import { RunAborted } from './execute.js';
 import { Fifo } from './fifo.js';
 import { fireOccurrence } from './fire.js';
@@ -236,20 +237,21 @@ export class Scheduler {
     const ctx = this.ctx;
     const nowMs = ctx.clock.now();
     const due = shuffle(ctx.queue.popDue(nowMs));
+    const nextAfter = memoizeNext();
     for (const entry of due) {
       const loaded = ctx.jobs.get(entry.jobId);
       if (!loaded) continue;
       // A late timer (stalled process) fires the latest due occurrence once and counts the rest.
       let occurrenceMs = entry.dueMs;
-      let next = loaded.schedule.nextAfter(new Date(occurrenceMs));
+      let next = nextAfter(loaded.schedule, occurrenceMs);
       let skipped = 0;
-      while (next && next.getTime() <= nowMs && skipped < 1000) {
-        occurrenceMs = next.getTime();
-        next = loaded.schedule.nextAfter(next);
+      while (next !== null && next <= nowMs && skipped < 1000) {
+        occurrenceMs = next;
+        next = nextAfter(loaded.schedule, next);
         skipped += 1;
       }
       if (skipped > 0) ctx.metrics.missed.inc(skipped);
-      if (next) ctx.queue.schedule(entry.jobId, next.getTime());
+      if (next !== null) ctx.queue.schedule(entry.jobId, next);
       fireOccurrence(ctx, { jobId: entry.jobId, scheduledAtMs: occurrenceMs, kind: 'scheduled' });
     }
     this.rearm();
@@ -265,6 +267,23 @@ export class Scheduler {
     this.ctx.clock.clearTimeout(timer);
     return settled;
   }
+}
+
+/**
+ * Jobs due together often share a schedule (10,000 jobs "at second 0"): compute each distinct
+ * schedule's next occurrence once per timer tick.
+ */
+function memoizeNext(): (schedule: ParsedSchedule, afterMs: number) => number | null {
+  const cache = new Map<string, number | null>();
+  return (schedule, afterMs) => {
+    const key = `${afterMs}|${schedule.timezone}|${schedule.source}`;
+    let next = cache.get(key);
+    if (next === undefined) {
+      next = schedule.nextAfter(new Date(afterMs))?.getTime() ?? null;
+      cache.set(key, next);
+    }
+    return next;
+  };
 }
 
 /** Each pod takes a burst in its own random order, so pods contend less for the same locks. */
