@@ -96,8 +96,14 @@ export class Scheduler {
 
   /** "Run now": one extra occurrence of the job at the given nominal time (pods race as usual). */
   trigger(jobId: string, scheduledAtMs: number): void {
-    if (this.state === 'running')
-      fireOccurrence(this.ctx, { jobId, scheduledAtMs, kind: 'manual' });
+    if (this.state !== 'running') return;
+    const occurrence = { jobId, scheduledAtMs, kind: 'manual' as const };
+    if (this.ctx.jobs.has(jobId)) return fireOccurrence(this.ctx, occurrence);
+    // A job created a moment ago may not have been loaded yet: load it first.
+    this.serialise(async () => {
+      await syncJobs(this.ctx, [jobId]);
+      fireOccurrence(this.ctx, occurrence);
+    }, 'run-now sync');
   }
 
   /** A full re-sync now (notifications may have been lost, e.g. after a reconnect). */
