@@ -134,15 +134,29 @@ export async function countJobs(client: PoolClient): Promise<number> {
   return rows[0]?.count ?? 0;
 }
 
+/**
+ * Text of a timestamp with all its microseconds (UTC, ISO 8601), for page cursors: a JS Date keeps
+ * only milliseconds, and a cursor rounded to them would skip rows within the same millisecond.
+ */
+export const PAGE_KEY_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/** A page cursor's position: the exact sort key (timestamp text, id) of the previous page's last row. */
+export interface PagePosition {
+  at: string;
+  id: string;
+}
+
 /** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
 export async function listJobs(
   client: PoolClient,
   limit: number,
-  before: { at: Date; id: string } | null,
-): Promise<JobRow[]> {
-  const { rows } = await client.query<JobRow>(
-    `SELECT ${JOB_COLUMNS} FROM cron_jobs
-     WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1, $2::uuid)
+  before: PagePosition | null,
+): Promise<(JobRow & { page_key: string })[]> {
+  const { rows } = await client.query<JobRow & { page_key: string }>(
+    `SELECT ${JOB_COLUMNS},
+            to_char(created_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
+       FROM cron_jobs
+     WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
      ORDER BY created_at DESC, id DESC LIMIT $3`,
     [before?.at ?? null, before?.id ?? null, limit],
   );

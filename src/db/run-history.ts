@@ -1,3 +1,4 @@
+import { PAGE_KEY_FORMAT, type PagePosition } from './jobs.js';
 import type { PoolClient } from './pool.js';
 
 // Tenant-scoped reads of cron_job_runs (inside withTenant; RLS limits them to the tenant).
@@ -21,14 +22,15 @@ export async function listRunsOfJob(
   client: PoolClient,
   jobId: string,
   limit: number,
-  before: { at: Date; id: string } | null,
-): Promise<RunRow[]> {
-  const { rows } = await client.query<RunRow>(
+  before: PagePosition | null,
+): Promise<(RunRow & { page_key: string })[]> {
+  const { rows } = await client.query<RunRow & { page_key: string }>(
     `SELECT id, cron_job_id, scheduled_at, started_at, finished_at, status, result, error,
-            duration_ms, pod_id, created_at
+            duration_ms, pod_id, created_at,
+            to_char(scheduled_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_job_runs
       WHERE cron_job_id = $1
-        AND ($2::timestamptz IS NULL OR (scheduled_at, id) < ($2, $3::uuid))
+        AND ($2::timestamptz IS NULL OR (scheduled_at, id) < ($2::timestamptz, $3::uuid))
       ORDER BY scheduled_at DESC, id DESC LIMIT $4`,
     [jobId, before?.at ?? null, before?.id ?? null, limit],
   );

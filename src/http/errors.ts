@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { CommandError } from '../jobs/commands.js';
 
 /** An error the API answers with its own status and stable code: {"error":{"code","message"}}. */
@@ -24,6 +24,21 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json'],
   FST_ERR_VALIDATION: [400, 'validation_error'],
 };
+
+/**
+ * Errors the router raises before any route or error handler runs (Fastify's `frameworkErrors`
+ * option): without this they would leave in Fastify's own shape, not {"error":{"code","message"}}.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: unknown, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.code(414).send(errorBody('uri_too_long', 'a path parameter is too long'));
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.code(400).send(errorBody('bad_request', 'the URL is not validly encoded'));
+  }
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  return reply.code(status).send(errorBody('bad_request', error.message));
+}
 
 /** Every error leaves as {"error":{"code","message"}}; unexpected ones as a 500 without details. */
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -10,6 +10,10 @@ export const PageQuery = z.strictObject({
   cursor: z.string().max(500).optional(),
 });
 
+/** PostgreSQL text cannot hold U+0000: such names are refused as invalid, not failed on insert. */
+const withoutNul = (text: string) => !text.includes('\u0000');
+const NUL_MESSAGE = 'must not contain NUL (U+0000) characters';
+
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export const JobCreateBody = z.strictObject({
@@ -82,7 +86,7 @@ export const Preview = z.object({
 export const Trigger = z.object({ job_id: z.string(), scheduled_at: timestamp });
 
 export const TenantCreateBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(200).refine(withoutNul, NUL_MESSAGE),
   max_cron_jobs: z.number().int().min(0).max(1_000_000).optional(),
   min_schedule_interval_seconds: z.number().int().min(0).max(31_536_000).optional(),
   rate_limit_rpm: z.number().int().min(1).max(1_000_000).optional(),
@@ -103,9 +107,10 @@ export const Tenant = z.object({
   updated_at: timestamp,
 });
 
+// z.guid(), not z.uuid(): the default tenant 00000000-…-000000000001 is no RFC 9562 UUID.
 export const ApiKeyCreateBody = z.strictObject({
-  tenant_id: z.uuid(),
-  name: z.string().trim().min(1).max(200),
+  tenant_id: z.guid(),
+  name: z.string().trim().min(1).max(200).refine(withoutNul, NUL_MESSAGE),
   expires_at: z.iso.datetime({ offset: true }).optional(),
 });
 
@@ -123,4 +128,4 @@ export const ApiKeyCreated = ApiKey.extend({
   key: z.string().describe('the raw key; shown only in this response'),
 });
 
-export const ApiKeyListQuery = z.strictObject({ tenant_id: z.uuid().optional() });
+export const ApiKeyListQuery = z.strictObject({ tenant_id: z.guid().optional() });

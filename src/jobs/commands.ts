@@ -111,7 +111,7 @@ export async function getJob(deps: CommandDeps, tenantId: string, id: string): P
 
 export async function deleteJob(deps: CommandDeps, tenantId: string, id: string): Promise<void> {
   await withTenant(deps.pool, tenantId, async (client) => {
-    if (!(await deleteJobRow(client, id))) throw notFound(id);
+    if (!isUuid(id) || !(await deleteJobRow(client, id))) throw notFound(id);
   });
 }
 
@@ -129,7 +129,7 @@ export async function listJobs(
   const last = data[data.length - 1];
   return {
     data: data.map(toJobView),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor(last.page_key, last.id) : null,
   };
 }
 
@@ -149,7 +149,7 @@ export async function listRuns(
   const last = data[data.length - 1];
   return {
     data: data.map(toRunView),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.scheduled_at, last.id) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor(last.page_key, last.id) : null,
   };
 }
 
@@ -207,6 +207,10 @@ function checkFields(
     throw invalid(`name must be 1 to ${LIMITS.nameChars} characters`);
   }
   if (input.prompt.trim().length === 0) throw invalid('prompt must not be empty');
+  // PostgreSQL text cannot hold U+0000; refused here rather than failing in the database.
+  if (name.includes('\u0000') || input.prompt.includes('\u0000')) {
+    throw invalid('name and prompt must not contain NUL (U+0000) characters');
+  }
   if (Buffer.byteLength(input.prompt, 'utf8') > LIMITS.promptBytes) {
     throw invalid(`prompt must be at most ${LIMITS.promptBytes} bytes`);
   }
@@ -224,7 +228,8 @@ function checkFields(
   return {
     name,
     schedule: input.schedule.trim(),
-    timezone: input.timezone?.trim() || 'UTC',
+    // The zone the schedule really fires in: a CRON_TZ= prefix overrides the timezone field.
+    timezone: parsed.timezone,
     prompt: input.prompt,
     enabled: input.enabled,
     nextRunAt: input.enabled ? parsed.nextAfter(now) : null,
@@ -245,7 +250,7 @@ function checkLimit(limit: number | undefined): number {
   return value;
 }
 
-function checkCursor(cursor: string | undefined): { at: Date; id: string } | null {
+function checkCursor(cursor: string | undefined): { at: string; id: string } | null {
   if (cursor === undefined || cursor === '') return null;
   const decoded = decodeCursor(cursor);
   if (!decoded)

@@ -68,20 +68,31 @@ export function toRunView(row: RunRow): RunView {
   };
 }
 
-/** Opaque page cursor: the sort key of the last row of a page. */
-export function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+/**
+ * Opaque page cursor: the exact sort key of the last row of a page, its timestamp as text with
+ * microseconds (a Date would round to milliseconds and skip rows within the same millisecond).
+ */
+export function encodeCursor(at: string, id: string): string {
+  return Buffer.from(JSON.stringify([at, id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): { at: Date; id: string } | null {
+const CURSOR_AT = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The cursor's position, or null for anything this API did not hand out. */
+export function decodeCursor(cursor: string): { at: string; id: string } | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return null;
     const [at, id] = value as unknown[];
     if (typeof at !== 'string' || typeof id !== 'string') return null;
+    if (!CURSOR_AT.test(at) || !UUID.test(id)) return null;
+    // A real calendar time (no 24:00 or February 30th), so PostgreSQL accepts it as it is.
     const date = new Date(at);
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    return Number.isNaN(date.getTime()) || !uuid.test(id) ? null : { at: date, id };
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== at.slice(0, 19)) {
+      return null;
+    }
+    return { at, id };
   } catch {
     return null;
   }

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/api.js';
+import { createTestDatabase } from '../helpers/database.js';
+
+/** Every REST operation of the API (DESIGN.md §1), as path → methods. */
+const OPERATIONS: Record<string, string[]> = {
+  '/v1/tenants': ['get', 'post'],
+  '/v1/tenants/{id}': ['delete', 'get', 'patch'],
+  '/v1/api-keys': ['get', 'post'],
+  '/v1/api-keys/{id}': ['delete'],
+  '/v1/cron-jobs': ['get', 'post'],
+  '/v1/cron-jobs/{id}': ['delete', 'get', 'patch'],
+  '/v1/cron-jobs/{id}/trigger': ['post'],
+  '/v1/cron-jobs/{id}/runs': ['get'],
+  '/v1/cron-jobs/preview': ['post'],
+};
+
+const JOB_FIELDS = [
+  'id',
+  'name',
+  'schedule',
+  'timezone',
+  'prompt',
+  'enabled',
+  'next_run_at',
+  'last_run_at',
+  'last_run_success',
+  'last_run_error',
+  'run_count',
+  'created_at',
+  'updated_at',
+];
+
+interface Operation {
+  summary?: string;
+  security?: unknown[];
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }
+  >;
+}
+
+interface Spec {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components?: { securitySchemes?: Record<string, unknown> };
+}
+
+describe('OpenAPI description and /docs', () => {
+  let testApp: TestApp;
+  let spec: Spec;
+  let raw: string;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp({ databaseUrl: await createTestDatabase() });
+    const response = await testApp.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    raw = response.body;
+    spec = JSON.parse(raw) as Spec;
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('is an OpenAPI 3 document with a bearer security scheme', () => {
+    expect(spec.openapi).toMatch(/^3\./);
+    expect(spec.info.title).toBe('HermesX API');
+    expect(spec.components?.securitySchemes?.bearer).toEqual({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('lists every REST operation, each with a summary and bearer security', () => {
+    for (const [path, methods] of Object.entries(OPERATIONS)) {
+      const operations = spec.paths[path];
+      expect(operations, path).toBeDefined();
+      expect(
+        Object.keys(operations ?? {})
+          .filter((m) => m !== 'options' && m !== 'head')
+          .sort(),
+        path,
+      ).toEqual(methods);
+      for (const method of methods) {
+        const op = operations?.[method];
+        expect(op?.summary, `${method} ${path}`).toEqual(expect.any(String));
+        expect(op?.security, `${method} ${path}`).toEqual([{ bearer: [] }]);
+        if (path.includes('{id}')) {
+          expect(op?.parameters, `${method} ${path}`).toContainEqual(
+            expect.objectContaining({ in: 'path', name: 'id' }),
+          );
+        }
+      }
+    }
+  });
+
+  it('describes the job with all its fields, and the request bodies', () => {
+    const created = spec.paths['/v1/cron-jobs']?.post;
+    const job = created?.responses['201']?.content?.['application/json']?.schema;
+    expect(Object.keys(job?.properties ?? {}).sort()).toEqual([...JOB_FIELDS].sort());
+    const body = created?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(
+      ['enabled', 'name', 'prompt', 'schedule', 'timezone'].sort(),
+    );
+    const preview =
+      spec.paths['/v1/cron-jobs/preview']?.post?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(preview?.properties ?? {}).sort()).toEqual(
+      ['count', 'from', 'schedule', 'timezone'].sort(),
+    );
+    const key =
+      spec.paths['/v1/api-keys']?.post?.responses['201']?.content?.['application/json']?.schema;
+    expect(Object.keys(key?.properties ?? {})).toContain('key');
+    const list =
+      spec.paths['/v1/api-keys']?.get?.responses['200']?.content?.['application/json']?.schema;
+    expect(JSON.stringify(list)).not.toContain('"key"');
+  });
+
+  it('does not list /openapi.json and /docs themselves', () => {
+    expect(Object.keys(spec.paths)).not.toContain('/openapi.json');
+    expect(Object.keys(spec.paths)).not.toContain('/docs');
+  });
+
+  it('/docs is an HTML page listing every operation', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/docs' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    const html = response.body;
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('href="/openapi.json"');
+    for (const [path, methods] of Object.entries(OPERATIONS)) {
+      for (const method of methods) {
+        expect(html, `${method} ${path}`).toContain(
+          `<td><code>${method.toUpperCase()}</code></td><td><code>${path}</code></td>`,
+        );
+      }
+    }
+  });
+});
