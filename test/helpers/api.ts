@@ -113,21 +113,9 @@ export interface CreatedKey {
   key: string;
 }
 
-export interface JobView {
-  id: string;
-  name: string;
-  schedule: string;
-  timezone: string;
-  prompt: string;
-  enabled: boolean;
-  next_run_at: string | null;
-  last_run_at: string | null;
-  last_run_success: boolean | null;
-  last_run_error: string | null;
-  run_count: number;
-  created_at: string;
-  updated_at: string;
-}
+import type { JobView } from '../../src/jobs/view.js';
+
+export type { JobView };
 
 /** POST /v1/tenants as the admin; fails the test unless it answers 201. */
 export async function createTenant(
