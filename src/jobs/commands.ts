@@ -125,12 +125,7 @@ export async function listJobs(
   const rows = await withTenant(deps.pool, tenantId, (client) =>
     listJobRows(client, limit + 1, before),
   );
-  const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
-  return {
-    data: data.map(toJobView),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.page_key, last.id) : null,
-  };
+  return toPage(rows, limit, toJobView);
 }
 
 export async function listRuns(
@@ -145,12 +140,7 @@ export async function listRuns(
     await requireJob(client, jobId);
     return listRunsOfJob(client, jobId, limit + 1, before);
   });
-  const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
-  return {
-    data: data.map(toRunView),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.page_key, last.id) : null,
-  };
+  return toPage(rows, limit, toRunView);
 }
 
 /** Asks the pods to run the job once now; the run is recorded like any other. */
@@ -240,6 +230,20 @@ function checkSchedule(schedule: string, timezone: string | undefined): ParsedSc
   const check = parseSchedule({ schedule, timezone });
   if (!check.ok) throw new CommandError('invalid_schedule', check.message, 422);
   return check.schedule;
+}
+
+/** One page from limit + 1 rows: the extra row only says whether another page follows. */
+function toPage<Row extends { page_key: string; id: string }, View>(
+  rows: Row[],
+  limit: number,
+  view: (row: Row) => View,
+): Page<View> {
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1];
+  return {
+    data: data.map(view),
+    next_cursor: rows.length > limit && last ? encodeCursor(last.page_key, last.id) : null,
+  };
 }
 
 function checkLimit(limit: number | undefined): number {
