@@ -15,51 +15,58 @@ CREATE FUNCTION scheduler_load_jobs(p_ids uuid[] DEFAULT NULL)
        AND (p_ids IS NULL OR j.id = ANY (p_ids))
   $$;
 
--- Claims one occurrence: the unique key decides, whatever the lock did. Returns the run id, or
--- nothing when the occurrence was already claimed or the job is gone, disabled or still running.
-CREATE FUNCTION scheduler_claim_run(p_job_id uuid, p_scheduled_at timestamptz, p_pod_id text)
-  RETURNS uuid
+-- Claims occurrences, as many as were fired together, in one statement: the unique key
+-- decides, whatever the lock did. Returns the claimed ones; an occurrence already claimed, or of
+-- a job gone, disabled or still running, is not returned.
+CREATE FUNCTION scheduler_claim_runs(p_job_ids uuid[], p_scheduled_ats timestamptz[], p_pod_id text)
+  RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid)
   LANGUAGE sql SECURITY DEFINER
   SET search_path = pg_catalog, public
   AS $$
-    INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id)
-    SELECT j.id, j.tenant_id, p_scheduled_at, 'running', p_pod_id
-      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.id = p_job_id AND j.enabled AND t.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM cron_job_runs r
-                        WHERE r.cron_job_id = p_job_id AND r.status = 'running')
-    ON CONFLICT (cron_job_id, scheduled_at) DO NOTHING
-    RETURNING id
+    INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+    SELECT j.id, j.tenant_id, c.scheduled_at, 'running', p_pod_id
+      FROM unnest(p_job_ids, p_scheduled_ats) AS c (job_id, scheduled_at)
+      JOIN cron_jobs j ON j.id = c.job_id
+      JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND t.deleted_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
+                        WHERE x.cron_job_id = c.job_id AND x.status = 'running')
+    ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
+    RETURNING r.cron_job_id, r.scheduled_at, r.id
   $$;
 
--- Finishes a run and updates its job in one statement (one transaction). Returns false when the
--- run was no longer running (already failed by recovery), in which case nothing changes.
-CREATE FUNCTION scheduler_finish_run(p_run_id uuid, p_success boolean, p_result text,
-                                     p_error text, p_next_run_at timestamptz)
-  RETURNS boolean
+-- Finishes runs and updates their jobs in one statement (one transaction). Returns the runs that
+-- were still running; one already failed by recovery is left as it is.
+CREATE FUNCTION scheduler_finish_runs(p_run_ids uuid[], p_success boolean[], p_results text[],
+                                      p_errors text[], p_next_run_ats timestamptz[])
+  RETURNS SETOF uuid
   LANGUAGE sql SECURITY DEFINER
   SET search_path = pg_catalog, public
   AS $$
-    WITH run AS (
+    WITH input AS (
+      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_next_run_ats)
+               AS i (run_id, success, result, error, next_run_at)
+    ), run AS (
       UPDATE cron_job_runs r
-         SET status = CASE WHEN p_success THEN 'success' ELSE 'failed' END,
-             result = left(p_result, 4096),
-             error = left(p_error, 1024),
+         SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
+             result = left(i.result, 4096),
+             error = left(i.error, 1024),
              finished_at = clock_timestamp(),
              duration_ms = (extract(epoch FROM clock_timestamp() - r.started_at) * 1000)::integer
-       WHERE r.id = p_run_id AND r.status = 'running'
-      RETURNING r.cron_job_id, r.started_at
+        FROM input i
+       WHERE r.id = i.run_id AND r.status = 'running'
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, i.next_run_at
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
-             last_run_success = p_success,
-             last_run_error = left(p_error, 1024),
+             last_run_success = run.success,
+             last_run_error = left(run.error, 1024),
              run_count = j.run_count + 1,
-             next_run_at = p_next_run_at
+             next_run_at = run.next_run_at
         FROM run
        WHERE j.id = run.cron_job_id
     )
-    SELECT EXISTS (SELECT 1 FROM run)
+    SELECT id FROM run
   $$;
 
 -- Runs still marked running, with the pod that claimed them, for the liveness check.
@@ -76,12 +83,14 @@ CREATE FUNCTION scheduler_fail_named_runs(p_run_ids uuid[], p_error text)
   SET search_path = pg_catalog, public
   AS $$ SELECT * FROM scheduler_fail_runs(p_run_ids, p_error) $$;
 
-REVOKE ALL ON FUNCTION scheduler_load_jobs(uuid[]), scheduler_claim_run(uuid, timestamptz, text),
-  scheduler_finish_run(uuid, boolean, text, text, timestamptz), scheduler_running_runs(),
-  scheduler_fail_named_runs(uuid[], text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_load_jobs(uuid[]), scheduler_claim_run(uuid, timestamptz, text),
-  scheduler_finish_run(uuid, boolean, text, text, timestamptz), scheduler_running_runs(),
-  scheduler_fail_named_runs(uuid[], text) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_load_jobs(uuid[]),
+  scheduler_claim_runs(uuid[], timestamptz[], text),
+  scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]),
+  scheduler_running_runs(), scheduler_fail_named_runs(uuid[], text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_load_jobs(uuid[]),
+  scheduler_claim_runs(uuid[], timestamptz[], text),
+  scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]),
+  scheduler_running_runs(), scheduler_fail_named_runs(uuid[], text) TO hermesx_app;
 
 -- A tenant deleted or restored changes which jobs may fire: tell the pods about each of its jobs.
 CREATE FUNCTION tenants_notify_jobs() RETURNS trigger

@@ -39,7 +39,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
     scheduler = new Scheduler({
       store: createPgJobStore(pool, config.podId),
       locks: createRedisLockStore(redis, config.podId),
-      runner: createCronRunner(createLlm(config.llm)),
+      // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
+      runner: createCronRunner(
+        createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000 }),
+      ),
       clock: systemClock,
       log,
       metrics: createSchedulerMetrics(registry),

@@ -33,15 +33,17 @@ export class LlmError extends Error {
   }
 }
 
-const REQUEST_TIMEOUT_MS = 120_000;
+// A chat request waits at most this long for one model answer; scheduled runs pass their own limit.
+const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
-export function createLlm(settings: LlmSettings): Llm {
+export function createLlm(settings: LlmSettings, options: { requestTimeoutMs?: number } = {}): Llm {
   const client = new OpenAI({
     baseURL: settings.url,
     // Local servers ignore the key, but the client requires one.
     apiKey: settings.apiKey || 'none',
-    maxRetries: 1,
-    timeout: REQUEST_TIMEOUT_MS,
+    // No automatic retry: a retried request would ask the model twice for one occurrence.
+    maxRetries: 0,
+    timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   });
   return {
     model: settings.model,

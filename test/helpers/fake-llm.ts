@@ -232,12 +232,13 @@ function argValue(args: string[], name: string): string | undefined {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
-  const fake = await startFakeLlm({
+  const starting = startFakeLlm({
     port: Number(argValue(args, '--port') ?? 0),
     latencyMs: Number(argValue(args, '--latency-ms') ?? 0),
   });
-  process.stdout.write(`${JSON.stringify({ url: fake.url })}\n`);
-  const shutdown = () => void fake.close().then(() => process.exit(0));
+  // Handlers first, so a SIGTERM right after the URL line is never the default (exit 143).
+  const shutdown = () => void starting.then((fake) => fake.close()).then(() => process.exit(0));
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+  process.stdout.write(`${JSON.stringify({ url: (await starting).url })}\n`);
 }
