@@ -7,7 +7,6 @@ CREATE TABLE api_keys (
   key_prefix text NOT NULL,
   expires_at timestamptz,
   revoked_at timestamptz,
-  last_used_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX api_keys_tenant_idx ON api_keys (tenant_id);

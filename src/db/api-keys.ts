@@ -19,12 +19,10 @@ export interface ApiKeyRow {
   key_prefix: string;
   expires_at: Date | null;
   revoked_at: Date | null;
-  last_used_at: Date | null;
   created_at: Date;
 }
 
-const KEY_COLUMNS =
-  'id, tenant_id, name, key_prefix, expires_at, revoked_at, last_used_at, created_at';
+const KEY_COLUMNS = 'id, tenant_id, name, key_prefix, expires_at, revoked_at, created_at';
 
 /** Inserts a key (admin transaction); returns the row and the raw key, which is never stored. */
 export async function insertApiKey(
