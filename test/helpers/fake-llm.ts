@@ -1,5 +1,5 @@
 // A fake OpenAI-compatible model server on loopback, for tests, manual checks and benchmarks.
-// Standalone: `node --import tsx test/helpers/fake-llm.ts --port 0 --latency-ms 50` prints
+// Standalone: `node --import tsx test/helpers/fake-llm.ts --port 0 --latency-ms 50 [--agent]` prints
 // {"url":...} on one line and serves until SIGTERM.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +49,29 @@ export interface FakeLlm {
 export const FAKE_MODEL = 'fake-model';
 
 const defaultHandler: Handler = () => ({ content: `ok ${new Date().toISOString()}` });
+
+/**
+ * Plays a tool-using model for manual checks (`--agent`): asked by a user with the cronjob tool
+ * offered, it creates a job that runs every minute and replies with the current time; given the
+ * tool's result, it confirms; in a scheduled run it replies with the occurrence time it was given.
+ */
+export const cronAgentHandler: Handler = (body) => {
+  const request = body as { messages?: { role: string; content?: unknown }[]; tools?: unknown[] };
+  const last = request.messages?.at(-1);
+  if (request.tools?.length && last?.role === 'user') {
+    const create = {
+      action: 'create',
+      name: 'current time',
+      schedule: '* * * * *',
+      prompt: 'Reply with the current time',
+    };
+    return { toolCalls: [{ name: 'cronjob', arguments: JSON.stringify(create) }] };
+  }
+  if (last?.role === 'tool') return { content: `Done. The tool answered: ${String(last.content)}` };
+  const system = String(request.messages?.[0]?.content ?? '');
+  const occurrence = /which is (\S+) UTC/.exec(system)?.[1];
+  return { content: occurrence ? `The current time is ${occurrence}.` : 'ok' };
+};
 
 export async function startFakeLlm(
   options: { latencyMs?: number; handler?: Handler; port?: number } = {},
@@ -235,6 +258,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const starting = startFakeLlm({
     port: Number(argValue(args, '--port') ?? 0),
     latencyMs: Number(argValue(args, '--latency-ms') ?? 0),
+    ...(args.includes('--agent') ? { handler: cronAgentHandler } : {}),
   });
   // Handlers first, so a SIGTERM right after the URL line is never the default (exit 143).
   const shutdown = () => void starting.then((fake) => fake.close()).then(() => process.exit(0));
