@@ -37,7 +37,7 @@ const MACROS: Record<string, string> = {
 };
 
 // Parsed schedules are immutable, and a pod loading 100,000 jobs sees the same few patterns again
-// and again: the valid ones are kept (most recently used first out) so a sync does not re-parse.
+// and again: valid ones are kept (the oldest leaves first) so a sync does not re-parse.
 const PARSED_CACHE_LIMIT = 10_000;
 const parsedCache = new Map<string, ScheduleCheck>();
 
