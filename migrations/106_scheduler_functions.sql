@@ -15,6 +15,17 @@ CREATE FUNCTION scheduler_load_jobs(p_ids uuid[] DEFAULT NULL)
        AND (p_ids IS NULL OR j.id = ANY (p_ids))
   $$;
 
+-- Id and version of every enabled job of a live tenant: periodic syncs compare these and load
+-- only what changed.
+CREATE FUNCTION scheduler_job_versions()
+  RETURNS TABLE (id uuid, updated_at timestamptz)
+  LANGUAGE sql STABLE SECURITY DEFINER
+  SET search_path = pg_catalog, public
+  AS $$
+    SELECT j.id, j.updated_at FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND t.deleted_at IS NULL
+  $$;
+
 -- Claims occurrences, as many as were fired together, in one statement: the unique key
 -- decides, whatever the lock did. Returns the claimed ones; an occurrence already claimed, or of
 -- a job gone, disabled or still running, is not returned.
@@ -83,11 +94,11 @@ CREATE FUNCTION scheduler_fail_named_runs(p_run_ids uuid[], p_error text)
   SET search_path = pg_catalog, public
   AS $$ SELECT * FROM scheduler_fail_runs(p_run_ids, p_error) $$;
 
-REVOKE ALL ON FUNCTION scheduler_load_jobs(uuid[]),
+REVOKE ALL ON FUNCTION scheduler_load_jobs(uuid[]), scheduler_job_versions(),
   scheduler_claim_runs(uuid[], timestamptz[], text),
   scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]),
   scheduler_running_runs(), scheduler_fail_named_runs(uuid[], text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_load_jobs(uuid[]),
+GRANT EXECUTE ON FUNCTION scheduler_load_jobs(uuid[]), scheduler_job_versions(),
   scheduler_claim_runs(uuid[], timestamptz[], text),
   scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]),
   scheduler_running_runs(), scheduler_fail_named_runs(uuid[], text) TO hermesx_app;

@@ -34,6 +34,14 @@ export async function loadSchedulableJobs(
   }));
 }
 
+/** Id and version of every enabled job of a live tenant (scheduler_job_versions, cross-tenant). */
+export async function loadJobVersions(pool: Pool): Promise<{ id: string; updatedAt: Date }[]> {
+  const { rows } = await pool.query<{ id: string; updated_at: Date }>(
+    'SELECT id, updated_at FROM scheduler_job_versions()',
+  );
+  return rows.map((row) => ({ id: row.id, updatedAt: row.updated_at }));
+}
+
 // Tenant-scoped statements: each runs on a client inside withTenant, so RLS limits it to the
 // tenant of the transaction.
 

@@ -1,5 +1,5 @@
 import { Batcher } from '../db/batch.js';
-import { loadSchedulableJobs } from '../db/jobs.js';
+import { loadJobVersions, loadSchedulableJobs } from '../db/jobs.js';
 import type { Pool } from '../db/pool.js';
 import {
   cleanupStaleRuns,
@@ -21,6 +21,7 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
   const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items));
   return {
     loadJobs: (ids) => loadSchedulableJobs(pool, ids),
+    jobVersions: () => loadJobVersions(pool),
     claimRun: (jobId, scheduledAt, claimant) =>
       claimant === podId
         ? claims.add({ jobId, scheduledAt })

@@ -32,6 +32,8 @@ export interface RunningRun {
 export interface JobStore {
   /** All enabled jobs, or those of `ids` that are still enabled (missing ones are gone). */
   loadJobs(ids?: readonly string[]): Promise<StoredJob[]>;
+  /** Id and version of every enabled job: what a periodic sync compares before loading changes. */
+  jobVersions(): Promise<{ id: string; updatedAt: Date }[]>;
   /** Claims an occurrence; null when it was already claimed or the job can no longer run. */
   claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<string | null>;
   /** Records the outcome and updates the job in one transaction; false if the run was no longer running. */

@@ -5,16 +5,30 @@ import type { StoredJob } from './ports.js';
 import type { Occurrence, SchedulerContext } from './state.js';
 
 /**
- * Full sync: every enabled job. With catchUp, every job is re-planned against the database's
- * record of the last claimed occurrence (after an outage); otherwise only new or changed jobs.
+ * Full sync. With catchUp (start, or after an outage), every job is loaded and re-planned against
+ * the database's record of the last claimed occurrence. Otherwise only ids and versions are read,
+ * and just the new or changed jobs are loaded: a periodic sync of 100,000 unchanged jobs moves
+ * ids, not prompts.
  */
 export async function syncAll(ctx: SchedulerContext, catchUp: boolean): Promise<void> {
   const startedMs = ctx.clock.now();
-  const jobs = await ctx.store.loadJobs();
-  const seen = new Set(jobs.map((job) => job.id));
-  for (const id of ctx.jobs.keys()) if (!seen.has(id)) removeJob(ctx, id);
-  applyJobs(ctx, jobs, catchUp);
+  if (catchUp) {
+    const jobs = await ctx.store.loadJobs();
+    removeMissing(ctx, new Set(jobs.map((job) => job.id)));
+    applyJobs(ctx, jobs, true);
+  } else {
+    const versions = await ctx.store.jobVersions();
+    removeMissing(ctx, new Set(versions.map((version) => version.id)));
+    const changed = versions
+      .filter((v) => ctx.jobs.get(v.id)?.job.updatedAt.getTime() !== v.updatedAt.getTime())
+      .map((v) => v.id);
+    if (changed.length > 0) applyJobs(ctx, await ctx.store.loadJobs(changed), false);
+  }
   ctx.metrics.syncDuration.observe((ctx.clock.now() - startedMs) / 1000);
+}
+
+function removeMissing(ctx: SchedulerContext, present: Set<string>): void {
+  for (const id of ctx.jobs.keys()) if (!present.has(id)) removeJob(ctx, id);
 }
 
 /** Sync of the named jobs (after notifications): missing ones were deleted or disabled. */

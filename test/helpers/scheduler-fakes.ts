@@ -196,6 +196,7 @@ export class FakeJobStore implements JobStore {
   latencyMs = 0;
   readonly calls: Record<JobStoreMethod, number> = {
     loadJobs: 0,
+    jobVersions: 0,
     claimRun: 0,
     finishRun: 0,
     failRuns: 0,
@@ -308,6 +309,13 @@ export class FakeJobStore implements JobStore {
       });
     }
     return out;
+  }
+
+  async jobVersions(): Promise<{ id: string; updatedAt: Date }[]> {
+    await this.enter('jobVersions');
+    return [...this.jobs.values()]
+      .filter((job) => job.enabled)
+      .map((job) => ({ id: job.id, updatedAt: new Date(job.updatedAt) }));
   }
 
   async claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<string | null> {
