@@ -1,4 +1,5 @@
 import { executeRun } from './execute.js';
+import type { LockHolder } from './ports.js';
 import { errorMessage, type LoadedJob, type Occurrence, type SchedulerContext } from './state.js';
 
 /**
@@ -45,14 +46,8 @@ async function attempt(
   let lock;
   try {
     lock = await ctx.locks.acquire(jobId, scheduledAtMs, ctx.settings.lockTtlMs);
-    if (
-      !lock.acquired &&
-      lock.holder?.state === 'run' &&
-      lock.holder.podId === ctx.settings.podId
-    ) {
-      // Left by a release of this pod that failed (Redis blip): this pod runs a job once at a
-      // time, so nothing holds it any more; free it rather than skip the job until its TTL.
-      await ctx.locks.releaseHeldBy(jobId, ctx.settings.podId);
+    if (!lock.acquired && (await holderIsGone(ctx, lock.holder, scheduledAtMs))) {
+      await ctx.locks.releaseHeldBy(jobId, lock.holder?.podId ?? '');
       lock = await ctx.locks.acquire(jobId, scheduledAtMs, ctx.settings.lockTtlMs);
     }
   } catch (err) {
@@ -89,6 +84,25 @@ async function attempt(
   ctx.metrics.inFlight.set(ctx.inFlight.size);
   await executeRun(ctx, loaded, occurrence, runId, controller);
   await releaseQuietly(ctx, jobId, lock.token, scheduledAtMs);
+}
+
+/**
+ * A "run" lock nobody will release: this pod's own (a release that failed in a Redis blip; this
+ * pod runs a job once at a time, so it holds nothing now), or, for an earlier occurrence, a pod
+ * whose liveness key is gone (killed between taking the lock and claiming, or between recording
+ * and releasing, when recovery finds no running row to clean up). Left alone, either would block
+ * the job for the whole lock TTL.
+ */
+async function holderIsGone(
+  ctx: SchedulerContext,
+  holder: LockHolder | null,
+  scheduledAtMs: number,
+): Promise<boolean> {
+  if (holder?.state !== 'run') return false;
+  if (holder.podId === ctx.settings.podId) return true;
+  if (holder.scheduledAtMs >= scheduledAtMs) return false;
+  const live = await ctx.locks.livePods([holder.podId]);
+  return !live.has(holder.podId);
 }
 
 /** Releases by token; `doneAtMs` marks the occurrence done so other pods skip it cheaply. */

@@ -347,3 +347,33 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     expect(await pod.metric('hermesx_scheduler_recovered_runs_total', { reason: 'stale' })).toBe(1);
   });
 });
+
+describe('Scheduler: a lock left by a pod that died before claiming', () => {
+  it('frees it at the next occurrence once the holder is gone, instead of waiting for its TTL', async () => {
+    const world = new World(T0);
+    const job = world.store.addJob({ schedule: '0 * * * * *' });
+    const pod = start(world.pod({ podId: 'pod-live' }));
+    await world.clock.until(() => pod.scheduler.running, 5000, 'scheduler started');
+    // pod-dead took the lock for 00:01 and was killed before its claim: no run row exists, so
+    // recovery has nothing to clean up; its liveness key is absent.
+    world.redis.set(
+      `hermesx:cron:lock:${job.id}`,
+      `run|${at('00:01:00')}|deadbeef|pod-dead`,
+      720_000,
+    );
+    await world.clock.advanceTo(at('00:02:00.500'));
+    expect(scheduledTimes(world, job.id)).toEqual([iso(at('00:02:00'))]);
+    expect(world.store.runsOf(job.id).map((r) => r.podId)).toEqual(['pod-live']);
+  });
+
+  it('leaves a live pod that is still running an earlier occurrence alone (overlap)', async () => {
+    const world = new World(T0);
+    const job = world.store.addJob({ schedule: '0 * * * * *' });
+    const pod = start(world.pod({ podId: 'pod-live' }));
+    await world.clock.until(() => pod.scheduler.running, 5000, 'scheduler started');
+    world.redis.set('hermesx:pod:pod-busy', '1', 3_600_000);
+    world.redis.set(`hermesx:cron:lock:${job.id}`, `run|${at('00:01:00')}|cafe|pod-busy`, 720_000);
+    await world.clock.advanceTo(at('00:02:00.500'));
+    expect(scheduledTimes(world, job.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+// `npm run verify:cluster`: the user guide's "Multi-Pod Mutual Exclusion Verification" and "Fault
+// Recovery Verification" on a local stand-in for deploy/docker-compose.multi-replica.yml (no
+// Docker): embedded PostgreSQL 16, redis-server, a fake model server, three saas-api replicas
+// (hermesx-mr-1..3) behind nginx round robin, all on loopback, with short schedules. Prints a
+// report (check, expected, observed, PASS/FAIL) and exits 1 if any check fails. Every process it
+// started is stopped by PID and its temp dir removed, also on SIGINT/SIGTERM.
+import {
+  cleanupAll,
+  ensureNginx,
+  POLL_INTERVAL,
+  startCluster,
+  type Cluster,
+} from './verify-infra.js';
+import { verifyMutualExclusion } from './verify-exclusion.js';
+import { verifyPodKill } from './verify-faults.js';
+import { verifyWholeRun } from './verify-final.js';
+import { verifyRedisOutage } from './verify-outage.js';
+import { Report, secs } from './verify-report.js';
+import { modelHandler } from './verify-scenario.js';
+
+/** Every wait is bounded; this only catches a hang nobody foresaw. */
+const WATCHDOG_MS = 200_000;
+
+const startedAt = Date.now();
+let interrupted = false;
+const say = (line: string) => {
+  // After a signal, checks still finishing meet stopped processes: their verdicts mean nothing.
+  if (interrupted && /^(PASS|FAIL) /.test(line)) return;
+  process.stdout.write(`[verify ${secs(Date.now() - startedAt).padStart(7)}] ${line}\n`);
+};
+
+/** On a signal or the watchdog: stop what is still registered (cleanups are popped, so a cleanup
+ * already under way elsewhere is not repeated), then exit. */
+async function stopEverything(reason: string, code: number): Promise<never> {
+  interrupted = true;
+  say(`${reason}: stopping every process started`);
+  await cleanupAll(say);
+  process.exit(code);
+}
+process.once('SIGINT', () => void stopEverything('SIGINT', 130));
+process.once('SIGTERM', () => void stopEverything('SIGTERM', 143));
+
+async function main(): Promise<number> {
+  const report = new Report(say);
+  let cluster: Cluster | undefined;
+  let aborted: string | undefined;
+  let setupMs = 0;
+  let installMs = 0;
+  try {
+    const installStart = Date.now();
+    ensureNginx(say);
+    installMs = Date.now() - installStart;
+    const watchdog = setTimeout(
+      () => void stopEverything(`watchdog: still running after ${secs(WATCHDOG_MS)}`, 1),
+      WATCHDOG_MS,
+    );
+    watchdog.unref();
+    cluster = await startCluster(say, modelHandler);
+    setupMs = Date.now() - startedAt;
+    say(`cluster ready: nginx ${cluster.lbUrl} → ${cluster.pods.map((p) => p.url).join(', ')}`);
+    const jobs = await verifyMutualExclusion(cluster, report, say);
+    await verifyRedisOutage(cluster, report, say);
+    const survivors = await verifyPodKill(cluster, report, say, [...jobs.keys()]);
+    await verifyWholeRun(cluster, report, say, survivors);
+  } catch (err) {
+    aborted = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    say(`aborted: ${aborted}`);
+  } finally {
+    say('stopping every process started (by PID) and removing the temp dir');
+    await cleanupAll(say);
+  }
+
+  const header = [
+    'HermesX cluster verification (user guide: Multi-Pod Mutual Exclusion, Fault Recovery)',
+    ...(cluster
+      ? [
+          `nginx        ${cluster.lbUrl}  pid ${cluster.nginxPid}  ${cluster.nginxVersion} (round robin)`,
+          ...cluster.pods.map(
+            (pod) => `replica      ${pod.podId.padEnd(13)} ${pod.url}  pid ${pod.pid}`,
+          ),
+          `PostgreSQL   ${redact(cluster.databaseUrl)}  pid ${cluster.postgresPid} (embedded 16)`,
+          `Redis        redis://127.0.0.1:${cluster.redisPort}  pid ${cluster.redis.pid} (SIGTERMed, restarted on this port)`,
+          `temp dir     ${cluster.tmpDir} (PostgreSQL data, nginx config and logs; removed at the end)`,
+          `fake model   ${cluster.llm.url} (${cluster.llm.calls.length} calls)`,
+          `settings     SCHEDULER_POLL_INTERVAL=${POLL_INTERVAL}, HERMES_API_KEY=test-secret-key`,
+        ]
+      : ['(the cluster did not start)']),
+  ];
+  const footer = [
+    `runtime      ${secs(Date.now() - startedAt)} (set-up ${secs(setupMs)}${installMs > 1000 ? `, nginx install ${secs(installMs)}` : ''})`,
+    ...(aborted ? [`ABORTED      ${aborted.split('\n')[0]}`] : []),
+  ];
+  if (cluster && (!report.passed || aborted)) {
+    for (const pod of cluster.pods) {
+      process.stdout.write(
+        `\n--- last log lines of ${pod.podId}\n${pod.lines.slice(-25).join('\n')}\n`,
+      );
+    }
+  }
+  process.stdout.write(`${report.format(header, footer)}\n`);
+  return report.passed && !aborted ? 0 : 1;
+}
+
+function redact(url: string): string {
+  return url.replace(/:[^:@/]+@/, ':***@');
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`verify-cluster: ${String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,169 @@
+// The multi-replica setup of deploy/docker-compose.multi-replica.yml, without Docker: embedded
+// PostgreSQL 16 (fresh temp dir), redis-server on a free port, a fake OpenAI-compatible model
+// server, three `saas-api` processes (hermesx-mr-1..3) and nginx round-robin, all on loopback.
+// Everything started here is registered for cleanup and stopped by PID.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startPostgres, startRedis, type LocalServer } from '../src/dev/processes.js';
+import { startPod, type Pod } from '../test/helpers/cluster.js';
+import { startFakeLlm, type FakeLlm, type Handler } from '../test/helpers/fake-llm.js';
+import { ensureNginx, startNginx } from './verify-nginx.js';
+import { onCleanup, type Say } from './verify-util.js';
+
+export const API_KEY = 'test-secret-key';
+export const ADMIN_TOKEN = 'test-admin-token';
+export const POD_IDS = ['hermesx-mr-1', 'hermesx-mr-2', 'hermesx-mr-3'];
+export const POLL_INTERVAL = '5s';
+export const POLL_MS = 5000;
+
+export { cleanupAll, onCleanup, until } from './verify-util.js';
+export { ensureNginx } from './verify-nginx.js';
+/** The redis-server running now (it is stopped and started again during the checks). */
+let currentRedis: LocalServer | undefined;
+
+export interface Cluster {
+  tmpDir: string;
+  databaseUrl: string;
+  /** The process that runs embedded PostgreSQL (it stops the server when it goes). */
+  postgresPid: number;
+  db: pg.Client;
+  /** Replaced when Redis is restarted (same port). */
+  redis: LocalServer;
+  redisPort: number;
+  llm: FakeLlm;
+  pods: Pod[];
+  lbUrl: string;
+  nginxPid: number;
+  nginxVersion: string;
+}
+
+export interface LbResponse {
+  status: number;
+  json: unknown;
+  text: string;
+  /** The replica that answered (X-Upstream), as a pod id when known. */
+  pod: string;
+  /** Every replica nginx tried, in order (the last one answered). */
+  tried: string[];
+}
+
+/** One request through nginx. */
+export async function lbFetch(
+  c: Cluster,
+  pathName: string,
+  options: { method?: string; token?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<LbResponse> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${c.lbUrl}${pathName}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  // "a, b" when nginx tried a replica that failed before the one that answered.
+  const tried = (response.headers.get('x-upstream') ?? '')
+    .split(/,\s*/)
+    .filter(Boolean)
+    .map((address) => c.pods.find((p) => p.url.endsWith(`//${address}`))?.podId ?? address);
+  return { status: response.status, json, text, pod: tried.at(-1) ?? '?', tried };
+}
+
+/** Starts everything; on failure, what did start stays registered for cleanupAll. */
+export async function startCluster(say: Say, handler: Handler): Promise<Cluster> {
+  const nginxBin = ensureNginx(say);
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-verify-'));
+  // Readable by the postgres user embedded PostgreSQL runs as under root, and by nginx workers.
+  chmodSync(tmpDir, 0o755);
+  onCleanup('temp dir', async () => rmSync(tmpDir, { recursive: true, force: true }));
+
+  say('starting PostgreSQL 16 (embedded), redis-server and the fake model server');
+  const [postgres, redis, llm] = await allStarted([
+    startPostgres({ dataDir: path.join(tmpDir, 'pg'), persistent: false }).then((server) => {
+      onCleanup('PostgreSQL', () => server.stop());
+      return server;
+    }),
+    startRedis().then((server) => {
+      currentRedis = server;
+      onCleanup('Redis', async () => currentRedis?.stop());
+      return server;
+    }),
+    startFakeLlm({ handler }).then((fake) => {
+      onCleanup('fake model server', () => fake.close());
+      return fake;
+    }),
+  ] as const);
+  const db = new pg.Client({ connectionString: postgres.url });
+  await db.connect();
+  onCleanup('database connection', () => db.end());
+
+  say(`starting ${POD_IDS.join(', ')} (saas-api, SCHEDULER_POLL_INTERVAL=${POLL_INTERVAL})`);
+  const pods = await allStarted(
+    POD_IDS.map((podId) =>
+      startPod({
+        databaseUrl: postgres.url,
+        redisUrl: redis.url,
+        llmUrl: llm.url,
+        podId,
+        startTimeoutMs: 90_000,
+        env: {
+          HERMES_API_KEY: API_KEY,
+          HERMES_ACP_TOKEN: ADMIN_TOKEN,
+          SCHEDULER_POLL_INTERVAL: POLL_INTERVAL,
+          SCHEDULER_SHUTDOWN_GRACE: '2s',
+          SAAS_ALLOWED_ORIGINS: '*',
+          LLM_API_KEY: 'fake',
+          LLM_MODEL: 'qwen3:30b',
+        },
+      }).then((pod) => {
+        onCleanup(`pod ${podId}`, () => pod.stop(8000));
+        return pod;
+      }),
+    ),
+  );
+  say('starting nginx (round robin to the three replicas)');
+  const nginx = await startNginx(
+    nginxBin,
+    tmpDir,
+    pods.map((pod) => Number(new URL(pod.url).port)),
+  );
+  return {
+    tmpDir,
+    databaseUrl: postgres.url,
+    postgresPid: postgres.pid,
+    db,
+    redis,
+    redisPort: redis.port,
+    llm,
+    pods,
+    lbUrl: nginx.url,
+    nginxPid: nginx.pid,
+    nginxVersion: nginx.version,
+  };
+}
+
+/** Starts redis-server again on the same port (nothing kept on disk: it comes back empty). */
+export async function restartRedis(c: Cluster): Promise<void> {
+  c.redis = await startRedis({ port: c.redisPort });
+  currentRedis = c.redis;
+}
+
+/** Promise.all that waits for every start to settle (so each is registered) before failing. */
+async function allStarted<T extends readonly unknown[]>(starts: {
+  [K in keyof T]: Promise<T[K]>;
+}): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as never;
+}

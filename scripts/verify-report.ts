@@ -1,0 +1,88 @@
+// The report of `npm run verify:cluster`: one row per check (expected, observed, PASS/FAIL).
+
+/** Every check the verification makes, in report order (the e2e test expects each as PASS). */
+export const CHECKS = {
+  chatCreatesJob: 'chat through nginx creates the job (cronjob tool)',
+  executionsPerPod: 'executions per pod ("cron job executed" lines)',
+  runsSucceeded: 'runs in the window succeeded',
+  noDuplicates: 'duplicate query returns no rows',
+  oneModelCall: 'one model call per occurrence',
+  noMissed: 'no missed occurrence between first and last',
+  redisDownLogged: 'Redis stopped: "scheduler disabled: redis unavailable"',
+  readyDegraded: 'GET /health/ready through nginx while Redis is down',
+  noRunsWhileDown: 'no new runs while Redis is down',
+  resumed: 'runs resume after Redis restarts (same port)',
+  startedLogged: 'Redis back: "scheduler started"',
+  crashFailed: 'killed pod’s run marked failed',
+  rerunElsewhere: 'job runs again on another pod',
+  othersKeepRunning: 'other jobs keep running after the kill',
+  apiAfterKill: 'API through nginx after the kill',
+  finalNoDuplicates: 'end: duplicate query returns no rows',
+  finalOneModelCall: 'end: one model call per occurrence',
+  finalLogsMatch: 'end: each live pod logged exactly its runs',
+} as const;
+
+export type CheckId = keyof typeof CHECKS;
+
+export interface Check {
+  section: string;
+  id: CheckId;
+  expected: string;
+  observed: string;
+  pass: boolean;
+}
+
+export class Report {
+  readonly checks: Check[] = [];
+  constructor(private readonly say: (line: string) => void) {}
+
+  add(section: string, id: CheckId, expected: string, observed: string, pass: boolean): void {
+    this.checks.push({ section, id, expected, observed, pass });
+    this.say(`${pass ? 'PASS' : 'FAIL'} ${CHECKS[id]}: ${observed}`);
+  }
+
+  get passed(): boolean {
+    const seen = new Set(this.checks.map((check) => check.id));
+    const all = (Object.keys(CHECKS) as CheckId[]).every((id) => seen.has(id));
+    return all && this.checks.every((check) => check.pass);
+  }
+
+  /** Aligned lines, grouped by section; checks never reached (an early abort) are listed as FAIL. */
+  format(header: string[], footer: string[]): string {
+    const out: string[] = ['', '='.repeat(100), ...header, '='.repeat(100)];
+    let section = '';
+    const done = new Set(this.checks.map((check) => check.id));
+    const missing = (Object.keys(CHECKS) as CheckId[]).filter((id) => !done.has(id));
+    const rows: Check[] = [
+      ...this.checks,
+      ...missing.map((id) => ({
+        section: 'not reached',
+        id,
+        expected: '(check did not run)',
+        observed: 'aborted before this check',
+        pass: false,
+      })),
+    ];
+    for (const check of rows) {
+      if (check.section !== section) {
+        section = check.section;
+        out.push('', `## ${section}`);
+      }
+      out.push(`${check.pass ? 'PASS' : 'FAIL'}  ${CHECKS[check.id]}`);
+      out.push(`      expected: ${check.expected}`);
+      out.push(`      observed: ${check.observed}`);
+    }
+    const failed = rows.filter((check) => !check.pass).length;
+    out.push('', '-'.repeat(100));
+    out.push(...footer);
+    out.push(
+      `RESULT: ${failed === 0 ? 'PASS' : 'FAIL'} (${rows.length - failed} of ${rows.length} checks passed)`,
+    );
+    return out.join('\n');
+  }
+}
+
+/** Seconds with one decimal, for the report. */
+export function secs(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
