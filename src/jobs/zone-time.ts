@@ -55,13 +55,19 @@ type Segment = {
 };
 type Transition = { at: number; before: number; after: number };
 
+// The segment last found for each zone, with the span in which it was verified: consecutive
+// occurrences of thousands of jobs fall in the same segment, and asking Intl costs microseconds.
+const lastSegments = new Map<string, { segment: Segment; validFrom: number }>();
+
 function segmentAt(zone: string, ms: number): Segment {
+  const cached = lastSegments.get(zone);
+  if (cached && cached.validFrom <= ms && ms < cached.segment.end) return cached.segment;
   const offset = offsetAt(zone, ms);
   const year = new Date(ms).getUTCFullYear();
   const near = [year - 1, year, year + 1].flatMap((y) => transitionsIn(zone, y));
   const prev = near.findLast((t) => t.at <= ms);
   const next = near.find((t) => t.at > ms);
-  return {
+  const segment = {
     start: prev?.at ?? -Infinity,
     prevOffset: prev?.before ?? offset,
     offset,
@@ -69,6 +75,9 @@ function segmentAt(zone: string, ms: number): Segment {
     end: next?.at ?? utcMs(year + 2),
     nextOffset: next?.after ?? offset,
   };
+  // Transitions were looked for from the previous year on; before that nothing is known.
+  lastSegments.set(zone, { segment, validFrom: Math.max(segment.start, utcMs(year - 1)) });
+  return segment;
 }
 
 const transitionCache = new Map<string, Transition[]>();

@@ -35,14 +35,20 @@ export function planJob(
   const windowAfterMs = Math.max(afterMs, nowMs - catchupWindowMs);
   if (catchupWindowMs <= 0 || windowAfterMs >= nowMs) return { catchUp: null, missed: 0, next };
 
-  const catchUp = latestOccurrenceBetween(schedule, new Date(windowAfterMs), now);
-  const missedBefore = catchUp ?? now;
-  let missed = countBetween(schedule, windowAfterMs, missedBefore.getTime());
   const firstMissed = schedule.nextAfter(new Date(afterMs));
-  if (windowAfterMs > afterMs && firstMissed && firstMissed.getTime() <= windowAfterMs) {
-    missed += 1; // at least one more before the window, not counted further
+  // Occurrences before the window are not searched: that there was one is counted, once.
+  const missedBeforeWindow =
+    windowAfterMs > afterMs && firstMissed !== null && firstMissed.getTime() <= windowAfterMs
+      ? 1
+      : 0;
+  // Most jobs missed nothing in the window: one step from its start says so, without a search.
+  const firstInWindow =
+    windowAfterMs === afterMs ? firstMissed : schedule.nextAfter(new Date(windowAfterMs));
+  if (!firstInWindow || firstInWindow.getTime() > nowMs) {
+    return { catchUp: null, missed: missedBeforeWindow, next };
   }
-  if (!catchUp && missed === 0) return { catchUp: null, missed: 0, next };
+  const catchUp = latestOccurrenceBetween(schedule, new Date(windowAfterMs), now) ?? firstInWindow;
+  const missed = countBetween(schedule, windowAfterMs, catchUp.getTime()) + missedBeforeWindow;
   return { catchUp, missed, next };
 }
 
