@@ -45,7 +45,7 @@ export function parseSchedule(spec: ScheduleSpec): ScheduleCheck {
   const key =
     typeof spec?.schedule === 'string' &&
     (spec.timezone === undefined || typeof spec.timezone === 'string')
-      ? `${spec.timezone ?? ''}\u0000${spec.schedule}`
+      ? JSON.stringify([spec.timezone ?? null, spec.schedule])
       : undefined;
   const cached = key === undefined ? undefined : parsedCache.get(key);
   if (cached) return cached;

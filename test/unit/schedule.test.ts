@@ -293,3 +293,17 @@ describe('properties', () => {
     );
   });
 });
+
+describe('parse cache', () => {
+  it('never answers a schedule with another time zone for one it has seen', () => {
+    expect(parseSchedule({ schedule: '@hourly' }).ok).toBe(true);
+    expect(parseSchedule({ schedule: '@hourly', timezone: '' })).toEqual({
+      ok: false,
+      message: 'unknown time zone ""',
+    });
+    const paris = parseSchedule({ schedule: '0 9 * * *', timezone: 'Europe/Paris' });
+    const utc = parseSchedule({ schedule: '0 9 * * *' });
+    expect(paris.ok && paris.schedule.timezone).toBe('Europe/Paris');
+    expect(utc.ok && utc.schedule.timezone).toBe('UTC');
+  });
+});
