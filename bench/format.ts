@@ -16,4 +16,4 @@ export const ratio = (a: number | null | undefined, b: number | null | undefined
   !Number.isFinite(b) ||
   b === 0
     ? 'n/a'
-    : `${(a / b).toFixed(2)}×`;
+    : `${Math.abs(a / b) < 0.1 ? (a / b).toPrecision(2) : (a / b).toFixed(2)}×`;

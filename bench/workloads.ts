@@ -120,14 +120,14 @@ export async function runSteady(
     // Wait (bounded) for the dead replica's runs to be settled: failed by recovery (HermesX) or
     // started again by another worker after BullMQ's stalled-job check.
     const deadline = killed.killedAtMs + 50_000;
-    let settled = 0;
-    while (Date.now() < deadline) {
-      settled = await system.resolved(killed.keys, killed.killed);
-      if (settled >= killed.keys.length) break;
+    // Checked at least once, even when a long window already outlasted the deadline.
+    let settled = await system.resolved(killed.keys, killed.killed);
+    while (settled < killed.keys.length && Date.now() < deadline) {
       await sleep(500);
+      settled = await system.resolved(killed.keys, killed.killed);
     }
     events.push(
-      `${settled} of ${killed.keys.length} runs in flight on ${killed.killed} settled ` +
+      `${settled} of ${killed.keys.length} runs in flight on ${killed.killed} settled by ` +
         `${((Date.now() - killed.killedAtMs) / 1000).toFixed(1)}s after the kill` +
         (system.name === 'hermesx' ? ' (marked failed, not retried)' : ' (re-run after stall)'),
     );
