@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import http from 'node:http';
+import https from 'node:https';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -35,31 +36,37 @@ export class LlmError extends Error {
 
 // A chat request waits at most this long for one model answer; scheduled runs pass their own limit.
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * A plain HTTP client for `POST /chat/completions` on keep-alive connections. The OpenAI SDK over
+ * fetch cost about 40% of a pod's CPU in a burst of scheduled runs (docs/benchmarks.md); one JSON
+ * request and answer need none of it. Never retries: a retry would ask the model twice for one
+ * occurrence.
+ */
 export function createLlm(settings: LlmSettings, options: { requestTimeoutMs?: number } = {}): Llm {
-  const client = new OpenAI({
-    baseURL: settings.url,
-    // Local servers ignore the key, but the client requires one.
-    apiKey: settings.apiKey || 'none',
-    // No automatic retry: a retried request would ask the model twice for one occurrence.
-    maxRetries: 0,
-    timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-  });
+  const endpoint = new URL(
+    'chat/completions',
+    settings.url.endsWith('/') ? settings.url : `${settings.url}/`,
+  );
+  const transport = endpoint.protocol === 'https:' ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+  };
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return {
     model: settings.model,
     async complete(params, signal) {
-      try {
-        const completion = await client.chat.completions.create(
-          { ...params, model: params.model ?? settings.model, stream: false },
-          { signal },
-        );
-        if (!Array.isArray(completion?.choices) || completion.choices.length === 0) {
-          throw new LlmError('the model server answered without choices', 'bad_response');
-        }
-        return completion;
-      } catch (err) {
-        throw toLlmError(err, signal);
-      }
+      const body = JSON.stringify({
+        ...params,
+        model: params.model ?? settings.model,
+        stream: false,
+      });
+      const answer = await post({ transport, agent, endpoint, headers, body, signal, timeoutMs });
+      return parseCompletion(answer);
     },
   };
 }
@@ -69,23 +76,88 @@ export function replyText(completion: ChatCompletion): string {
   return completion.choices[0]?.message?.content ?? '';
 }
 
-function toLlmError(err: unknown, signal: AbortSignal): unknown {
-  if (signal.aborted) return signal.reason ?? err;
-  if (err instanceof LlmError) return err;
-  if (err instanceof OpenAI.APIConnectionTimeoutError) {
-    return new LlmError('the model server did not answer in time', 'timeout');
-  }
-  if (err instanceof OpenAI.APIConnectionError) {
-    return new LlmError(`cannot reach the model server: ${err.message}`, 'unreachable');
-  }
-  if (err instanceof OpenAI.APIError) {
-    return new LlmError(
-      `the model server answered ${err.status ?? 'an error'}: ${err.message}`,
-      'upstream',
+interface PostRequest {
+  transport: typeof http | typeof https;
+  agent: http.Agent;
+  endpoint: URL;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+function post(request: PostRequest): Promise<{ status: number; text: string }> {
+  const { signal } = request;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    let settled = false;
+    const finish = (err: unknown, value?: { status: number; text: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (err !== undefined) reject(err);
+      else resolve(value as { status: number; text: string });
+    };
+    const req = request.transport.request(request.endpoint, {
+      method: 'POST',
+      agent: request.agent,
+      headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) },
+    });
+    const onAbort = () => {
+      finish(signal.reason);
+      req.destroy();
+    };
+    const timer = setTimeout(() => {
+      finish(new LlmError('the model server did not answer in time', 'timeout'));
+      req.destroy();
+    }, request.timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (err) =>
+      finish(new LlmError(`cannot reach the model server: ${err.message}`, 'unreachable')),
     );
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_RESPONSE_BYTES) {
+          finish(new LlmError('the model server answered too much', 'bad_response'));
+          req.destroy();
+        } else chunks.push(chunk);
+      });
+      res.on('end', () =>
+        finish(undefined, {
+          status: res.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', (err) =>
+        finish(new LlmError(`the model server connection failed: ${err.message}`, 'unreachable')),
+      );
+    });
+    req.end(request.body);
+  });
+}
+
+function parseCompletion(answer: { status: number; text: string }): ChatCompletion {
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.text);
+  } catch {
+    if (answer.status < 200 || answer.status >= 300) {
+      throw new LlmError(`the model server answered ${answer.status}`, 'upstream');
+    }
+    throw new LlmError('the model server answered with invalid JSON', 'bad_response');
   }
-  if (err instanceof SyntaxError) {
-    return new LlmError('the model server answered with invalid JSON', 'bad_response');
+  if (answer.status < 200 || answer.status >= 300) {
+    const detail = (json as { error?: { message?: unknown } } | null)?.error?.message;
+    const suffix = typeof detail === 'string' ? `: ${detail.slice(0, 300)}` : '';
+    throw new LlmError(`the model server answered ${answer.status}${suffix}`, 'upstream');
   }
-  return err;
+  const choices = (json as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) {
+    throw new LlmError('the model server answered without choices', 'bad_response');
+  }
+  return json as ChatCompletion;
 }
