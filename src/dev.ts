@@ -6,12 +6,12 @@ import { waitForSignal } from './cli-signals.js';
 import type { Config } from './config.js';
 import { findApiKey, insertApiKey } from './db/api-keys.js';
 import { createPool, withAdmin } from './db/pool.js';
+import { DEFAULT_TENANT_ID } from './db/tenants.js';
 import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
 import type { Logger } from './log.js';
 import { startService } from './main.js';
 
 const STATE_DIR = '.hermesx';
-const DEFAULT_TENANT_ID = '00000000-0000-0000-0000-000000000001';
 
 interface DevState {
   adminToken: string;

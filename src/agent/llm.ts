@@ -71,11 +71,6 @@ export function createLlm(settings: LlmSettings, options: { requestTimeoutMs?: n
   };
 }
 
-/** The reply text of a completion ("" when the model answered only with tool calls). */
-export function replyText(completion: ChatCompletion): string {
-  return completion.choices[0]?.message?.content ?? '';
-}
-
 interface PostRequest {
   transport: typeof http | typeof https;
   agent: http.Agent;
