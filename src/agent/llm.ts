@@ -65,11 +65,19 @@ export function createLlm(settings: LlmSettings, options: { requestTimeoutMs?: n
         model: params.model ?? settings.model,
         stream: false,
       });
-      const answer = await post({ transport, agent, endpoint, headers, body, signal, timeoutMs });
+      const request = { transport, agent, endpoint, headers, body, signal, timeoutMs };
+      const answer = await post(request).catch((err: unknown) => {
+        // A kept-alive socket the server had just closed: the request never reached it, so
+        // sending it again on a fresh socket cannot ask the model twice.
+        if (err instanceof StaleSocket) return post(request);
+        throw err;
+      });
       return parseCompletion(answer);
     },
   };
 }
+
+class StaleSocket extends Error {}
 
 interface PostRequest {
   transport: typeof http | typeof https;
@@ -86,6 +94,7 @@ function post(request: PostRequest): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     let settled = false;
+    let responded = false;
     const finish = (err: unknown, value?: { status: number; text: string }) => {
       if (settled) return;
       settled = true;
@@ -108,10 +117,17 @@ function post(request: PostRequest): Promise<{ status: number; text: string }> {
       req.destroy();
     }, request.timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) =>
-      finish(new LlmError(`cannot reach the model server: ${err.message}`, 'unreachable')),
-    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const stale =
+        req.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+      finish(
+        stale
+          ? new StaleSocket()
+          : new LlmError(`cannot reach the model server: ${err.message}`, 'unreachable'),
+      );
+    });
     req.on('response', (res) => {
+      responded = true;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
