@@ -1,6 +1,7 @@
 // Starts real `hermesx saas-api` processes ("pods") from sources, for multi-replica and fault tests.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { RunRow as StoredRunRow } from '../../src/db/run-history.js';
 import { findFreePort } from '../../src/dev/processes.js';
 import { cliEnv, REPO_ROOT } from './process-cli.js';
 
@@ -285,18 +286,8 @@ export async function insertJob(
   return { id: row.id, createdAt: row.created_at };
 }
 
-export interface RunRow {
-  id: string;
-  cron_job_id: string;
-  scheduled_at: Date;
-  started_at: Date;
-  finished_at: Date | null;
-  status: 'running' | 'success' | 'failed';
-  result: string | null;
-  error: string | null;
-  duration_ms: number | null;
-  pod_id: string;
-}
+/** A run as `runsOf` reads it: the table's row without created_at. */
+export type RunRow = Omit<StoredRunRow, 'created_at'>;
 
 /** Runs of the given jobs, oldest occurrence first. */
 export async function runsOf(db: Queryable, jobIds: readonly string[]): Promise<RunRow[]> {
