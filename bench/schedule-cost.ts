@@ -1,5 +1,6 @@
 // Micro-benchmark behind the W3 diagnosis: CPU time and retained heap per parsed schedule, for
-// HermesX's parseSchedule (src/jobs/schedule.ts) and for a bare croner instance.
+// HermesX's parseSchedule (src/jobs/schedule.ts) and for a bare croner instance, then the cost of one
+// nextAfter (what a sync pays per job).
 // `node --expose-gc --import tsx bench/schedule-cost.ts [count]`
 import { Cron } from 'croner';
 import { parseSchedule } from '../src/jobs/schedule.js';
@@ -34,3 +35,17 @@ measure('Intl.DateTimeFormat (zone check)', () => {
   new Intl.DateTimeFormat(undefined, { timeZone: 'UTC' });
   return null;
 });
+
+// What a sync pays per job: the next occurrence after now, in UTC and in a zone with DST.
+for (const timezone of ['UTC', 'Europe/Paris']) {
+  const parsed = Array.from({ length: 2400 }, (_, i) => {
+    const check = parseSchedule({ schedule: schedule(i), timezone });
+    if (!check.ok) throw new Error(check.message);
+    return check.schedule;
+  });
+  const now = new Date();
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) parsed[i % parsed.length]?.nextAfter(now);
+  const us = ((performance.now() - t0) / count) * 1000;
+  console.log(`nextAfter (${timezone}, 2400 patterns): ${us.toFixed(1)} µs each`);
+}

@@ -1,8 +1,8 @@
 // Parses, validates and computes fire times of job schedules. Pure: the current time is always an
-// argument. croner only answers wall-clock questions ("next matching local time after X") in a
-// zone without DST; zone-time.ts maps those wall times to instants across DST changes.
-import { Cron } from 'croner';
+// argument. The cron calendar (croner's parser, compact tables) only answers wall-clock questions
+// ("next matching local time after X"); zone-time.ts maps those wall times to instants across DST.
 import { parseDurationMs } from '../duration.js';
+import { compileCronCalendar, type CronCalendar } from './cron-calendar.js';
 import { cronFieldsError, quote } from './schedule-fields.js';
 import { nextZonedInstant, type WallSchedule } from './zone-time.js';
 
@@ -24,7 +24,7 @@ export interface ParsedSchedule {
 
 const MAX_SOURCE_LENGTH = 200;
 const MAX_DATE_MS = 8.64e15;
-// croner stops searching at year 3000, so later instants have no next occurrence.
+// The calendar (like croner) stops searching at year 3000, so later instants have no next occurrence.
 const CRON_LIMIT_MS = Date.UTC(3000, 0, 1);
 const MACROS: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
@@ -198,16 +198,15 @@ function parseCron(base: { source: string; timezone: string }, body: string): Sc
   }
   const error = cronFieldsError(fields);
   if (error) return fail(error);
+  let calendar: CronCalendar;
   try {
-    cronFor(body);
+    calendar = compileCronCalendar(body);
   } catch (err) {
     const detail = err instanceof Error ? err.message.replace(/^CronPattern:\s*/, '') : String(err);
     return fail(`invalid cron pattern ${quote(body)}: ${detail}`);
   }
   const wallNext = (wallMs: number) =>
-    Math.abs(wallMs) <= MAX_DATE_MS
-      ? (cronFor(body).nextRun(new Date(wallMs))?.getTime() ?? null)
-      : null;
+    Math.abs(wallMs) <= MAX_DATE_MS ? calendar.next(wallMs) : null;
   if (wallNext(Date.UTC(1970, 0, 1)) === null) return fail(`schedule ${quote(body)} never fires`);
   const minute = fields.length === 6 ? 1 : 0;
   const fixed = !fields[minute]?.startsWith('*') && !fields[minute + 1]?.startsWith('*');
@@ -218,28 +217,6 @@ function parseCron(base: { source: string; timezone: string }, body: string): Sc
     return at === null ? null : new Date(at);
   };
   return { ok: true, schedule: { ...base, kind: 'cron', nextAfter } };
-}
-
-// A croner instance costs ~80 KB (it allocates a 10,000-entry year table) and ~0.2 ms to build,
-// so jobs share one per distinct pattern, and only the most recently used patterns are kept: a pod
-// with 100,000 jobs on a few hundred patterns holds a few hundred instances, not 100,000.
-const CRON_CACHE_LIMIT = 1000;
-const cronCache = new Map<string, Cron>();
-
-function cronFor(body: string): Cron {
-  let cron = cronCache.get(body);
-  if (cron) {
-    cronCache.delete(body);
-  } else {
-    // utcOffset 0: a pure wall-clock calendar without DST; domAndDow false: Vixie's OR rule.
-    cron = new Cron(body, { utcOffset: 0, paused: true, mode: '5-or-6-parts', domAndDow: false });
-    if (cronCache.size >= CRON_CACHE_LIMIT) {
-      const oldest = cronCache.keys().next().value;
-      if (oldest !== undefined) cronCache.delete(oldest);
-    }
-  }
-  cronCache.set(body, cron);
-  return cron;
 }
 
 function validMs(date: Date): number {
