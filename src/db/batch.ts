@@ -1,11 +1,14 @@
 /**
- * Gathers calls made in the same turn of the event loop into one batch, so a burst of
- * occurrences costs one round trip per batch instead of one per occurrence. Each caller gets
- * its own result (or the batch's error).
+ * Gathers calls into batches, so a burst of occurrences costs one round trip per batch instead of
+ * one per occurrence. Calls made in the same turn of the event loop go together; while a batch is
+ * in flight, later calls wait for it and then go as the next batch (as Nagle's algorithm does for
+ * packets), so the busier the pod, the larger the batches and the fewer the statements. Each
+ * caller gets its own result (or its batch's error).
  */
 export class Batcher<In, Out> {
   private queue: { item: In; resolve: (out: Out) => void; reject: (err: unknown) => void }[] = [];
   private scheduled = false;
+  private inFlight = false;
 
   constructor(
     private readonly run: (items: In[]) => Promise<Out[]>,
@@ -15,21 +18,35 @@ export class Batcher<In, Out> {
   add(item: In): Promise<Out> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.scheduled = false;
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      this.run(batch.map((entry) => entry.item)).then(
-        (results) => batch.forEach((entry, i) => entry.resolve(results[i] as Out)),
-        (err: unknown) => batch.forEach((entry) => entry.reject(err)),
-      );
+    const batch = this.queue.splice(0, this.maxBatch);
+    if (batch.length === 0) return;
+    this.inFlight = true;
+    let results: Promise<Out[]>;
+    try {
+      results = this.run(batch.map((entry) => entry.item));
+    } catch (err) {
+      results = Promise.reject(err);
     }
+    results
+      .then(
+        (outs) => batch.forEach((entry, i) => entry.resolve(outs[i] as Out)),
+        (err: unknown) => batch.forEach((entry) => entry.reject(err)),
+      )
+      .finally(() => {
+        this.inFlight = false;
+        this.schedule();
+      });
   }
 }

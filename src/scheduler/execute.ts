@@ -16,6 +16,7 @@ export async function executeRun(
   occurrence: Occurrence,
   runId: string,
   controller: AbortController,
+  onAgentDone: () => void,
 ): Promise<void> {
   const { job } = loaded;
   const startedMs = ctx.clock.now();
@@ -41,6 +42,7 @@ export async function executeRun(
     controller.signal,
   );
   ctx.clock.clearTimeout(timeout);
+  onAgentDone();
 
   const finishedMs = ctx.clock.now();
   const current = ctx.jobs.get(job.id) ?? loaded;

@@ -14,12 +14,22 @@ export function fireOccurrence(ctx: SchedulerContext, occurrence: Occurrence): v
     if (current.scheduledAtMs < occurrence.scheduledAtMs) ctx.metrics.overlapSkips.inc();
     return;
   }
-  if (ctx.inFlight.size >= ctx.settings.maxConcurrentRuns) {
+  if (ctx.busySlots >= ctx.settings.maxConcurrentRuns) {
     ctx.pending.push(occurrence);
     ctx.metrics.capacityDeferrals.inc();
     return;
   }
   const controller = new AbortController();
+  // A slot is held from the lock attempt until the agent has answered: recording the outcome
+  // (a batched statement) and releasing the lock need not keep the next occurrence waiting.
+  ctx.busySlots += 1;
+  let slotHeld = true;
+  const freeSlot = () => {
+    if (!slotHeld) return;
+    slotHeld = false;
+    ctx.busySlots -= 1;
+    drainPending(ctx);
+  };
   let settle: () => void = () => {};
   const done = new Promise<void>((resolve) => (settle = resolve));
   ctx.inFlight.set(occurrence.jobId, {
@@ -28,11 +38,11 @@ export function fireOccurrence(ctx: SchedulerContext, occurrence: Occurrence): v
     controller,
     done,
   });
-  void attempt(ctx, loaded, occurrence, controller).finally(() => {
+  void attempt(ctx, loaded, occurrence, controller, freeSlot).finally(() => {
     ctx.inFlight.delete(occurrence.jobId);
     ctx.metrics.inFlight.set(ctx.inFlight.size);
     settle();
-    drainPending(ctx);
+    freeSlot();
   });
 }
 
@@ -41,6 +51,7 @@ async function attempt(
   loaded: LoadedJob,
   occurrence: Occurrence,
   controller: AbortController,
+  freeSlot: () => void,
 ): Promise<void> {
   const { jobId, scheduledAtMs } = occurrence;
   let lock;
@@ -82,7 +93,7 @@ async function attempt(
   const inFlight = ctx.inFlight.get(jobId);
   if (inFlight) inFlight.runId = runId;
   ctx.metrics.inFlight.set(ctx.inFlight.size);
-  await executeRun(ctx, loaded, occurrence, runId, controller);
+  await executeRun(ctx, loaded, occurrence, runId, controller, freeSlot);
   await releaseQuietly(ctx, jobId, lock.token, scheduledAtMs);
 }
 
@@ -123,11 +134,7 @@ async function releaseQuietly(
 /** Fires set-aside occurrences while there is room; ones overtaken by time are dropped as missed. */
 export function drainPending(ctx: SchedulerContext): void {
   const maxAgeMs = ctx.settings.pollIntervalMs;
-  while (
-    ctx.active &&
-    ctx.pending.length > 0 &&
-    ctx.inFlight.size < ctx.settings.maxConcurrentRuns
-  ) {
+  while (ctx.active && ctx.pending.length > 0 && ctx.busySlots < ctx.settings.maxConcurrentRuns) {
     const occurrence = ctx.pending.shift();
     if (!occurrence || !ctx.jobs.has(occurrence.jobId)) continue;
     if (ctx.clock.now() - occurrence.scheduledAtMs > maxAgeMs) {

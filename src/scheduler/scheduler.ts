@@ -44,6 +44,7 @@ export class Scheduler {
       invalidJobs: new Map(),
       queue: new OccurrenceQueue(),
       inFlight: new Map(),
+      busySlots: 0,
       pending: new Fifo(),
       needsCatchUp: false,
       active: false,

@@ -58,6 +58,11 @@ export interface SchedulerContext extends SchedulerDeps {
   invalidJobs: Map<string, number>;
   /** Runs (or attempts) in progress on this pod, by job: a job never runs twice at once. */
   inFlight: Map<string, InFlightRun>;
+  /**
+   * Occurrences holding one of the pod's SCHEDULER_MAX_CONCURRENT_RUNS slots: from the lock
+   * attempt until the agent has answered (recording the outcome does not hold a slot).
+   */
+  busySlots: number;
   /** Occurrences set aside while this pod was full, oldest first. */
   pending: Fifo<Occurrence>;
   /** Set when an occurrence may have been lost (database or Redis trouble): the next sync catches up. */

@@ -194,6 +194,8 @@ export class FakeJobStore implements JobStore {
   readonly failing = new Set<JobStoreMethod>();
   /** Fake-clock latency of every call (a slow database). */
   latencyMs = 0;
+  /** Extra fake-clock latency of some calls only. */
+  readonly methodLatencyMs: Partial<Record<JobStoreMethod, number>> = {};
   readonly calls: Record<JobStoreMethod, number> = {
     loadJobs: 0,
     jobVersions: 0,
@@ -416,8 +418,9 @@ export class FakeJobStore implements JobStore {
 
   private async enter(method: JobStoreMethod): Promise<void> {
     this.calls[method] += 1;
-    if (this.latencyMs > 0) {
-      await new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.latencyMs));
+    const latencyMs = this.latencyMs + (this.methodLatencyMs[method] ?? 0);
+    if (latencyMs > 0) {
+      await new Promise<void>((resolve) => this.clock.setTimeout(resolve, latencyMs));
     }
     if (this.down || this.failing.has(method)) {
       throw new Error(`connect ECONNREFUSED (fake database down during ${method})`);

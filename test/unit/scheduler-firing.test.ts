@@ -357,6 +357,25 @@ describe('Scheduler: overlap, timeout, capacity', () => {
     expect(await pod.metric('hermesx_scheduler_runs_in_flight')).toBe(0);
   });
 
+  it('a slot frees when the agent answers, not when the outcome is recorded', async () => {
+    const world = new World(T0);
+    const jobs = Array.from({ length: 3 }, () => world.store.addJob({ schedule: '0 * * * * *' }));
+    world.runner.behaviour = () => ({ kind: 'resolve', afterMs: 1000 });
+    world.store.methodLatencyMs.finishRun = 5000;
+    const pod = start(world.pod({ settings: { maxConcurrentRuns: 1 } }));
+
+    await world.clock.advanceTo(at('00:01:30'));
+    expect(world.runner.calls.map((c) => iso(c.startedMs))).toEqual([
+      iso(at('00:01:00')),
+      iso(at('00:01:01')),
+      iso(at('00:01:02')),
+    ]);
+    for (const job of jobs) {
+      expect(world.store.runsOf(job.id).map((r) => r.status)).toEqual(['success']);
+    }
+    expect(await pod.metric('hermesx_scheduler_runs_in_flight')).toBe(0);
+  });
+
   it('a pod at its limit leaves work to pods with room', async () => {
     const world = new World(T0, { tieSeed: 5 });
     const jobs = Array.from({ length: 4 }, () => world.store.addJob({ schedule: '0 * * * * *' }));
