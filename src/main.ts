@@ -9,6 +9,7 @@ import { buildApp } from './http/app.js';
 import type { Logger } from './log.js';
 import { createRedis } from './redis/connection.js';
 import { createRedisLockStore } from './redis/lock.js';
+import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
@@ -38,7 +39,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   if (redis) {
     scheduler = new Scheduler({
       store: createPgJobStore(pool, config.podId),
-      locks: createRedisLockStore(redis, config.podId),
+      locks: createRedisLockStore(redis, config.podId, await loadInstallationId(pool)),
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
         createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000 }),

@@ -4,6 +4,8 @@ import { pingRedis, type Redis } from './connection.js';
 
 export const lockKey = (jobId: string) => `hermesx:cron:lock:${jobId}`;
 export const livenessKey = (podId: string) => `hermesx:pod:${podId}`;
+/** Scheduling pods of one installation, scored by when their registration expires (Redis time, ms). */
+export const peersKey = (installationId: string) => `hermesx:peers:${installationId}`;
 
 // A lock value is "<state>|<scheduled ms>|<random>|<pod id>"; the pod id goes last because it is
 // free text. "run" while an occurrence runs; "done" for a short while after, so pods that come
@@ -32,21 +34,48 @@ local state, pod = string.match(cur, '^(%a+)|%d+|[^|]*|(.*)$')
 if state == 'run' and pod == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
 return 0`;
 
+// Redis's own clock scores the registrations, so pods with skewed clocks still agree.
+const PUBLISH_LIVENESS = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[1])
+else redis.call('ZREM', KEYS[2], ARGV[1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+return redis.call('ZRANGE', KEYS[2], 0, -1)`;
+
 type ScriptRedis = Redis & {
   hxAcquire(key: string, value: string, scheduledMs: string, ttlMs: string): Promise<string | null>;
   hxRelease(key: string, token: string, done: string, ttlMs: string): Promise<number>;
   hxReleaseHeldBy(key: string, podId: string): Promise<number>;
+  hxPublishLiveness(
+    key: string,
+    peers: string,
+    podId: string,
+    value: string,
+    ttlMs: string,
+    schedules: string,
+  ): Promise<string[]>;
 };
 
+// Tokens only need to be unique per lock key: a random prefix per process and a counter.
+const tokenPrefix = randomBytes(6).toString('hex');
+let tokenSeq = 0;
+
 /** The scheduler's LockStore on Redis: SET-if-free by Lua, compare-and-delete by token. */
-export function createRedisLockStore(redis: Redis, podId: string): LockStore {
+export function createRedisLockStore(
+  redis: Redis,
+  podId: string,
+  installationId: string,
+): LockStore {
   const client = redis as ScriptRedis;
   client.defineCommand('hxAcquire', { numberOfKeys: 1, lua: ACQUIRE });
   client.defineCommand('hxRelease', { numberOfKeys: 1, lua: RELEASE });
   client.defineCommand('hxReleaseHeldBy', { numberOfKeys: 1, lua: RELEASE_HELD_BY });
+  client.defineCommand('hxPublishLiveness', { numberOfKeys: 2, lua: PUBLISH_LIVENESS });
   return {
     async acquire(jobId, scheduledAtMs, ttlMs): Promise<LockAttempt> {
-      const token = `run|${scheduledAtMs}|${randomBytes(8).toString('hex')}|${podId}`;
+      const token = `run|${scheduledAtMs}|${tokenPrefix}${(tokenSeq++).toString(36)}|${podId}`;
       const held = await client.hxAcquire(
         lockKey(jobId),
         token,
@@ -64,8 +93,16 @@ export function createRedisLockStore(redis: Redis, podId: string): LockStore {
     async releaseHeldBy(jobId, holderPodId) {
       await client.hxReleaseHeldBy(lockKey(jobId), holderPodId);
     },
-    async publishLiveness(ownPodId, ttlMs) {
-      await redis.set(livenessKey(ownPodId), String(Date.now()), 'PX', ttlMs);
+    async publishLiveness(ownPodId, ttlMs, schedules) {
+      const peers = await client.hxPublishLiveness(
+        livenessKey(ownPodId),
+        peersKey(installationId),
+        ownPodId,
+        String(Date.now()),
+        String(ttlMs),
+        schedules ? '1' : '0',
+      );
+      return [...peers].sort();
     },
     async livePods(podIds) {
       if (podIds.length === 0) return new Set();

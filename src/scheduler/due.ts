@@ -1,15 +1,38 @@
 import type { ParsedSchedule } from '../jobs/schedule.js';
 import { fireOccurrence } from './fire.js';
-import type { SchedulerContext } from './state.js';
+import { ownerOf } from './owners.js';
+import type { Occurrence, SchedulerContext } from './state.js';
+import { addStealList } from './waiting.js';
 
 /**
- * The timer went off: fire every occurrence due by now and put each job's next one in the queue.
- * A late timer (a stalled process) fires the latest due occurrence of a job once and counts the rest.
+ * The timer went off: put each due job's next occurrence in the queue, fire the occurrences this
+ * pod owns (in ascending job id) and keep the others for their owners, to take over only if those
+ * leave them (see StealList). A late timer (a stalled process) fires the latest due occurrence of
+ * a job once and counts the rest.
  */
 export function fireDueOccurrences(ctx: SchedulerContext, nowMs: number): void {
-  const due = shuffle(ctx.queue.popDue(nowMs));
+  const self = ctx.settings.podId;
+  const own: Occurrence[] = [];
+  const others = new Map<string, Occurrence[]>();
+  for (const occurrence of takeDue(ctx, nowMs)) {
+    const owner = ownerOf(occurrence.jobId, ctx.peers, self);
+    if (owner === self) own.push(occurrence);
+    else {
+      const items = others.get(owner);
+      if (items) items.push(occurrence);
+      else others.set(owner, [occurrence]);
+    }
+  }
+  own.sort((a, b) => (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0));
+  for (const occurrence of own) void fireOccurrence(ctx, occurrence);
+  for (const [owner, items] of others) addStealList(ctx, owner, items);
+}
+
+/** Pops the due entries, re-queues each job's next occurrence, returns the occurrences to fire. */
+function takeDue(ctx: SchedulerContext, nowMs: number): Occurrence[] {
+  const occurrences: Occurrence[] = [];
   const nextAfter = memoizeNext();
-  for (const entry of due) {
+  for (const entry of ctx.queue.popDue(nowMs)) {
     const loaded = ctx.jobs.get(entry.jobId);
     if (!loaded) continue;
     let occurrenceMs = entry.dueMs;
@@ -22,8 +45,9 @@ export function fireDueOccurrences(ctx: SchedulerContext, nowMs: number): void {
     }
     if (skipped > 0) ctx.metrics.missed.inc(skipped);
     if (next !== null) ctx.queue.schedule(entry.jobId, next);
-    fireOccurrence(ctx, { jobId: entry.jobId, scheduledAtMs: occurrenceMs, kind: 'scheduled' });
+    occurrences.push({ jobId: entry.jobId, scheduledAtMs: occurrenceMs, kind: 'scheduled' });
   }
+  return occurrences;
 }
 
 /**
@@ -41,13 +65,4 @@ function memoizeNext(): (schedule: ParsedSchedule, afterMs: number) => number | 
     }
     return next;
   };
-}
-
-/** Each pod takes a burst in its own random order, so pods contend less for the same locks. */
-function shuffle<T>(items: T[]): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [items[i], items[j]] = [items[j] as T, items[i] as T];
-  }
-  return items;
 }

@@ -2,22 +2,30 @@ import { executeRun } from './execute.js';
 import type { LockHolder } from './ports.js';
 import { errorMessage, type LoadedJob, type Occurrence, type SchedulerContext } from './state.js';
 
+/** How the lock try of an occurrence ended (not tried: acquired false, holder null). */
+export type LockOutcome = { acquired: true } | { acquired: false; holder: LockHolder | null };
+const NOT_TRIED: LockOutcome = { acquired: false, holder: null };
+
 /**
  * One occurrence on this pod: skip if the job is still running here, set aside if the pod is
  * full, else take the Redis lock (one try) and claim the occurrence in PostgreSQL; the winner runs.
+ * Resolves once the lock try is over (the run goes on).
  */
-export function fireOccurrence(ctx: SchedulerContext, occurrence: Occurrence): void {
+export function fireOccurrence(
+  ctx: SchedulerContext,
+  occurrence: Occurrence,
+): Promise<LockOutcome> {
   const loaded = ctx.jobs.get(occurrence.jobId);
-  if (!ctx.active || !loaded) return;
+  if (!ctx.active || !loaded) return Promise.resolve(NOT_TRIED);
   const current = ctx.inFlight.get(occurrence.jobId);
   if (current) {
     if (current.scheduledAtMs < occurrence.scheduledAtMs) ctx.metrics.overlapSkips.inc();
-    return;
+    return Promise.resolve(NOT_TRIED);
   }
   if (ctx.busySlots >= ctx.settings.maxConcurrentRuns) {
     ctx.pending.push(occurrence);
     ctx.metrics.capacityDeferrals.inc();
-    return;
+    return Promise.resolve(NOT_TRIED);
   }
   const controller = new AbortController();
   // A slot is held from the lock attempt until the agent has answered: recording the outcome
@@ -28,7 +36,7 @@ export function fireOccurrence(ctx: SchedulerContext, occurrence: Occurrence): v
     if (!slotHeld) return;
     slotHeld = false;
     ctx.busySlots -= 1;
-    drainPending(ctx);
+    ctx.onSlotFreed();
   };
   let settle: () => void = () => {};
   const done = new Promise<void>((resolve) => (settle = resolve));
@@ -38,12 +46,16 @@ export function fireOccurrence(ctx: SchedulerContext, occurrence: Occurrence): v
     controller,
     done,
   });
-  void attempt(ctx, loaded, occurrence, controller, freeSlot).finally(() => {
+  let reportLock: (outcome: LockOutcome) => void = () => {};
+  const locked = new Promise<LockOutcome>((resolve) => (reportLock = resolve));
+  void attempt(ctx, loaded, occurrence, controller, freeSlot, reportLock).finally(() => {
     ctx.inFlight.delete(occurrence.jobId);
     ctx.metrics.inFlight.set(ctx.inFlight.size);
     settle();
+    reportLock(NOT_TRIED);
     freeSlot();
   });
+  return locked;
 }
 
 async function attempt(
@@ -52,6 +64,7 @@ async function attempt(
   occurrence: Occurrence,
   controller: AbortController,
   freeSlot: () => void,
+  reportLock: (outcome: LockOutcome) => void,
 ): Promise<void> {
   const { jobId, scheduledAtMs } = occurrence;
   let lock;
@@ -65,6 +78,7 @@ async function attempt(
     ctx.onRedisError(err);
     return;
   }
+  reportLock(lock.acquired ? { acquired: true } : { acquired: false, holder: lock.holder });
   if (!lock.acquired) {
     ctx.metrics.lockSkips.inc();
     return;
@@ -128,21 +142,5 @@ async function releaseQuietly(
   } catch (err) {
     // The lock expires by itself after its TTL; nothing else depends on this release.
     ctx.log.warn({ job_id: jobId, error: errorMessage(err) }, 'cannot release lock');
-  }
-}
-
-/** Fires set-aside occurrences while there is room; ones overtaken by time are dropped as missed. */
-export function drainPending(ctx: SchedulerContext): void {
-  const maxAgeMs = ctx.settings.pollIntervalMs;
-  while (ctx.active && ctx.pending.length > 0 && ctx.busySlots < ctx.settings.maxConcurrentRuns) {
-    const occurrence = ctx.pending.shift();
-    if (!occurrence || !ctx.jobs.has(occurrence.jobId)) continue;
-    if (ctx.clock.now() - occurrence.scheduledAtMs > maxAgeMs) {
-      ctx.metrics.missed.inc();
-      // Let the next sync catch it up from the database's record, if no pod ran it meanwhile.
-      ctx.needsCatchUp = true;
-      continue;
-    }
-    fireOccurrence(ctx, occurrence);
   }
 }

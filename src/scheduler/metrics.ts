@@ -6,6 +6,7 @@ export interface SchedulerMetrics {
   lockSkips: Counter;
   overlapSkips: Counter;
   capacityDeferrals: Counter;
+  steals: Counter;
   missed: Counter;
   caughtUp: Counter;
   jobsLoaded: Gauge;
@@ -43,6 +44,11 @@ export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
     capacityDeferrals: new Counter({
       name: 'hermesx_scheduler_capacity_deferrals_total',
       help: 'Occurrences this pod set aside because it was at SCHEDULER_MAX_CONCURRENT_RUNS',
+      registers,
+    }),
+    steals: new Counter({
+      name: 'hermesx_scheduler_steals_total',
+      help: 'Occurrences this pod ran for another pod that had not taken them (dead, stopping or full)',
       registers,
     }),
     missed: new Counter({

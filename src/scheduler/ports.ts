@@ -62,7 +62,11 @@ export interface LockStore {
   release(jobId: string, token: string, doneAtMs: number | null): Promise<void>;
   /** Frees a lock held by a dead pod (only if that pod still holds it). */
   releaseHeldBy(jobId: string, podId: string): Promise<void>;
-  publishLiveness(podId: string, ttlMs: number): Promise<void>;
+  /**
+   * Proves `podId` alive for ttlMs. A pod that schedules also registers as a peer; the answer is
+   * every registered peer still alive (sorted), which decides who tries which lock first.
+   */
+  publishLiveness(podId: string, ttlMs: number, schedules: boolean): Promise<string[]>;
   /** The subset of podIds whose liveness key exists. */
   livePods(podIds: readonly string[]): Promise<Set<string>>;
   ping(): Promise<boolean>;

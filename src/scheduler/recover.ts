@@ -3,9 +3,17 @@ import type { SchedulerContext } from './state.js';
 export const POD_CRASH_ERROR = 'pod crash or lock TTL exceeded';
 export const UNRECORDED_ERROR = 'outcome not recorded: database unavailable';
 
-/** Proves this pod is alive; runs of a pod whose proof has expired are failed by the others. */
-export async function publishLiveness(ctx: SchedulerContext): Promise<void> {
-  await ctx.locks.publishLiveness(ctx.settings.podId, ctx.settings.livenessTtlMs);
+/**
+ * Proves this pod is alive (runs of a pod whose proof has expired are failed by the others) and,
+ * while it schedules, learns which pods share the work.
+ */
+export async function publishLiveness(ctx: SchedulerContext, schedules: boolean): Promise<void> {
+  const peers = await ctx.locks.publishLiveness(
+    ctx.settings.podId,
+    ctx.settings.livenessTtlMs,
+    schedules,
+  );
+  ctx.peers = peers;
 }
 
 /**

@@ -3,6 +3,7 @@ import { RunAborted } from './execute.js';
 import { Fifo } from './fifo.js';
 import { fireOccurrence } from './fire.js';
 import { fireDueOccurrences } from './due.js';
+import { drainWaiting } from './waiting.js';
 import { startLoop, type Loop } from './loop.js';
 import { OccurrenceQueue } from './queue.js';
 import {
@@ -45,10 +46,13 @@ export class Scheduler {
       queue: new OccurrenceQueue(),
       inFlight: new Map(),
       busySlots: 0,
+      steals: [],
+      peers: [deps.settings.podId],
       pending: new Fifo(),
       needsCatchUp: false,
       active: false,
       rearm: () => this.rearm(),
+      onSlotFreed: () => drainWaiting(this.ctx),
       onRedisError: (err) => this.pause(err),
     };
   }
@@ -76,7 +80,8 @@ export class Scheduler {
       clock,
       log,
       body: async () => {
-        if (this.state === 'running' || this.ctx.inFlight.size > 0) await publishLiveness(this.ctx);
+        const schedules = this.state === 'running';
+        if (schedules || this.ctx.inFlight.size > 0) await publishLiveness(this.ctx, schedules);
       },
     });
     loop('recovery', settings.recoveryIntervalMs, () =>
@@ -99,11 +104,14 @@ export class Scheduler {
   trigger(jobId: string, scheduledAtMs: number): void {
     if (this.state !== 'running') return;
     const occurrence = { jobId, scheduledAtMs, kind: 'manual' as const };
-    if (this.ctx.jobs.has(jobId)) return fireOccurrence(this.ctx, occurrence);
+    if (this.ctx.jobs.has(jobId)) {
+      void fireOccurrence(this.ctx, occurrence);
+      return;
+    }
     // A job created a moment ago may not have been loaded yet: load it first.
     this.serialise(async () => {
       await syncJobs(this.ctx, [jobId]);
-      fireOccurrence(this.ctx, occurrence);
+      void fireOccurrence(this.ctx, occurrence);
     }, 'run-now sync');
   }
 
@@ -117,6 +125,8 @@ export class Scheduler {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
     this.deactivate();
+    // Leave the peers at once, so the others stop leaving this pod's jobs to it.
+    await publishLiveness(this.ctx, false).catch(() => {});
     for (const loop of this.loops) loop.stop();
     const runs = [...this.ctx.inFlight.values()];
     if (runs.length > 0) {
@@ -151,7 +161,7 @@ export class Scheduler {
 
   private async activate(): Promise<void> {
     const ctx = this.ctx;
-    await publishLiveness(ctx);
+    await publishLiveness(ctx, true);
     if (this.firstActivation) await failOwnLeftoverRuns(ctx);
     this.firstActivation = false;
     // stop() may have been called while this waited: it must not be undone.
@@ -192,6 +202,7 @@ export class Scheduler {
     this.timer = undefined;
     ctx.queue.clear();
     ctx.pending.clear();
+    ctx.steals = [];
     // Occurrences due while paused are caught up from the database's record on activation.
     ctx.needsCatchUp = true;
   }

@@ -4,6 +4,7 @@ import type { SchedulerMetrics } from './metrics.js';
 import type { AgentRunner, Clock, JobStore, LockStore, StoredJob } from './ports.js';
 import type { Fifo } from './fifo.js';
 import type { OccurrenceQueue } from './queue.js';
+import type { StealList } from './waiting.js';
 
 export interface SchedulerSettings {
   podId: string;
@@ -65,12 +66,18 @@ export interface SchedulerContext extends SchedulerDeps {
   busySlots: number;
   /** Occurrences set aside while this pod was full, oldest first. */
   pending: Fifo<Occurrence>;
+  /** Other pods' occurrences this pod may take over when it has room. */
+  steals: StealList[];
+  /** Live scheduling pods (this one included), as last read from Redis: who owns which job. */
+  peers: string[];
   /** Set when an occurrence may have been lost (database or Redis trouble): the next sync catches up. */
   needsCatchUp: boolean;
   /** False while paused (Redis unavailable) or stopping: nothing new fires. */
   active: boolean;
   /** Re-arms the single timer after the queue changed. */
   rearm(): void;
+  /** A slot came free: waiting occurrences may go. */
+  onSlotFreed(): void;
   /** Called when Redis fails under a lock operation. */
   onRedisError(err: unknown): void;
 }

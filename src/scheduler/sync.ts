@@ -69,7 +69,7 @@ function applyJobs(ctx: SchedulerContext, jobs: StoredJob[], catchUp: boolean): 
   }
   ctx.metrics.jobsLoaded.set(ctx.jobs.size);
   ctx.rearm();
-  for (const occurrence of catchUps) fireOccurrence(ctx, occurrence);
+  for (const occurrence of catchUps) void fireOccurrence(ctx, occurrence);
 }
 
 function removeJob(ctx: SchedulerContext, id: string): void {

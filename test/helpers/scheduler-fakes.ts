@@ -455,6 +455,8 @@ export class FakeRedis {
   /** Acquire attempts by job id. */
   readonly acquiresByJob = new Map<string, number>();
   private readonly keys = new Map<string, { value: string; expiresAtMs: number }>();
+  /** The peers registry: scheduling pods and when their registration expires. */
+  readonly peers = new Map<string, number>();
   private tokenSeq = 0;
 
   constructor(private readonly clock: Clock) {}
@@ -524,9 +526,14 @@ export class FakeRedis {
         const match = /^([A-Za-z]+)\|\d+\|[^|]*\|(.*)$/.exec(current);
         if (match?.[1] === 'run' && match[2] === holderPodId) this.del(key);
       },
-      publishLiveness: async (ownPodId, ttlMs) => {
+      publishLiveness: async (ownPodId, ttlMs, schedules) => {
         this.enter('publishLiveness');
         this.set(FakeRedis.livenessKey(ownPodId), String(this.clock.now()), ttlMs);
+        const nowMs = this.clock.now();
+        if (schedules) this.peers.set(ownPodId, nowMs + ttlMs);
+        else this.peers.delete(ownPodId);
+        for (const [peer, untilMs] of this.peers) if (untilMs <= nowMs) this.peers.delete(peer);
+        return [...this.peers.keys()].sort();
       },
       livePods: async (podIds) => {
         this.enter('livePods');

@@ -114,7 +114,7 @@ describe('FakeRedis', () => {
     const redis = new FakeRedis(clock);
     const a = redis.forPod('pod-a');
     await a.acquire('j', 1000, 10_000);
-    await a.publishLiveness('pod-a', 15_000);
+    await a.publishLiveness('pod-a', 15_000, true);
     await a.releaseHeldBy('j', 'pod-b');
     expect(redis.holder('j')?.podId).toBe('pod-a');
     await a.releaseHeldBy('j', 'pod-a');

@@ -280,7 +280,7 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '0 * * * * *' });
     const { dead, runId } = await deadPodRun(world, job.id, at('00:00:00'));
-    await dead.publishLiveness('pod-dead', 15_000); // proof valid until 00:00:15.5
+    await dead.publishLiveness('pod-dead', 15_000, true); // proof valid until 00:00:15.5
     start(world.pod({ podId: 'pod-a' }));
     const run = world.store.runs.get(runId);
 
@@ -337,7 +337,7 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const stuck = world.redis.forPod('pod-stuck');
     const pod = start(world.pod({ settings: { lockTtlMs: 60_000, execTimeoutMs: 30_000 } }));
     for (let t = 0; t < 90; t += 5) {
-      await stuck.publishLiveness('pod-stuck', 15_000);
+      await stuck.publishLiveness('pod-stuck', 15_000, true);
       await world.clock.advance(5_000);
     }
     expect(world.store.runs.get(runId as string)).toMatchObject({

@@ -1,7 +1,7 @@
 // stop(grace): drain in-flight runs, abort and record the rest, release locks, fire nothing more.
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
-import { World } from '../helpers/scheduler-fakes.js';
+import { World, type Pod } from '../helpers/scheduler-fakes.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -91,18 +91,19 @@ describe('Scheduler.stop', () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '0 * * * * *' });
     world.runner.behaviour = () => ({ kind: 'resolve', afterMs: 25_000 });
-    const leaving = world.pod({ podId: 'pod-leaving' });
-    const staying = world.pod({ podId: 'pod-staying' });
-    leaving.scheduler.start(); // started first, so it wins the 00:01 occurrence
-    staying.scheduler.start();
+    const pods = [world.pod({ podId: 'pod-a' }), world.pod({ podId: 'pod-b' })];
+    for (const pod of pods) pod.scheduler.start();
     await world.clock.advanceTo(at('00:01:01'));
-    expect(world.runner.calls.map((c) => c.podId)).toEqual(['pod-leaving']);
+    expect(world.runner.calls).toHaveLength(1);
+    // The pod that runs the 00:01 occurrence leaves while it runs.
+    const leaving = pods.find((p) => p.podId === world.runner.calls[0]?.podId) as Pod;
+    const staying = pods.find((p) => p !== leaving) as Pod;
 
     let stopped = false;
     void leaving.scheduler.stop(30_000).then(() => (stopped = true));
     await world.clock.until(() => stopped, 40_000, 'stopped');
     expect(world.store.runsOf(job.id).map((r) => [r.podId, r.status, r.error])).toEqual([
-      ['pod-leaving', 'success', null],
+      [leaving.podId, 'success', null],
     ]);
     expect(
       await staying.metric('hermesx_scheduler_recovered_runs_total', { reason: 'pod_gone' }),
@@ -111,8 +112,8 @@ describe('Scheduler.stop', () => {
     // The other pod carries on with the next occurrences.
     await world.clock.advanceTo(at('00:02:30'));
     expect(world.runner.calls.map((c) => [c.podId, iso(c.request.scheduledAt.getTime())])).toEqual([
-      ['pod-leaving', iso(at('00:01:00'))],
-      ['pod-staying', iso(at('00:02:00'))],
+      [leaving.podId, iso(at('00:01:00'))],
+      [staying.podId, iso(at('00:02:00'))],
     ]);
     expect(world.runner.maxActivePerJob).toBe(1);
     void staying.scheduler.stop(0);
