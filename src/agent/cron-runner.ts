@@ -37,12 +37,13 @@ export function describeOccurrence(request: RunRequest): string {
 
 /** "2026-11-30 09:15:00 GMT+1"-style wall time in the given zone. */
 // Building an Intl.DateTimeFormat costs more than the rest of a run's preparation: one per zone.
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+// Runs of a burst share their instant, so each zone also keeps its last answer.
+const zoneFormats = new Map<string, { format: Intl.DateTimeFormat; ms: number; text: string }>();
 
 export function formatInZone(instant: Date, timeZone: string): string {
-  let format = zoneFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
+  let zone = zoneFormats.get(timeZone);
+  if (!zone) {
+    const format = new Intl.DateTimeFormat('en-CA', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -53,9 +54,15 @@ export function formatInZone(instant: Date, timeZone: string): string {
       hourCycle: 'h23',
       timeZoneName: 'short',
     });
-    zoneFormats.set(timeZone, format);
+    zone = { format, ms: NaN, text: '' };
+    zoneFormats.set(timeZone, zone);
   }
-  const parts = format.formatToParts(instant);
-  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')} ${get('timeZoneName')}`;
+  const ms = instant.getTime();
+  if (zone.ms !== ms) {
+    const parts = zone.format.formatToParts(instant);
+    const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
+    zone.text = `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')} ${get('timeZoneName')}`;
+    zone.ms = ms;
+  }
+  return zone.text;
 }
