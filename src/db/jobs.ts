@@ -4,10 +4,8 @@ import type { Pool, PoolClient } from './pool.js';
 interface LoadedRow {
   id: string;
   tenant_id: string;
-  name: string;
   schedule: string;
   timezone: string;
-  prompt: string;
   due_from: Date;
   updated_at: Date;
   last_scheduled_at: Date | null;
@@ -24,10 +22,8 @@ export async function loadSchedulableJobs(
   return rows.map((row) => ({
     id: row.id,
     tenantId: row.tenant_id,
-    name: row.name,
     schedule: row.schedule,
     timezone: row.timezone,
-    prompt: row.prompt,
     dueFrom: row.due_from,
     updatedAt: row.updated_at,
     lastScheduledAt: row.last_scheduled_at,

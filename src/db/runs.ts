@@ -1,4 +1,4 @@
-import type { RunOutcome, RunningRun } from '../scheduler/ports.js';
+import type { ClaimedRun, RunOutcome, RunningRun } from '../scheduler/ports.js';
 import type { Pool } from './pool.js';
 
 // The scheduler's statements on cron_job_runs. Each goes through a SECURITY DEFINER function
@@ -36,20 +36,37 @@ export interface ClaimRequest {
   scheduledAt: Date;
 }
 
-/** Claims many occurrences in one statement; returns the run id of each, or null. */
+interface ClaimedRow {
+  cron_job_id: string;
+  scheduled_at: Date;
+  run_id: string;
+  name: string;
+  prompt: string;
+}
+
+/** Claims many occurrences in one statement; returns each one's run, name and prompt, or null. */
 export async function claimRuns(
   pool: Pool,
   claims: readonly ClaimRequest[],
   podId: string,
-): Promise<(string | null)[]> {
-  const { rows } = await pool.query<{ cron_job_id: string; scheduled_at: Date; run_id: string }>(
-    'SELECT cron_job_id, scheduled_at, run_id FROM scheduler_claim_runs($1, $2, $3)',
+): Promise<(ClaimedRun | null)[]> {
+  const { rows } = await pool.query<ClaimedRow>(
+    'SELECT cron_job_id, scheduled_at, run_id, name, prompt FROM scheduler_claim_runs($1, $2, $3)',
     [claims.map((c) => c.jobId), claims.map((c) => c.scheduledAt), podId],
   );
   const claimed = new Map(
-    rows.map((row) => [`${row.cron_job_id}|${row.scheduled_at.getTime()}`, row.run_id]),
+    rows.map((row) => [
+      `${row.cron_job_id}|${row.scheduled_at.getTime()}`,
+      { runId: row.run_id, name: row.name, prompt: row.prompt },
+    ]),
   );
-  return claims.map((c) => claimed.get(`${c.jobId}|${c.scheduledAt.getTime()}`) ?? null);
+  // The same occurrence asked twice in one batch was inserted once: only the first asker gets it.
+  return claims.map((c) => {
+    const key = `${c.jobId}|${c.scheduledAt.getTime()}`;
+    const run = claimed.get(key) ?? null;
+    claimed.delete(key);
+    return run;
+  });
 }
 
 export interface FinishRequest {

@@ -1,5 +1,5 @@
 import { formatDurationMs } from '../duration.js';
-import type { RunOutcome } from './ports.js';
+import type { ClaimedRun, RunOutcome } from './ports.js';
 import { errorMessage, type LoadedJob, type Occurrence, type SchedulerContext } from './state.js';
 
 /** Why a run was aborted; its message becomes the run's error text. */
@@ -14,11 +14,12 @@ export async function executeRun(
   ctx: SchedulerContext,
   loaded: LoadedJob,
   occurrence: Occurrence,
-  runId: string,
+  claimed: ClaimedRun,
   controller: AbortController,
   onAgentDone: () => void,
 ): Promise<void> {
   const { job } = loaded;
+  const { runId } = claimed;
   const startedMs = ctx.clock.now();
   if (occurrence.kind === 'scheduled') {
     ctx.metrics.fireLag.observe(Math.max(0, startedMs - occurrence.scheduledAtMs) / 1000);
@@ -32,8 +33,8 @@ export async function executeRun(
   const request = {
     jobId: job.id,
     tenantId: job.tenantId,
-    name: job.name,
-    prompt: job.prompt,
+    name: claimed.name,
+    prompt: claimed.prompt,
     timezone: loaded.schedule.timezone,
     scheduledAt: new Date(occurrence.scheduledAtMs),
   };

@@ -1,5 +1,5 @@
 import { executeRun } from './execute.js';
-import type { LockHolder } from './ports.js';
+import type { ClaimedRun, LockHolder } from './ports.js';
 import { errorMessage, type LoadedJob, type Occurrence, type SchedulerContext } from './state.js';
 
 /** How the lock try of an occurrence ended (not tried: acquired false, holder null). */
@@ -83,9 +83,9 @@ async function attempt(
     ctx.metrics.lockSkips.inc();
     return;
   }
-  let runId: string | null;
+  let claimed: ClaimedRun | null;
   try {
-    runId = await ctx.store.claimRun(jobId, new Date(scheduledAtMs), ctx.settings.podId);
+    claimed = await ctx.store.claimRun(jobId, new Date(scheduledAtMs), ctx.settings.podId);
   } catch (err) {
     ctx.needsCatchUp = true;
     ctx.log.error(
@@ -99,15 +99,15 @@ async function attempt(
     await releaseQuietly(ctx, jobId, lock.token, null);
     return;
   }
-  if (runId === null) {
+  if (claimed === null) {
     ctx.metrics.lockSkips.inc();
     await releaseQuietly(ctx, jobId, lock.token, scheduledAtMs);
     return;
   }
   const inFlight = ctx.inFlight.get(jobId);
-  if (inFlight) inFlight.runId = runId;
+  if (inFlight) inFlight.runId = claimed.runId;
   ctx.metrics.inFlight.set(ctx.inFlight.size);
-  await executeRun(ctx, loaded, occurrence, runId, controller, freeSlot);
+  await executeRun(ctx, loaded, occurrence, claimed, controller, freeSlot);
   await releaseQuietly(ctx, jobId, lock.token, scheduledAtMs);
 }
 

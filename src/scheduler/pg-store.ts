@@ -10,14 +10,16 @@ import {
   type ClaimRequest,
   type FinishRequest,
 } from '../db/runs.js';
-import type { JobStore } from './ports.js';
+import type { ClaimedRun, JobStore } from './ports.js';
 
 /**
  * The scheduler's JobStore on PostgreSQL. Claims and records issued in the same event-loop turn
  * go out as one statement each, so a burst of thousands of occurrences stays cheap.
  */
 export function createPgJobStore(pool: Pool, podId: string): JobStore {
-  const claims = new Batcher<ClaimRequest, string | null>((items) => claimRuns(pool, items, podId));
+  const claims = new Batcher<ClaimRequest, ClaimedRun | null>((items) =>
+    claimRuns(pool, items, podId),
+  );
   const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items));
   return {
     loadJobs: (ids) => loadSchedulableJobs(pool, ids),

@@ -1,20 +1,28 @@
 // What the scheduler core needs from the outside world. PostgreSQL, Redis and the agent implement
 // these in production; unit tests use in-memory fakes and a fake clock.
 
-/** An enabled job of a live tenant, as the scheduler loads it. */
+/**
+ * An enabled job of a live tenant, as the scheduler loads it: what scheduling needs. Its name and
+ * prompt come with each claim, so a pod holding 100,000 jobs does not hold their prompts.
+ */
 export interface StoredJob {
   id: string;
   tenantId: string;
-  name: string;
   schedule: string;
   timezone: string;
-  prompt: string;
   /** Occurrences before this were never due (creation, re-enabling, schedule change). */
   dueFrom: Date;
   /** Changes whenever the definition changes; a different value replaces the pod's copy. */
   updatedAt: Date;
   /** The latest occurrence already claimed by any pod, if any. */
   lastScheduledAt: Date | null;
+}
+
+/** A claimed occurrence: its run, and the job's name and prompt as committed at the claim. */
+export interface ClaimedRun {
+  runId: string;
+  name: string;
+  prompt: string;
 }
 
 export interface RunOutcome {
@@ -35,7 +43,7 @@ export interface JobStore {
   /** Id and version of every enabled job: what a periodic sync compares before loading changes. */
   jobVersions(): Promise<{ id: string; updatedAt: Date }[]>;
   /** Claims an occurrence; null when it was already claimed or the job can no longer run. */
-  claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<string | null>;
+  claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimedRun | null>;
   /** Records the outcome and updates the job in one transaction; false if the run was no longer running. */
   finishRun(runId: string, outcome: RunOutcome, nextRunAt: Date | null): Promise<boolean>;
   failRuns(runIds: readonly string[], reason: string): Promise<{ runId: string; jobId: string }[]>;

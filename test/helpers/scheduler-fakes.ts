@@ -6,6 +6,7 @@ import type { Logger } from '../../src/log.js';
 import { createSchedulerMetrics, type SchedulerMetrics } from '../../src/scheduler/metrics.js';
 import type {
   AgentRunner,
+  ClaimedRun,
   Clock,
   JobStore,
   LockAttempt,
@@ -301,10 +302,8 @@ export class FakeJobStore implements JobStore {
       out.push({
         id: job.id,
         tenantId: job.tenantId,
-        name: job.name,
         schedule: job.schedule,
         timezone: job.timezone,
-        prompt: job.prompt,
         dueFrom: new Date(job.dueFrom),
         updatedAt: new Date(job.updatedAt),
         lastScheduledAt: last === null ? null : new Date(last),
@@ -320,7 +319,7 @@ export class FakeJobStore implements JobStore {
       .map((job) => ({ id: job.id, updatedAt: new Date(job.updatedAt) }));
   }
 
-  async claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<string | null> {
+  async claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimedRun | null> {
     await this.enter('claimRun');
     const job = this.jobs.get(jobId);
     if (!job || !job.enabled) return null;
@@ -343,7 +342,7 @@ export class FakeJobStore implements JobStore {
       durationMs: null,
     };
     this.runs.set(run.id, run);
-    return run.id;
+    return { runId: run.id, name: job.name, prompt: job.prompt };
   }
 
   async finishRun(runId: string, outcome: RunOutcome, nextRunAt: Date | null): Promise<boolean> {

@@ -43,8 +43,9 @@ describe('FakeJobStore', () => {
     const store = new FakeJobStore(clock);
     const job = store.addJob({ schedule: '* * * * *' });
     const at = new Date('2026-01-01T00:01:00Z');
-    const runId = await store.claimRun(job.id, at, 'p1');
-    expect(runId).toEqual(expect.any(String));
+    const claimed = await store.claimRun(job.id, at, 'p1');
+    expect(claimed).toEqual({ runId: expect.any(String), name: 'job', prompt: 'say hello' });
+    const runId = claimed?.runId;
     expect(await store.claimRun(job.id, new Date('2026-01-01T00:02:00Z'), 'p2')).toBeNull();
     expect(
       await store.finishRun(runId as string, { success: true, result: 'r', error: null }, at),
@@ -68,7 +69,7 @@ describe('FakeJobStore', () => {
     const clock = new FakeClock(T0);
     const store = new FakeJobStore(clock);
     const job = store.addJob({ schedule: '* * * * *' });
-    const runId = await store.claimRun(job.id, new Date(T0), 'p1');
+    const runId = (await store.claimRun(job.id, new Date(T0), 'p1'))?.runId;
     await clock.advance(60_000);
     expect(await store.cleanupStaleRuns(60_000)).toBe(0);
     await clock.advance(1);

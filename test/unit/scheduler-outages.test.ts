@@ -242,9 +242,9 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const dead = world.redis.forPod('pod-dead');
     const lock = await dead.acquire(jobId, scheduledAt, 720_000);
     expect(lock.acquired).toBe(true);
-    const runId = await world.store.claimRun(jobId, new Date(scheduledAt), 'pod-dead');
-    if (!runId) throw new Error('claim failed');
-    return { dead, runId };
+    const claimed = await world.store.claimRun(jobId, new Date(scheduledAt), 'pod-dead');
+    if (!claimed) throw new Error('claim failed');
+    return { dead, runId: claimed.runId };
   }
 
   it('fails a run of a pod without a liveness key and frees its lock within the recovery interval', async () => {
@@ -314,7 +314,7 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const job = world.store.addJob({ schedule: '0 * * * * *' });
     const old = world.redis.forPod('pod-a');
     await old.acquire(job.id, at('00:00:00'), 720_000);
-    const runId = await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-a');
+    const runId = (await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-a'))?.runId;
     const pod = start(world.pod({ podId: 'pod-a' }));
     await world.clock.advanceTo(at('00:00:01'));
     expect(world.store.runs.get(runId as string)).toMatchObject({
@@ -333,7 +333,8 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '0 0 * * * *' });
     // A live pod whose run overran its lock (its liveness is kept fresh by the test).
-    const runId = await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-stuck');
+    const runId = (await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-stuck'))
+      ?.runId;
     const stuck = world.redis.forPod('pod-stuck');
     const pod = start(world.pod({ settings: { lockTtlMs: 60_000, execTimeoutMs: 30_000 } }));
     for (let t = 0; t < 90; t += 5) {

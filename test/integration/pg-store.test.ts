@@ -1,0 +1,103 @@
+// The scheduler's JobStore on a real PostgreSQL, as the app role: what a pod loads, claims and
+// records, through the SECURITY DEFINER functions of migrations 106 and 108.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pool } from '../../src/db/pool.js';
+import type { JobStore } from '../../src/scheduler/ports.js';
+import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
+
+const TENANT = '00000000-0000-0000-0000-000000000001';
+
+describe('PostgreSQL job store', () => {
+  let url: string;
+  let pool: Pool;
+  let store: JobStore;
+
+  beforeAll(async () => {
+    url = await createTestDatabase();
+    pool = createAppPool(url);
+    store = createPgJobStore(pool, 'pod-a');
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  /** A job inserted as the owner (as plain SQL would), returning its id. */
+  async function insertJob(fields: { prompt?: string; tenantId?: string } = {}): Promise<string> {
+    const id = randomUUID();
+    await withOwner(url, (client) =>
+      client.query(
+        `INSERT INTO cron_jobs (id, tenant_id, name, schedule, prompt) VALUES ($1, $2, $3, '* * * * *', $4)`,
+        [id, fields.tenantId ?? TENANT, `job ${id.slice(0, 8)}`, fields.prompt ?? 'v1'],
+      ),
+    );
+    return id;
+  }
+
+  const sql = (text: string, values: unknown[] = []) =>
+    withOwner(url, (client) => client.query(text, values));
+
+  it('loads what scheduling needs, without names or prompts', async () => {
+    const id = await insertJob({ prompt: 'x'.repeat(4000) });
+    const [job] = await store.loadJobs([id]);
+    expect(job).toEqual({
+      id,
+      tenantId: TENANT,
+      schedule: '* * * * *',
+      timezone: 'UTC',
+      dueFrom: expect.any(Date),
+      updatedAt: expect.any(Date),
+      lastScheduledAt: null,
+    });
+  });
+
+  it('claims each occurrence once, with the name and prompt committed at the claim', async () => {
+    const id = await insertJob({ prompt: 'v1' });
+    await store.loadJobs([id]);
+    await sql(`UPDATE cron_jobs SET prompt = 'v2' WHERE id = $1`, [id]);
+    const at = new Date('2026-01-01T00:01:00Z');
+
+    // Claims made together go in one statement; each caller gets its own answer.
+    const [first, again] = await Promise.all([
+      store.claimRun(id, at, 'pod-a'),
+      store.claimRun(id, at, 'pod-a'),
+    ]);
+    expect(first).toEqual({
+      runId: expect.any(String),
+      name: `job ${id.slice(0, 8)}`,
+      prompt: 'v2',
+    });
+    expect(again).toBeNull();
+    // Still running: a later occurrence of the same job is refused.
+    expect(await store.claimRun(id, new Date('2026-01-01T00:02:00Z'), 'pod-a')).toBeNull();
+
+    const next = new Date('2026-01-01T00:02:00Z');
+    const outcome = { success: true, result: 'done', error: null };
+    expect(await store.finishRun(first?.runId ?? '', outcome, next)).toBe(true);
+    expect(await store.finishRun(first?.runId ?? '', outcome, next)).toBe(false);
+    const { rows } = await sql(
+      `SELECT run_count, last_run_success, next_run_at FROM cron_jobs WHERE id = $1`,
+      [id],
+    );
+    expect(rows[0]).toEqual({ run_count: '1', last_run_success: true, next_run_at: next }); // bigint as text
+    const [job] = await store.loadJobs([id]);
+    expect(job?.lastScheduledAt).toEqual(at);
+    expect(await store.claimRun(id, at, 'pod-b')).toBeNull();
+  });
+
+  it('refuses disabled jobs and jobs of deleted tenants', async () => {
+    const disabled = await insertJob();
+    await sql(`UPDATE cron_jobs SET enabled = false WHERE id = $1`, [disabled]);
+    const tenant = randomUUID();
+    await sql(`INSERT INTO tenants (id, name) VALUES ($1, 'gone')`, [tenant]);
+    const orphan = await insertJob({ tenantId: tenant });
+    await sql(`UPDATE tenants SET deleted_at = now() WHERE id = $1`, [tenant]);
+
+    const at = new Date('2026-01-01T00:05:00Z');
+    expect(await store.claimRun(disabled, at, 'pod-a')).toBeNull();
+    expect(await store.claimRun(orphan, at, 'pod-a')).toBeNull();
+    expect(await store.loadJobs([disabled, orphan])).toEqual([]);
+  });
+});
