@@ -730,3 +730,21 @@ export async function metricValue(
     .filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))
     .reduce((sum, v) => sum + v.value, 0);
 }
+
+/**
+ * Starts pods and remembers them, so that the test file's afterEach can stop whatever a test left
+ * running (without waiting on runs that never end): `afterEach(() => pods.stopAll())`.
+ */
+export function podStarter(): { start(pod: Pod): Pod; stopAll(): void } {
+  const started: Pod[] = [];
+  return {
+    start(pod) {
+      pod.scheduler.start();
+      started.push(pod);
+      return pod;
+    },
+    stopAll() {
+      for (const pod of started.splice(0)) void pod.scheduler.stop(0);
+    },
+  };
+}

@@ -3,7 +3,7 @@
 import { STEAL_DELAY_MS } from '../../src/scheduler/waiting.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
-import { World, type Pod } from '../helpers/scheduler-fakes.js';
+import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
 
 /** 2026-01-01 at a UTC time of day ("00:01:00", "00:00:05.200"). */
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
@@ -12,17 +12,9 @@ const seconds = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => iso(at('00:00:00') + (from + i) * 1000));
 const T0 = at('00:00:00.500');
 
-const started: Pod[] = [];
-function start(pod: Pod): Pod {
-  pod.scheduler.start();
-  started.push(pod);
-  return pod;
-}
-
-afterEach(async () => {
-  // Stop whatever a test left running, without waiting on runs that never end.
-  for (const pod of started.splice(0)) void pod.scheduler.stop(0);
-});
+const starter = podStarter();
+const start = (pod: Pod) => starter.start(pod);
+afterEach(() => starter.stopAll());
 
 describe('Scheduler: firing', () => {
   it('loads jobs at start and fires a per-second job at each nominal second, once', async () => {

@@ -2,22 +2,16 @@
 // claims or records, and pods that die with runs in progress.
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
-import { World, type Pod } from '../helpers/scheduler-fakes.js';
+import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
 const iso = (ms: number) => new Date(ms).toISOString();
 const T0 = at('00:00:00.500');
 const POD_CRASH = 'pod crash or lock TTL exceeded';
 
-const started: Pod[] = [];
-function start(pod: Pod): Pod {
-  pod.scheduler.start();
-  started.push(pod);
-  return pod;
-}
-afterEach(() => {
-  for (const pod of started.splice(0)) void pod.scheduler.stop(0);
-});
+const starter = podStarter();
+const start = (pod: Pod) => starter.start(pod);
+afterEach(() => starter.stopAll());
 
 const scheduledTimes = (world: World, jobId: string) =>
   world.runner.callsFor(jobId).map((c) => iso(c.request.scheduledAt.getTime()));

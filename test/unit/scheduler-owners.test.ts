@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownerOf } from '../../src/scheduler/owners.js';
 import { STEAL_DELAY_MS } from '../../src/scheduler/waiting.js';
-import { World, type Pod } from '../helpers/scheduler-fakes.js';
+import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
 const T0 = at('00:00:00.500');
@@ -11,15 +11,9 @@ const jobIds = Array.from(
   (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
 );
 
-const started: Pod[] = [];
-function start(pod: Pod): Pod {
-  pod.scheduler.start();
-  started.push(pod);
-  return pod;
-}
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((pod) => pod.scheduler.stop(0)));
-});
+const starter = podStarter();
+const start = (pod: Pod) => starter.start(pod);
+afterEach(() => starter.stopAll());
 
 describe('ownerOf', () => {
   const peers = ['pod-1', 'pod-2', 'pod-3'];
