@@ -3,9 +3,11 @@
 -- name and prompt of each occurrence it claims, as committed at that moment. Claim and finish
 -- become PL/pgSQL, whose plans are cached per session; LANGUAGE sql functions are planned on
 -- every call, which a pod calls for every batch of occurrences.
+--
+-- During a rolling deploy, pods of the previous version run beside migrated ones: they keep
+-- scheduler_load_jobs (unchanged), the claim's first three columns and the finish's signature.
 
-DROP FUNCTION scheduler_load_jobs(uuid[]);
-CREATE FUNCTION scheduler_load_jobs(p_ids uuid[] DEFAULT NULL)
+CREATE FUNCTION scheduler_load_schedules(p_ids uuid[] DEFAULT NULL)
   RETURNS TABLE (id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamptz,
                  updated_at timestamptz, last_scheduled_at timestamptz)
   LANGUAGE sql STABLE SECURITY DEFINER
@@ -83,9 +85,9 @@ CREATE FUNCTION scheduler_finish_runs(p_run_ids uuid[], p_success boolean[], p_r
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_load_jobs(uuid[]),
+REVOKE ALL ON FUNCTION scheduler_load_schedules(uuid[]),
   scheduler_claim_runs(uuid[], timestamptz[], text),
   scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_load_jobs(uuid[]),
+GRANT EXECUTE ON FUNCTION scheduler_load_schedules(uuid[]),
   scheduler_claim_runs(uuid[], timestamptz[], text),
   scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]) TO hermesx_app;

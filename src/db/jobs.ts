@@ -11,12 +11,12 @@ interface LoadedRow {
   last_scheduled_at: Date | null;
 }
 
-/** Enabled jobs of live tenants, all or the named ones (scheduler_load_jobs, cross-tenant). */
+/** Enabled jobs of live tenants, all or the named ones (scheduler_load_schedules, cross-tenant). */
 export async function loadSchedulableJobs(
   pool: Pool,
   ids?: readonly string[],
 ): Promise<StoredJob[]> {
-  const { rows } = await pool.query<LoadedRow>('SELECT * FROM scheduler_load_jobs($1)', [
+  const { rows } = await pool.query<LoadedRow>('SELECT * FROM scheduler_load_schedules($1)', [
     ids ?? null,
   ]);
   return rows.map((row) => ({

@@ -11,6 +11,11 @@ export interface PoolOptions {
   max?: number;
   /** How long a query may wait for a connection before failing (so nothing hangs while PG is down). */
   connectionTimeoutMs?: number;
+  /**
+   * How long a query may take before it fails and its connection is dropped. A half-open
+   * connection (after a failover) would otherwise hang its query, and a batch of claims, for ever.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** A pool whose every connection runs as hermesx_app, never as the owner or a superuser. */
@@ -19,6 +24,8 @@ export function createPool(databaseUrl: string, log: Logger, options: PoolOption
     connectionString: databaseUrl,
     max: options.max ?? 20,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    query_timeout: options.queryTimeoutMs ?? 30_000,
+    keepAlive: true,
     idleTimeoutMillis: 30_000,
     application_name: 'hermesx',
     // Awaited before the connection is handed out; a failure fails the checkout, so no statement

@@ -168,10 +168,12 @@ function daysInMonth(year: number, month: number): number {
   return new Date(utcMs(year, month + 1, 0, 0, 0, 0)).getUTCDate();
 }
 
-// Date.UTC reads years 0-99 as 1900-1999; go through a Date for those, as croner does.
+// Date.UTC reads years 0-99 as 1900-1999: as croner does, ask 400 years later (the Gregorian
+// calendar repeats every 400 years) and subtract them.
+const GREGORIAN_CYCLE_MS = 146_097 * 86_400_000;
+
 function utcMs(year: number, month: number, day: number, h: number, m: number, s: number): number {
-  if (year >= 100) return Date.UTC(year, month, day, h, m, s);
-  const date = new Date(Date.UTC(2000, month, day, h, m, s));
-  date.setUTCFullYear(year);
-  return date.getTime();
+  const early = year >= 0 && year < 100;
+  const ms = Date.UTC(early ? year + 400 : year, month, day, h, m, s);
+  return early ? ms - GREGORIAN_CYCLE_MS : ms;
 }

@@ -34,28 +34,21 @@ local state, pod = string.match(cur, '^(%a+)|%d+|[^|]*|(.*)$')
 if state == 'run' and pod == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
 return 0`;
 
-// Redis's own clock scores the registrations, so pods with skewed clocks still agree.
-const PUBLISH_LIVENESS = `
+// Redis's own clock scores the registrations, so pods with skewed clocks still agree. One key per
+// script, so that it also runs on Redis Cluster.
+const REGISTER_PEER = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[1])
-else redis.call('ZREM', KEYS[2], ARGV[1]) end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-return redis.call('ZRANGE', KEYS[2], 0, -1)`;
+if ARGV[3] == '1' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+else redis.call('ZREM', KEYS[1], ARGV[1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 type ScriptRedis = Redis & {
   hxAcquire(key: string, value: string, scheduledMs: string, ttlMs: string): Promise<string | null>;
   hxRelease(key: string, token: string, done: string, ttlMs: string): Promise<number>;
   hxReleaseHeldBy(key: string, podId: string): Promise<number>;
-  hxPublishLiveness(
-    key: string,
-    peers: string,
-    podId: string,
-    value: string,
-    ttlMs: string,
-    schedules: string,
-  ): Promise<string[]>;
+  hxRegisterPeer(peers: string, podId: string, ttlMs: string, schedules: string): Promise<string[]>;
 };
 
 // Tokens only need to be unique per lock key: a random prefix per process and a counter.
@@ -72,7 +65,7 @@ export function createRedisLockStore(
   client.defineCommand('hxAcquire', { numberOfKeys: 1, lua: ACQUIRE });
   client.defineCommand('hxRelease', { numberOfKeys: 1, lua: RELEASE });
   client.defineCommand('hxReleaseHeldBy', { numberOfKeys: 1, lua: RELEASE_HELD_BY });
-  client.defineCommand('hxPublishLiveness', { numberOfKeys: 2, lua: PUBLISH_LIVENESS });
+  client.defineCommand('hxRegisterPeer', { numberOfKeys: 1, lua: REGISTER_PEER });
   return {
     async acquire(jobId, scheduledAtMs, ttlMs): Promise<LockAttempt> {
       const token = `run|${scheduledAtMs}|${tokenPrefix}${(tokenSeq++).toString(36)}|${podId}`;
@@ -94,14 +87,16 @@ export function createRedisLockStore(
       await client.hxReleaseHeldBy(lockKey(jobId), holderPodId);
     },
     async publishLiveness(ownPodId, ttlMs, schedules) {
-      const peers = await client.hxPublishLiveness(
-        livenessKey(ownPodId),
-        peersKey(installationId),
-        ownPodId,
-        String(Date.now()),
-        String(ttlMs),
-        schedules ? '1' : '0',
-      );
+      // Sent in the same turn, so one round trip (auto-pipelining).
+      const [, peers] = await Promise.all([
+        redis.set(livenessKey(ownPodId), String(Date.now()), 'PX', ttlMs),
+        client.hxRegisterPeer(
+          peersKey(installationId),
+          ownPodId,
+          String(ttlMs),
+          schedules ? '1' : '0',
+        ),
+      ]);
       return [...peers].sort();
     },
     async livePods(podIds) {

@@ -48,7 +48,7 @@ export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
     }),
     steals: new Counter({
       name: 'hermesx_scheduler_steals_total',
-      help: 'Occurrences this pod ran for another pod that had not taken them (dead, stopping or full)',
+      help: 'Occurrences whose lock this pod took for an owner that had not taken it (dead, stopping or full)',
       registers,
     }),
     missed: new Counter({

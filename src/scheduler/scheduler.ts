@@ -161,7 +161,9 @@ export class Scheduler {
 
   private async activate(): Promise<void> {
     const ctx = this.ctx;
-    await publishLiveness(ctx, true);
+    // Alive (for the recovery of runs), but not a peer until it schedules: the others would leave
+    // its share of the jobs to a pod that cannot run them.
+    await publishLiveness(ctx, false);
     if (this.firstActivation) await failOwnLeftoverRuns(ctx);
     this.firstActivation = false;
     // stop() may have been called while this waited: it must not be undone.
@@ -177,6 +179,7 @@ export class Scheduler {
     ctx.needsCatchUp = false;
     this.state = 'running';
     this.warnedUnavailable = false;
+    await this.joinPeers();
     ctx.log.info(
       {
         poll_interval: formatDurationMs(ctx.settings.pollIntervalMs),
@@ -185,6 +188,20 @@ export class Scheduler {
       },
       'scheduler started',
     );
+  }
+
+  /** Registers as a peer now that it schedules (the liveness loop keeps it registered). */
+  private async joinPeers(): Promise<void> {
+    try {
+      await publishLiveness(this.ctx, true);
+      // stop() may have left the peers while this was on its way.
+      if (this.state !== 'running') await publishLiveness(this.ctx, false);
+    } catch (err) {
+      this.ctx.log.warn(
+        { error: errorMessage(err) },
+        'cannot join the peers yet; the liveness loop retries',
+      );
+    }
   }
 
   private pause(err: unknown): void {

@@ -16,7 +16,9 @@ const MAX_WINDOW = 64;
  */
 export interface StealList {
   owner: string;
-  notBeforeMs: number;
+  /** Set by the list's own timer: the owner's head start is over. */
+  ready: boolean;
+  createdMs: number;
   /** Descending job id: the reverse of the owner's order. */
   items: Occurrence[];
   next: number;
@@ -33,26 +35,54 @@ export function drainWaiting(ctx: SchedulerContext): void {
 
 export function addStealList(ctx: SchedulerContext, owner: string, items: Occurrence[]): void {
   items.sort((a, b) => (a.jobId < b.jobId ? 1 : a.jobId > b.jobId ? -1 : 0));
-  const notBeforeMs = ctx.clock.now() + STEAL_DELAY_MS;
-  ctx.steals.push({ owner, notBeforeMs, items, next: 0, inFlight: 0, window: 1 });
-  ctx.clock.setTimeout(() => drainSteals(ctx), STEAL_DELAY_MS);
+  const createdMs = ctx.clock.now();
+  // A pod that stays full never gets to old lists: drop them (see drainSteals for why that is safe).
+  const before = ctx.steals.length;
+  ctx.steals = ctx.steals.filter((old) => createdMs - old.createdMs <= ctx.settings.pollIntervalMs);
+  if (ctx.steals.length < before) ctx.needsCatchUp = true;
+  const list: StealList = {
+    owner,
+    ready: false,
+    createdMs,
+    items,
+    next: 0,
+    inFlight: 0,
+    window: 1,
+  };
+  ctx.steals.push(list);
+  // The timer itself is the gate: timers and Date.now() run on different clocks, and a
+  // comparison with the wall clock could find the delay not yet over when the timer fires.
+  ctx.clock.setTimeout(() => {
+    list.ready = true;
+    drainSteals(ctx);
+  }, STEAL_DELAY_MS);
 }
 
 /** Fires set-aside occurrences while there is room; ones overtaken by time are dropped as missed. */
 function drainPending(ctx: SchedulerContext): void {
   while (ctx.active && ctx.pending.length > 0 && ctx.busySlots < ctx.settings.maxConcurrentRuns) {
     const occurrence = ctx.pending.shift();
-    if (!occurrence || !ctx.jobs.has(occurrence.jobId) || isStale(ctx, occurrence)) continue;
+    if (!occurrence || !ctx.jobs.has(occurrence.jobId)) continue;
+    if (ctx.clock.now() - occurrence.scheduledAtMs > ctx.settings.pollIntervalMs) {
+      ctx.metrics.missed.inc();
+      // Let the next sync catch it up from the database's record, if no pod ran it meanwhile.
+      ctx.needsCatchUp = true;
+      continue;
+    }
     void fireOccurrence(ctx, occurrence);
   }
 }
 
 function drainSteals(ctx: SchedulerContext): void {
-  const nowMs = ctx.clock.now();
   for (const list of ctx.steals) {
-    while (canSteal(ctx, list, nowMs)) {
+    while (canSteal(ctx, list)) {
       const occurrence = list.items[list.next++] as Occurrence;
-      if (isStale(ctx, occurrence)) continue;
+      // Overtaken by time while this pod was full: most likely the owner ran it. The next sync
+      // compares with the database's record and catches it up if nobody did (counted there).
+      if (ctx.clock.now() - occurrence.scheduledAtMs > ctx.settings.pollIntervalMs) {
+        ctx.needsCatchUp = true;
+        continue;
+      }
       list.inFlight += 1;
       void fireOccurrence(ctx, occurrence).then((outcome) => {
         list.inFlight -= 1;
@@ -72,21 +102,13 @@ function drainSteals(ctx: SchedulerContext): void {
   ctx.steals = ctx.steals.filter((list) => list.next < list.items.length || list.inFlight > 0);
 }
 
-function canSteal(ctx: SchedulerContext, list: StealList, nowMs: number): boolean {
+function canSteal(ctx: SchedulerContext, list: StealList): boolean {
   return (
     ctx.active &&
     ctx.pending.length === 0 &&
     ctx.busySlots < ctx.settings.maxConcurrentRuns &&
-    nowMs >= list.notBeforeMs &&
+    list.ready &&
     list.next < list.items.length &&
     list.inFlight < list.window
   );
-}
-
-/** Overtaken by time: counted as missed; the next sync catches it up if no pod ran it meanwhile. */
-function isStale(ctx: SchedulerContext, occurrence: Occurrence): boolean {
-  if (ctx.clock.now() - occurrence.scheduledAtMs <= ctx.settings.pollIntervalMs) return false;
-  ctx.metrics.missed.inc();
-  ctx.needsCatchUp = true;
-  return true;
 }

@@ -41,6 +41,11 @@ export interface FakeClockOptions {
    * in a (reproducible) random order, as separate processes would.
    */
   tieSeed?: number;
+  /**
+   * Timers longer than this fire this much early, as Node's may when compared with Date.now()
+   * (timers count from the event loop's cached time, which lags the wall clock).
+   */
+  earlyMs?: number;
 }
 
 /** A Clock whose time only moves when the test says so; due timers run in time order. */
@@ -49,10 +54,12 @@ export class FakeClock implements Clock {
   private readonly timers = new Map<number, FakeTimer>();
   private nextId = 1;
   private readonly random: (() => number) | null;
+  private readonly earlyMs: number;
 
   constructor(startMs: number, options: FakeClockOptions = {}) {
     this.nowMs = startMs;
     this.random = options.tieSeed === undefined ? null : mulberry32(options.tieSeed);
+    this.earlyMs = options.earlyMs ?? 0;
   }
 
   now(): number {
@@ -62,7 +69,8 @@ export class FakeClock implements Clock {
   setTimeout(fn: () => void, ms: number): unknown {
     const id = this.nextId++;
     const delay = Number.isFinite(ms) ? Math.max(0, ms) : 0;
-    this.timers.set(id, { id, dueMs: this.nowMs + delay, fn });
+    const early = delay > this.earlyMs ? this.earlyMs : 0;
+    this.timers.set(id, { id, dueMs: this.nowMs + delay - early, fn });
     return id;
   }
 
@@ -690,13 +698,21 @@ export class World {
   }
 
   /** A pod's Scheduler (not started), with its own metrics registry and a silent logger. */
-  pod(options: { podId?: string; settings?: Partial<SchedulerSettings>; log?: Logger } = {}): Pod {
+  pod(
+    options: {
+      podId?: string;
+      settings?: Partial<SchedulerSettings>;
+      log?: Logger;
+      /** This pod's own view of the database (default: the shared store). */
+      store?: JobStore;
+    } = {},
+  ): Pod {
     const podId = options.podId ?? `pod-${this.pods.length + 1}`;
     const registry = new Registry();
     const metrics = createSchedulerMetrics(registry);
     const locks = this.redis.forPod(podId);
     const scheduler = new Scheduler({
-      store: this.store,
+      store: options.store ?? this.store,
       locks,
       runner: this.runner.forPod(podId),
       clock: this.clock,

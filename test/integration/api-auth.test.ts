@@ -302,7 +302,7 @@ describe('API authentication and authorisation', () => {
       const loaded = async () =>
         withOwner(url, async (client) => {
           const { rows } = await client.query<{ id: string }>(
-            'SELECT id FROM scheduler_load_jobs() WHERE tenant_id = $1',
+            'SELECT id FROM scheduler_load_schedules() WHERE tenant_id = $1',
             [tenant.id],
           );
           return rows.map((r) => r.id);

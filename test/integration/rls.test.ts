@@ -363,7 +363,7 @@ describe('a plain (non-superuser) database owner, as on a managed database', () 
     ).rejects.toMatchObject({ code: RLS_VIOLATION });
     // The SECURITY DEFINER functions, owned by this owner, still see across tenants.
     const { rows: loaded } = await pool.query<{ id: string }>(
-      'SELECT id FROM scheduler_load_jobs()',
+      'SELECT id FROM scheduler_load_schedules()',
     );
     expect(loaded.map((row) => row.id)).toEqual([jobB]);
     // A second run (every start migrates) applies nothing and still succeeds.

@@ -82,6 +82,46 @@ describe('Scheduler: owners and take-overs', () => {
     expect(steals).toBe(ghostOwned.length * 15);
   });
 
+  it('timers that fire a millisecond early (as Node timers may against Date.now()) lose no take-over', async () => {
+    const world = new World(T0, { earlyMs: 1 });
+    const jobs = Array.from({ length: 10 }, () => world.store.addJob({ schedule: '0 * * * * *' }));
+    await world.redis.forPod('pod-ghost').publishLiveness('pod-ghost', 600_000, true);
+    start(world.pod({ podId: 'pod-a' }));
+
+    await world.clock.advanceTo(at('00:03:30'));
+    for (const job of jobs) {
+      expect(world.runner.callsFor(job.id).map((c) => c.request.scheduledAt.getTime())).toEqual([
+        at('00:01:00'),
+        at('00:02:00'),
+        at('00:03:00'),
+      ]);
+    }
+  });
+
+  it('a pod that cannot load its jobs does not become a peer: the others run everything on time', async () => {
+    const world = new World(T0);
+    const jobs = Array.from({ length: 20 }, () => world.store.addJob({ schedule: '* * * * * *' }));
+    // pod-b reaches Redis but not the database.
+    const unreachable = new Proxy(world.store, {
+      get: (target, key, receiver) =>
+        key === 'loadJobs' || key === 'runningRuns'
+          ? () => Promise.reject(new Error('connect ECONNREFUSED'))
+          : Reflect.get(target, key, receiver),
+    });
+    start(world.pod({ podId: 'pod-a' }));
+    start(world.pod({ podId: 'pod-b', store: unreachable }));
+
+    await world.clock.advanceTo(at('00:00:30.500'));
+    expect([...world.redis.peers.keys()]).toEqual(['pod-a']);
+    for (const job of jobs) {
+      for (const call of world.runner.callsFor(job.id)) {
+        expect(call.podId).toBe('pod-a');
+        expect(call.startedMs).toBe(call.request.scheduledAt.getTime());
+      }
+      expect(world.runner.callsFor(job.id)).toHaveLength(30);
+    }
+  });
+
   it('a pod that stops leaves the peers: its jobs wait at most the steal delay, and none once the others have seen it go', async () => {
     const world = new World(T0);
     const jobs = Array.from({ length: 20 }, () => world.store.addJob({ schedule: '* * * * * *' }));
