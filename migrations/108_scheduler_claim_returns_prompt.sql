@@ -7,10 +7,7 @@
 -- During a rolling deploy, pods of the previous version run beside migrated ones: they keep
 -- scheduler_load_jobs (unchanged), the claim's first three columns and the finish's signature.
 
--- All jobs come in pages (p_after, p_limit: ascending id), so a pod loading 100,000 jobs never
--- holds them all twice, as rows and as its own state.
-CREATE FUNCTION scheduler_load_schedules(p_ids uuid[] DEFAULT NULL, p_after uuid DEFAULT NULL,
-                                         p_limit integer DEFAULT NULL)
+CREATE FUNCTION scheduler_load_schedules(p_ids uuid[] DEFAULT NULL)
   RETURNS TABLE (id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamptz,
                  updated_at timestamptz, last_scheduled_at timestamptz)
   LANGUAGE sql STABLE SECURITY DEFINER
@@ -23,9 +20,6 @@ CREATE FUNCTION scheduler_load_schedules(p_ids uuid[] DEFAULT NULL, p_after uuid
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
        -- every id, quadratic for the 100,000 ids a bulk insert notifies.
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
-       AND (p_after IS NULL OR j.id > p_after)
-     ORDER BY j.id
-     LIMIT p_limit
   $$;
 
 DROP FUNCTION scheduler_claim_runs(uuid[], timestamptz[], text);
@@ -91,9 +85,9 @@ CREATE FUNCTION scheduler_finish_runs(p_run_ids uuid[], p_success boolean[], p_r
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_load_schedules(uuid[], uuid, integer),
+REVOKE ALL ON FUNCTION scheduler_load_schedules(uuid[]),
   scheduler_claim_runs(uuid[], timestamptz[], text),
   scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_load_schedules(uuid[], uuid, integer),
+GRANT EXECUTE ON FUNCTION scheduler_load_schedules(uuid[]),
   scheduler_claim_runs(uuid[], timestamptz[], text),
   scheduler_finish_runs(uuid[], boolean[], text[], text[], timestamptz[]) TO hermesx_app;

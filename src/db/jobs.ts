@@ -1,4 +1,4 @@
-import type { JobPage, StoredJob } from '../scheduler/ports.js';
+import type { StoredJob } from '../scheduler/ports.js';
 import type { Pool, PoolClient } from './pool.js';
 
 interface LoadedRow {
@@ -11,19 +11,14 @@ interface LoadedRow {
   last_scheduled_at: Date | null;
 }
 
-/**
- * Enabled jobs of live tenants, all or the named ones, or one page of them in ascending id
- * (scheduler_load_schedules, cross-tenant).
- */
+/** Enabled jobs of live tenants, all or the named ones (scheduler_load_schedules, cross-tenant). */
 export async function loadSchedulableJobs(
   pool: Pool,
   ids?: readonly string[],
-  page?: JobPage,
 ): Promise<StoredJob[]> {
-  const { rows } = await pool.query<LoadedRow>(
-    'SELECT * FROM scheduler_load_schedules($1, $2, $3)',
-    [ids ?? null, page?.afterId ?? null, page?.limit ?? null],
-  );
+  const { rows } = await pool.query<LoadedRow>('SELECT * FROM scheduler_load_schedules($1)', [
+    ids ?? null,
+  ]);
   return rows.map((row) => ({
     id: row.id,
     tenantId: row.tenant_id,

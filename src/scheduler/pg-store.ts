@@ -22,7 +22,7 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
   );
   const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items));
   return {
-    loadJobs: (ids, page) => loadSchedulableJobs(pool, ids, page),
+    loadJobs: (ids) => loadSchedulableJobs(pool, ids),
     jobVersions: () => loadJobVersions(pool),
     claimRun: (jobId, scheduledAt, claimant) =>
       claimant === podId

@@ -25,11 +25,6 @@ export interface ClaimedRun {
   prompt: string;
 }
 
-export interface JobPage {
-  afterId: string | null;
-  limit: number;
-}
-
 export interface RunOutcome {
   success: boolean;
   result: string | null;
@@ -43,11 +38,8 @@ export interface RunningRun {
 }
 
 export interface JobStore {
-  /**
-   * All enabled jobs, or those of `ids` that are still enabled (missing ones are gone); with a
-   * page, at most `limit` of them after `afterId`, in ascending id.
-   */
-  loadJobs(ids?: readonly string[], page?: JobPage): Promise<StoredJob[]>;
+  /** All enabled jobs, or those of `ids` that are still enabled (missing ones are gone). */
+  loadJobs(ids?: readonly string[]): Promise<StoredJob[]>;
   /** Id and version of every enabled job: what a periodic sync compares before loading changes. */
   jobVersions(): Promise<{ id: string; updatedAt: Date }[]>;
   /** Claims an occurrence; null when it was already claimed or the job can no longer run. */

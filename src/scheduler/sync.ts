@@ -4,10 +4,6 @@ import { planJob } from './plan.js';
 import type { StoredJob } from './ports.js';
 import type { Occurrence, SchedulerContext } from './state.js';
 
-// Jobs per statement of a full load: 100,000 rows at once would sit in memory twice (as rows and
-// as scheduling state) at the peak of a cold start.
-const SYNC_PAGE_SIZE = 10_000;
-
 /**
  * Full sync. With catchUp (start, or after an outage), every job is loaded and re-planned against
  * the database's record of the last claimed occurrence. Otherwise only ids and versions are read,
@@ -17,15 +13,9 @@ const SYNC_PAGE_SIZE = 10_000;
 export async function syncAll(ctx: SchedulerContext, catchUp: boolean): Promise<void> {
   const startedMs = ctx.clock.now();
   if (catchUp) {
-    const present = new Set<string>();
-    for (let afterId: string | null = null; ;) {
-      const jobs = await ctx.store.loadJobs(undefined, { afterId, limit: SYNC_PAGE_SIZE });
-      for (const job of jobs) present.add(job.id);
-      applyJobs(ctx, jobs, true);
-      if (jobs.length < SYNC_PAGE_SIZE) break;
-      afterId = jobs[jobs.length - 1]?.id ?? null;
-    }
-    removeMissing(ctx, present);
+    const jobs = await ctx.store.loadJobs();
+    removeMissing(ctx, new Set(jobs.map((job) => job.id)));
+    applyJobs(ctx, jobs, true);
   } else {
     const versions = await ctx.store.jobVersions();
     removeMissing(ctx, new Set(versions.map((version) => version.id)));

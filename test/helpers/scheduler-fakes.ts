@@ -8,7 +8,6 @@ import type {
   AgentRunner,
   ClaimedRun,
   Clock,
-  JobPage,
   JobStore,
   LockAttempt,
   LockHolder,
@@ -296,16 +295,12 @@ export class FakeJobStore implements JobStore {
 
   // --- JobStore ---
 
-  async loadJobs(ids?: readonly string[], page?: JobPage): Promise<StoredJob[]> {
+  async loadJobs(ids?: readonly string[]): Promise<StoredJob[]> {
     await this.enter('loadJobs');
     const wanted = ids ? new Set(ids) : null;
     const out: StoredJob[] = [];
-    // PostgreSQL orders uuids as bytes; their lowercase hex text sorts the same way.
-    const jobs = [...this.jobs.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const job of jobs) {
+    for (const job of this.jobs.values()) {
       if (!job.enabled || (wanted && !wanted.has(job.id))) continue;
-      if (page?.afterId != null && job.id <= page.afterId) continue;
-      if (page && out.length >= page.limit) break;
       let last: number | null = null;
       for (const run of this.runs.values()) {
         if (run.jobId === job.id && (last === null || run.scheduledAt.getTime() > last)) {

@@ -112,23 +112,6 @@ describe('Scheduler: firing', () => {
     expect(lockSkips).toBeLessThan(executed * 0.3);
   });
 
-  it('a full sync loads 25,000 jobs in pages of 10,000; a later sync sees deletions', async () => {
-    const world = new World(T0);
-    const jobs = Array.from({ length: 25_000 }, () =>
-      world.store.addJob({ schedule: '0 0 * * * *' }),
-    );
-    const pod = start(world.pod());
-    await world.clock.advanceTo(at('00:00:01'));
-    expect(world.store.calls.loadJobs).toBe(3); // 10,000 + 10,000 + 5,000
-    expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(25_000);
-
-    const gone = jobs.slice(0, 10);
-    for (const job of gone) world.store.deleteJob(job.id);
-    pod.scheduler.resync();
-    await world.clock.advanceTo(at('00:00:02'));
-    expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(24_990);
-  });
-
   it('a new job announced by jobsChanged fires at its first occurrence, without waiting for a poll', async () => {
     const world = new World(T0);
     const pod = start(world.pod());
