@@ -170,3 +170,20 @@ export async function createJob(
   expect(response.statusCode, response.body).toBe(201);
   return response.json<JobView>();
 }
+
+/** The fields of a job as the API shows it (the guide's JSON shape). */
+export const JOB_FIELDS = [
+  'id',
+  'name',
+  'schedule',
+  'timezone',
+  'prompt',
+  'enabled',
+  'next_run_at',
+  'last_run_at',
+  'last_run_success',
+  'last_run_error',
+  'run_count',
+  'created_at',
+  'updated_at',
+];

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  JOB_FIELDS,
   buildTestApp,
   call,
   createJob,
@@ -89,23 +90,7 @@ describe('cron jobs API', () => {
       });
       expect(response.statusCode).toBe(201);
       const job = response.json<JobView>();
-      expect(Object.keys(job).sort()).toEqual(
-        [
-          'id',
-          'name',
-          'schedule',
-          'timezone',
-          'prompt',
-          'enabled',
-          'next_run_at',
-          'last_run_at',
-          'last_run_success',
-          'last_run_error',
-          'run_count',
-          'created_at',
-          'updated_at',
-        ].sort(),
-      );
+      expect(Object.keys(job).sort()).toEqual([...JOB_FIELDS].sort());
       expect(job).toEqual({
         id: expect.stringMatching(UUID),
         name: 'Daily digest',

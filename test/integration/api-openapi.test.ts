@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/api.js';
+import { JOB_FIELDS, buildTestApp, type TestApp } from '../helpers/api.js';
 import { createTestDatabase } from '../helpers/database.js';
 
 /** Every REST operation of the API (DESIGN.md §1), as path → methods. */
@@ -14,22 +14,6 @@ const OPERATIONS: Record<string, string[]> = {
   '/v1/cron-jobs/{id}/runs': ['get'],
   '/v1/cron-jobs/preview': ['post'],
 };
-
-const JOB_FIELDS = [
-  'id',
-  'name',
-  'schedule',
-  'timezone',
-  'prompt',
-  'enabled',
-  'next_run_at',
-  'last_run_at',
-  'last_run_success',
-  'last_run_error',
-  'run_count',
-  'created_at',
-  'updated_at',
-];
 
 interface Operation {
   summary?: string;
