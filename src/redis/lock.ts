@@ -108,7 +108,8 @@ export function createRedisLockStore(
   };
 }
 
-function parseHolder(value: string): LockHolder | null {
+/** Reads a lock value ("<state>|<scheduled ms>|<token>|<pod id>"); null for anything else. */
+export function parseHolder(value: string): LockHolder | null {
   const match = /^(run|done)\|(\d+)\|[^|]*\|(.*)$/.exec(value);
   if (!match) return null;
   return {

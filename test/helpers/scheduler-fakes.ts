@@ -17,6 +17,7 @@ import type {
   RunningRun,
   StoredJob,
 } from '../../src/scheduler/ports.js';
+import { livenessKey, lockKey, parseHolder } from '../../src/redis/lock.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import type { SchedulerSettings } from '../../src/scheduler/state.js';
 import { silentLogger } from './log.js';
@@ -468,8 +469,8 @@ export class FakeRedis {
 
   constructor(private readonly clock: Clock) {}
 
-  static lockKey = (jobId: string) => `hermesx:cron:lock:${jobId}`;
-  static livenessKey = (podId: string) => `hermesx:pod:${podId}`;
+  static lockKey = lockKey;
+  static livenessKey = livenessKey;
 
   get(key: string): string | null {
     const entry = this.keys.get(key);
@@ -558,16 +559,6 @@ export class FakeRedis {
     if (!this.available || this.failing.has(method))
       throw new Error('connect ECONNREFUSED (fake redis unavailable)');
   }
-}
-
-function parseHolder(value: string): LockHolder | null {
-  const match = /^(run|done)\|(\d+)\|[^|]*\|(.*)$/.exec(value);
-  if (!match) return null;
-  return {
-    state: match[1] as 'run' | 'done',
-    scheduledAtMs: Number(match[2]),
-    podId: match[3] as string,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
