@@ -1,11 +1,7 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { createLlm, type Llm } from '../agent/llm.js';
 import type { Config } from '../config.js';
@@ -20,7 +16,7 @@ import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerHealthRoutes } from './routes/health.js';
-import { registerOpenApiRoutes } from './routes/openapi.js';
+import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 
 export interface AppDeps {
@@ -53,13 +49,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: deps.config.allowedOrigins === '*' ? true : [...deps.config.allowedOrigins],
   });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'HermesX API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The API takes JSON only: without this, a text/plain body reaches validation and gets a 400.
+  app.removeContentTypeParser('text/plain');
+  await app.register(swagger, openApiOptions());
   registerHttpMetrics(app, deps.registry);
   registerAuth(app, {
     config: deps.config,

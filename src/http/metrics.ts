@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { z } from 'zod';
+import { PUBLIC, errorResponses } from './responses.js';
+
+const MetricsText = z
+  .string()
+  .describe('Prometheus text exposition format 0.0.4 (see docs/operations.md for the names)');
 
 /** Counts requests and times them, labelled by route pattern (not raw URL, to bound cardinality). */
 export function registerHttpMetrics(app: FastifyInstance, registry: Registry): void {
@@ -21,8 +28,28 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry): v
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', async (_request, reply) => {
-    const body = await registry.metrics();
-    return reply.type(registry.contentType).send(body);
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['operations'],
+        security: PUBLIC,
+        summary: 'Prometheus metrics',
+        description:
+          'Public (restrict it at the network edge). HTTP, scheduler, model-call and Node.js process metrics.',
+        operationId: 'getMetrics',
+        response: {
+          200: {
+            description: 'The metrics',
+            content: { 'text/plain': { schema: MetricsText } },
+          },
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const body = await registry.metrics();
+      return reply.type(registry.contentType).send(body);
+    },
+  );
 }

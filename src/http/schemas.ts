@@ -1,28 +1,63 @@
 import { z } from 'zod';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
-// the job rules in src/jobs/commands.ts check the values.
+// the job rules in src/jobs/commands.ts check the values. A schema given `.meta({ id })` becomes
+// a named component of /openapi.json (#/components/schemas/<id>), so generated clients get types
+// with these names.
 
-export const IdParams = z.object({ id: z.string().max(100) });
+export const IdParams = z.object({ id: z.string().max(100).describe('the id (a UUID)') });
 
 export const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().optional(),
-  cursor: z.string().max(500).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('page size, 1 to 100 (default 20)'),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('`next_cursor` of the previous page; omit for the first page'),
 });
 
 /** PostgreSQL text cannot hold U+0000: such names are refused as invalid, not failed on insert. */
 const withoutNul = (text: string) => !text.includes('\u0000');
 const NUL_MESSAGE = 'must not contain NUL (U+0000) characters';
 
-export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().describe('stable, machine-readable: not_found, validation_error, ...'),
+      message: z.string().describe('for people: what went wrong and what to do'),
+    }),
+  })
+  .meta({
+    id: 'Error',
+    examples: [{ error: { code: 'not_found', message: 'no cron job with id 7d0c…' } }],
+  });
 
-export const JobCreateBody = z.strictObject({
-  name: z.string().max(10_000),
-  schedule: z.string().max(1000),
-  timezone: z.string().max(200).optional(),
-  prompt: z.string().max(100_000),
-  enabled: z.boolean().optional(),
-});
+// Documented as date-time; the values are always Date#toISOString() output.
+const timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp (UTC)' });
+const uuid = z.string().meta({ format: 'uuid' });
+
+export const JobCreateBody = z
+  .strictObject({
+    name: z.string().max(10_000).describe('1 to 200 characters once trimmed'),
+    schedule: z
+      .string()
+      .max(1000)
+      .describe('5- or 6-field cron expression, @hourly-style nickname, or "every 15m"'),
+    timezone: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('IANA zone such as Europe/Paris (default UTC)'),
+    prompt: z.string().max(100_000).describe('what the agent does at each run; at most 16 KiB'),
+    enabled: z.boolean().optional().describe('default true'),
+  })
+  .meta({ id: 'CronJobCreate' });
 
 export const JobPatchBody = z
   .strictObject({
@@ -33,99 +68,178 @@ export const JobPatchBody = z
     enabled: z.boolean(),
   })
   .partial()
-  .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change');
+  .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change')
+  .meta({ id: 'CronJobPatch', description: 'at least one field' });
 
-const timestamp = z.string().describe('RFC 3339 timestamp');
+export const Job = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    schedule: z.string(),
+    timezone: z.string(),
+    prompt: z.string(),
+    enabled: z.boolean(),
+    next_run_at: timestamp.nullable(),
+    last_run_at: timestamp.nullable(),
+    last_run_success: z.boolean().nullable(),
+    last_run_error: z.string().nullable(),
+    run_count: z.number().int().min(0),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({
+    id: 'CronJob',
+    examples: [
+      {
+        id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
+        name: 'Morning digest',
+        schedule: '0 9 * * 1-5',
+        timezone: 'Europe/Paris',
+        prompt: 'Summarise the open incidents.',
+        enabled: true,
+        next_run_at: '2026-03-02T08:00:00.000Z',
+        last_run_at: null,
+        last_run_success: null,
+        last_run_error: null,
+        run_count: 0,
+        created_at: '2026-03-01T10:00:00.000Z',
+        updated_at: '2026-03-01T10:00:00.000Z',
+      },
+    ],
+  });
 
-export const Job = z.object({
-  id: z.string(),
-  name: z.string(),
-  schedule: z.string(),
-  timezone: z.string(),
-  prompt: z.string(),
-  enabled: z.boolean(),
-  next_run_at: timestamp.nullable(),
-  last_run_at: timestamp.nullable(),
-  last_run_success: z.boolean().nullable(),
-  last_run_error: z.string().nullable(),
-  run_count: z.number(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const Run = z
+  .object({
+    id: uuid,
+    cron_job_id: uuid,
+    scheduled_at: timestamp,
+    started_at: timestamp,
+    finished_at: timestamp.nullable(),
+    status: z.enum(['claimed', 'running', 'success', 'failed']),
+    result: z.string().nullable(),
+    error: z.string().nullable(),
+    error_kind: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'why a run failed: timeout, pod_lost, shutdown, model_throttled, model_error, model_unreachable, bad_response, lock_lost, not_recorded',
+      ),
+    attempts: z.number().int().min(0).optional().describe('model calls made for this run'),
+    duration_ms: z.number().int().min(0).nullable(),
+    pod_id: z.string(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Run' });
 
-export const Run = z.object({
-  id: z.string(),
-  cron_job_id: z.string(),
-  scheduled_at: timestamp,
-  started_at: timestamp,
-  finished_at: timestamp.nullable(),
-  status: z.enum(['running', 'success', 'failed']),
-  result: z.string().nullable(),
-  error: z.string().nullable(),
-  duration_ms: z.number().nullable(),
-  pod_id: z.string(),
-  created_at: timestamp,
-});
+const pageOf = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      data: z.array(item),
+      next_cursor: z
+        .string()
+        .nullable()
+        .describe('pass as `cursor` for the next page; null at the end'),
+    })
+    .meta({ id });
 
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+export const JobPage = pageOf(Job, 'CronJobPage');
+export const RunPage = pageOf(Run, 'RunPage');
 
-export const PreviewBody = z.strictObject({
-  schedule: z.string().max(1000),
-  timezone: z.string().max(200).optional(),
-  count: z.number().int().optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-});
+export const PreviewBody = z
+  .strictObject({
+    schedule: z.string().max(1000),
+    timezone: z.string().max(200).optional(),
+    count: z.number().int().min(1).max(100).optional().describe('how many fire times (default 10)'),
+    from: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('start after this time (default now)'),
+  })
+  .meta({ id: 'SchedulePreviewRequest' });
 
-export const Preview = z.object({
-  schedule: z.string(),
-  timezone: z.string(),
-  next: z.array(timestamp),
-});
+export const Preview = z
+  .object({ schedule: z.string(), timezone: z.string(), next: z.array(timestamp) })
+  .meta({ id: 'SchedulePreview' });
 
-export const Trigger = z.object({ job_id: z.string(), scheduled_at: timestamp });
+export const Trigger = z
+  .object({ job_id: uuid, scheduled_at: timestamp })
+  .meta({ id: 'TriggerAccepted' });
 
-export const TenantCreateBody = z.strictObject({
-  name: z.string().trim().min(1).max(200).refine(withoutNul, NUL_MESSAGE),
-  max_cron_jobs: z.number().int().min(0).max(1_000_000).optional(),
-  min_schedule_interval_seconds: z.number().int().min(0).max(31_536_000).optional(),
-  rate_limit_rpm: z.number().int().min(1).max(1_000_000).optional(),
-});
+const tenantQuotas = {
+  max_cron_jobs: z.number().int().min(0).max(1_000_000),
+  min_schedule_interval_seconds: z.number().int().min(0).max(31_536_000),
+  rate_limit_rpm: z.number().int().min(1).max(1_000_000),
+};
+const maxConcurrentRuns = z
+  .number()
+  .int()
+  .min(0)
+  .nullable()
+  .describe('runs of this tenant at once; null or 0 = unlimited');
 
-export const TenantPatchBody = TenantCreateBody.partial().refine(
-  (patch) => Object.keys(patch).length > 0,
-  'give at least one field to change',
-);
+export const TenantCreateBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).refine(withoutNul, NUL_MESSAGE),
+    max_cron_jobs: tenantQuotas.max_cron_jobs.optional().describe('default 50'),
+    min_schedule_interval_seconds: tenantQuotas.min_schedule_interval_seconds
+      .optional()
+      .describe('default 60'),
+    rate_limit_rpm: tenantQuotas.rate_limit_rpm.optional().describe('default 600'),
+    max_concurrent_runs: maxConcurrentRuns.optional(),
+  })
+  .meta({ id: 'TenantCreate' });
 
-export const Tenant = z.object({
-  id: z.string(),
-  name: z.string(),
-  max_cron_jobs: z.number(),
-  min_schedule_interval_seconds: z.number(),
-  rate_limit_rpm: z.number(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const TenantPatchBody = TenantCreateBody.partial()
+  .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change')
+  .meta({ id: 'TenantPatch', description: 'at least one field' });
+
+export const Tenant = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    ...tenantQuotas,
+    max_concurrent_runs: maxConcurrentRuns.optional(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Tenant' });
+
+export const TenantList = z.object({ data: z.array(Tenant) }).meta({ id: 'TenantList' });
 
 // z.guid(), not z.uuid(): the default tenant 00000000-…-000000000001 is no RFC 9562 UUID.
-export const ApiKeyCreateBody = z.strictObject({
-  tenant_id: z.guid(),
-  name: z.string().trim().min(1).max(200).refine(withoutNul, NUL_MESSAGE),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
-});
+export const ApiKeyCreateBody = z
+  .strictObject({
+    tenant_id: z.guid(),
+    name: z.string().trim().min(1).max(200).refine(withoutNul, NUL_MESSAGE),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('must be in the future; omit for a key that does not expire'),
+  })
+  .meta({ id: 'ApiKeyCreate' });
 
-export const ApiKey = z.object({
-  id: z.string(),
-  tenant_id: z.string(),
-  name: z.string(),
-  key_prefix: z.string(),
-  expires_at: timestamp.nullable(),
-  revoked_at: timestamp.nullable(),
-  created_at: timestamp,
-});
+export const ApiKey = z
+  .object({
+    id: uuid,
+    tenant_id: uuid,
+    name: z.string(),
+    key_prefix: z.string().describe('the first characters of the key, to recognise it'),
+    expires_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'ApiKey' });
 
 export const ApiKeyCreated = ApiKey.extend({
   key: z.string().describe('the raw key; shown only in this response'),
+}).meta({ id: 'ApiKeyCreated' });
+
+export const ApiKeyList = z.object({ data: z.array(ApiKey) }).meta({ id: 'ApiKeyList' });
+
+export const ApiKeyListQuery = z.strictObject({
+  tenant_id: z.guid().optional().describe('only this tenant’s keys'),
 });
 
-export const ApiKeyListQuery = z.strictObject({ tenant_id: z.guid().optional() });
+/** A 204: no body at all (not a JSON null). */
+export const NoContent = z.undefined().describe('done; no body');

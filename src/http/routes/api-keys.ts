@@ -1,23 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../../db/api-keys.js';
 import { withAdmin, type Pool } from '../../db/pool.js';
 import { selectTenant } from '../../db/tenants.js';
 import { isUuid } from '../../jobs/commands.js';
 import { ApiError } from '../errors.js';
+import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import {
-  ApiKey,
   ApiKeyCreateBody,
   ApiKeyCreated,
+  ApiKeyList,
   ApiKeyListQuery,
-  ErrorBody,
   IdParams,
+  NoContent,
 } from '../schemas.js';
 
 const tags = ['api keys (admin)'];
-const security = [{ bearer: [] }];
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const security = BEARER;
 
 /** Admin: tenant API keys. Only a hash is stored; the raw key is in the creation response only. */
 export function registerApiKeyRoutes(
@@ -35,8 +34,10 @@ export function registerApiKeyRoutes(
         tags,
         security,
         summary: 'Create a tenant API key',
+        description: 'Admin token only. The raw key is in this answer only; keep it.',
+        operationId: 'createApiKey',
         body: ApiKeyCreateBody,
-        response: { 201: ApiKeyCreated, ...errors },
+        response: { 201: ApiKeyCreated, ...errorResponses(...AUTHENTICATED, ...WITH_BODY, 404) },
       },
     },
     async (request, reply) => {
@@ -63,8 +64,10 @@ export function registerApiKeyRoutes(
         tags,
         security,
         summary: 'List API keys (without the keys)',
+        description: 'Admin token only. Revoked and expired keys are listed too.',
+        operationId: 'listApiKeys',
         querystring: ApiKeyListQuery,
-        response: { 200: z.object({ data: z.array(ApiKey) }) },
+        response: { 200: ApiKeyList, ...errorResponses(...AUTHENTICATED) },
       },
     },
     async (request) => {
@@ -83,8 +86,10 @@ export function registerApiKeyRoutes(
         tags,
         security,
         summary: 'Revoke an API key',
+        description: 'Admin token only. The key stops working at once.',
+        operationId: 'revokeApiKey',
         params: IdParams,
-        response: { 204: z.null(), ...errors },
+        response: { 204: NoContent, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
       },
     },
     async (request, reply) => {
@@ -92,7 +97,7 @@ export function registerApiKeyRoutes(
       const revoked =
         isUuid(id) && (await withAdmin(deps.pool, (client) => revokeApiKey(client, id)));
       if (!revoked) throw new ApiError(404, 'not_found', `no active API key with id ${id}`);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 }

@@ -8,7 +8,9 @@ import { AgentError, runAgent, type AgentAnswer } from '../../agent/loop.js';
 import { createCronjobTool } from '../../agent/tools/cronjob.js';
 import type { CommandDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
+import { ChatCompletion, ChatCompletionStream, ModelList } from '../chat-schemas.js';
 import { ApiError } from '../errors.js';
+import { AUTHENTICATED, BEARER, WITH_BODY, errorResponses } from '../responses.js';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() });
 const Message = z.object({
@@ -39,13 +41,20 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const cronjob = createCronjobTool(deps);
   const tags = ['agent'];
-  const security = [{ bearer: [] }];
+  const security = BEARER;
 
   r.get(
     '/v1/models',
     {
       config: { access: 'tenant' },
-      schema: { tags, security, summary: 'The model the agent uses' },
+      schema: {
+        tags,
+        security,
+        summary: 'The model the agent uses',
+        description: 'OpenAI-compatible: one entry, the configured LLM_MODEL.',
+        operationId: 'listModels',
+        response: { 200: ModelList, ...errorResponses(...AUTHENTICATED) },
+      },
     },
     async () => ({
       object: 'list',
@@ -61,7 +70,20 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         tags,
         security,
         summary: 'Chat with the agent (OpenAI-compatible, stream or not)',
+        description:
+          'The agent may create, change or list the tenant’s cron jobs with its cronjob tool before it answers.',
+        operationId: 'createChatCompletion',
         body: ChatBody,
+        response: {
+          200: {
+            description: 'The answer: JSON, or server-sent events when `stream` is true',
+            content: {
+              'application/json': { schema: ChatCompletion },
+              'text/event-stream': { schema: ChatCompletionStream },
+            },
+          },
+          ...errorResponses(...AUTHENTICATED, ...WITH_BODY, 502, 504),
+        },
       },
     },
     async (request, reply) => {

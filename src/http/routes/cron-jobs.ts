@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import * as jobs from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
 import { ApiError } from '../errors.js';
+import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import {
-  ErrorBody,
   IdParams,
   Job,
   JobCreateBody,
+  JobPage,
   JobPatchBody,
+  NoContent,
   PageQuery,
   Preview,
   PreviewBody,
-  Run,
+  RunPage,
   Trigger,
-  pageOf,
 } from '../schemas.js';
 
 export interface CronJobRouteDeps extends jobs.CommandDeps {
@@ -24,8 +24,7 @@ export interface CronJobRouteDeps extends jobs.CommandDeps {
 }
 
 const tags = ['cron jobs'];
-const security = [{ bearer: [] }];
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+const security = BEARER;
 
 /** The tenant's cron jobs; every statement runs inside withTenant, so RLS guards it. */
 export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDeps): void {
@@ -40,8 +39,10 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'Create a cron job',
+        description: "Creates a job of the caller's tenant; it fires from its next occurrence on.",
+        operationId: 'createCronJob',
         body: JobCreateBody,
-        response: { 201: Job, ...errors },
+        response: { 201: Job, ...errorResponses(...AUTHENTICATED, ...WITH_BODY, 409, 422) },
       },
     },
     async (request, reply) => {
@@ -58,8 +59,10 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'List cron jobs, newest first',
+        description: 'One page of the tenant’s jobs; follow `next_cursor` for the next.',
+        operationId: 'listCronJobs',
         querystring: PageQuery,
-        response: { 200: pageOf(Job) },
+        response: { 200: JobPage, ...errorResponses(...AUTHENTICATED) },
       },
     },
     async (request) => jobs.listJobs(deps, tenantOf(request), request.query),
@@ -73,8 +76,10 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'Validate a schedule and list its next fire times',
+        description: 'Nothing is stored: a dry run of the schedule rules.',
+        operationId: 'previewSchedule',
         body: PreviewBody,
-        response: { 200: Preview, ...errors },
+        response: { 200: Preview, ...errorResponses(...AUTHENTICATED, ...WITH_BODY, 422) },
       },
     },
     async (request) => {
@@ -91,8 +96,10 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'Get a cron job',
+        description: 'The job with its last run outcome and next fire time.',
+        operationId: 'getCronJob',
         params: IdParams,
-        response: { 200: Job, ...errors },
+        response: { 200: Job, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
       },
     },
     async (request) => jobs.getJob(deps, tenantOf(request), request.params.id),
@@ -106,9 +113,14 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'Change a cron job',
+        description: 'Changes only the given fields; a new schedule takes effect at once.',
+        operationId: 'updateCronJob',
         params: IdParams,
         body: JobPatchBody,
-        response: { 200: Job, ...errors },
+        response: {
+          200: Job,
+          ...errorResponses(...AUTHENTICATED, ...WITH_BODY, ...WITH_ID, 422),
+        },
       },
     },
     async (request) => jobs.updateJob(deps, tenantOf(request), request.params.id, request.body),
@@ -122,13 +134,15 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'Delete a cron job and its runs',
+        description: 'A run in progress finishes; nothing fires afterwards.',
+        operationId: 'deleteCronJob',
         params: IdParams,
-        response: { 204: z.null(), ...errors },
+        response: { 204: NoContent, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
       },
     },
     async (request, reply) => {
       await jobs.deleteJob(deps, tenantOf(request), request.params.id);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 
@@ -140,8 +154,10 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'Run a cron job once now',
+        description: 'A pod picks the run up within moments; it is recorded like a scheduled one.',
+        operationId: 'triggerCronJob',
         params: IdParams,
-        response: { 202: Trigger, ...errors },
+        response: { 202: Trigger, ...errorResponses(...AUTHENTICATED, ...WITH_ID, 409, 503) },
       },
     },
     async (request, reply) => {
@@ -166,9 +182,11 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: "A job's runs, newest first",
+        description: 'One page of runs; follow `next_cursor` for the next.',
+        operationId: 'listCronJobRuns',
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: pageOf(Run), ...errors },
+        response: { 200: RunPage, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
       },
     },
     async (request) => jobs.listRuns(deps, tenantOf(request), request.params.id, request.query),

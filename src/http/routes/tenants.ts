@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { isUuid } from '../../jobs/commands.js';
 import { withAdmin, type Pool } from '../../db/pool.js';
 import {
@@ -12,11 +11,18 @@ import {
   type TenantRow,
 } from '../../db/tenants.js';
 import { ApiError } from '../errors.js';
-import { ErrorBody, IdParams, Tenant, TenantCreateBody, TenantPatchBody } from '../schemas.js';
+import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
+import {
+  IdParams,
+  NoContent,
+  Tenant,
+  TenantCreateBody,
+  TenantList,
+  TenantPatchBody,
+} from '../schemas.js';
 
 const tags = ['tenants (admin)'];
-const security = [{ bearer: [] }];
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const security = BEARER;
 const DEFAULTS = { max_cron_jobs: 50, min_schedule_interval_seconds: 60, rate_limit_rpm: 600 };
 
 /** Admin: tenants and their quotas. Deleting is soft: keys stop working, jobs stop firing. */
@@ -32,8 +38,10 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
         tags,
         security,
         summary: 'Create a tenant',
+        description: 'Admin token only. Quotas left out take their defaults.',
+        operationId: 'createTenant',
         body: TenantCreateBody,
-        response: { 201: Tenant, ...errors },
+        response: { 201: Tenant, ...errorResponses(...AUTHENTICATED, ...WITH_BODY) },
       },
     },
     async (request, reply) => {
@@ -52,7 +60,9 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
         tags,
         security,
         summary: 'List tenants',
-        response: { 200: z.object({ data: z.array(Tenant) }) },
+        description: 'Admin token only. Deleted tenants are not listed.',
+        operationId: 'listTenants',
+        response: { 200: TenantList, ...errorResponses(...AUTHENTICATED) },
       },
     },
     async () => ({ data: (await withAdmin(deps.pool, listTenants)).map(toTenantView) }),
@@ -66,8 +76,10 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
         tags,
         security,
         summary: 'Get a tenant',
+        description: 'Admin token only.',
+        operationId: 'getTenant',
         params: IdParams,
-        response: { 200: Tenant, ...errors },
+        response: { 200: Tenant, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
       },
     },
     async (request) => toTenantView(await requireTenant(deps.pool, request.params.id)),
@@ -81,9 +93,11 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
         tags,
         security,
         summary: 'Change a tenant',
+        description: 'Admin token only. Changes only the given fields.',
+        operationId: 'updateTenant',
         params: IdParams,
         body: TenantPatchBody,
-        response: { 200: Tenant, ...errors },
+        response: { 200: Tenant, ...errorResponses(...AUTHENTICATED, ...WITH_BODY, ...WITH_ID) },
       },
     },
     async (request) => {
@@ -106,8 +120,10 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
         tags,
         security,
         summary: 'Delete a tenant (soft)',
+        description: 'Admin token only. Its keys stop working and its jobs stop firing.',
+        operationId: 'deleteTenant',
         params: IdParams,
-        response: { 204: z.null(), ...errors },
+        response: { 204: NoContent, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
       },
     },
     async (request, reply) => {
@@ -115,7 +131,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
       const deleted =
         isUuid(id) && (await withAdmin(deps.pool, (client) => softDeleteTenant(client, id)));
       if (!deleted) throw notFound(id);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 }
