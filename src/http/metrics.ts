@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { z } from 'zod';
-import { PUBLIC, errorResponses } from './responses.js';
+import { NoQuery, PUBLIC, errorResponses } from './responses.js';
 
 const MetricsText = z
   .string()
@@ -38,6 +38,7 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry): v
         description:
           'Public (restrict it at the network edge). HTTP, scheduler, model-call and Node.js process metrics.',
         operationId: 'getMetrics',
+        querystring: NoQuery,
         response: {
           200: {
             description: 'The metrics',

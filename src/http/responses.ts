@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ErrorBody } from './schemas.js';
 
 // The error statuses of the API, each with what it means here. A route lists the statuses its
@@ -37,6 +38,9 @@ export const AUTHENTICATED: ErrorStatus[] = [400, 401, 403, 429, 500];
 export const WITH_BODY: ErrorStatus[] = [413, 415];
 /** What a route with an :id can answer on top. */
 export const WITH_ID: ErrorStatus[] = [404, 414];
+
+/** The query of a route that takes none: unknown parameters get a 400 like everywhere else. */
+export const NoQuery = z.strictObject({});
 
 /** The admin token or a tenant API key: `Authorization: Bearer <token>`. */
 export const BEARER = [{ bearer: [] }];

@@ -15,22 +15,27 @@ const OPERATIONS: Record<string, string[]> = {
   '/v1/cron-jobs/preview': ['post'],
 };
 
+interface Schema {
+  $ref?: string;
+  properties?: Record<string, unknown>;
+}
+
 interface Operation {
+  operationId?: string;
   summary?: string;
   security?: unknown[];
   parameters?: { in: string; name: string }[];
-  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
-  responses: Record<
-    string,
-    { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }
-  >;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 }
 
 interface Spec {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, Operation>>;
-  components?: { securitySchemes?: Record<string, unknown> };
+  servers?: { url: string }[];
+  security?: unknown[];
+  components?: { securitySchemes?: Record<string, unknown>; schemas?: Record<string, Schema> };
 }
 
 describe('OpenAPI description and /docs', () => {
@@ -54,7 +59,10 @@ describe('OpenAPI description and /docs', () => {
   it('is an OpenAPI 3 document with a bearer security scheme', () => {
     expect(spec.openapi).toMatch(/^3\./);
     expect(spec.info.title).toBe('HermesX API');
-    expect(spec.components?.securitySchemes?.bearer).toEqual({ type: 'http', scheme: 'bearer' });
+    expect(spec.components?.securitySchemes?.bearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
   });
 
   it('lists every REST operation, each with a summary and bearer security', () => {
@@ -80,25 +88,78 @@ describe('OpenAPI description and /docs', () => {
     }
   });
 
+  /** A schema, or the named component it refers to. */
+  const resolve = (schema: Schema | undefined): Schema | undefined =>
+    schema?.$ref
+      ? spec.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')]
+      : schema;
+
+  it('is OpenAPI 3.1 with servers, default bearer security, the package version, named schemas', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    expect(spec.openapi).toBe('3.1.0');
+    expect(spec.info.version).toBe(pkg.version);
+    expect(spec.servers?.length).toBeGreaterThan(0);
+    expect(spec.security).toEqual([{ bearer: [] }]);
+    for (const name of ['CronJob', 'Run', 'Tenant', 'ApiKey', 'ApiKeyCreated', 'Error']) {
+      expect(spec.components?.schemas?.[name], name).toBeDefined();
+    }
+  });
+
+  it('gives every operation a unique operationId; public routes need no token; 204s have no body', () => {
+    const ids = Object.values(spec.paths).flatMap((ops) =>
+      Object.values(ops).map((op) => op.operationId),
+    );
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const path of ['/health/live', '/health/ready', '/metrics']) {
+      expect(spec.paths[path]?.get?.security, path).toEqual([]);
+    }
+    for (const [path, ops] of Object.entries(spec.paths)) {
+      const deleted = ops.delete?.responses['204'];
+      if (ops.delete) expect(deleted, path).toBeDefined();
+      expect(deleted?.content, path).toBeUndefined();
+    }
+  });
+
+  it('states the bounds the server enforces', () => {
+    const list = spec.paths['/v1/cron-jobs']?.get?.parameters as
+      { name: string; schema: { minimum?: number; maximum?: number } }[] | undefined;
+    expect(list?.find((p) => p.name === 'limit')?.schema).toMatchObject({
+      minimum: 1,
+      maximum: 100,
+    });
+    const preview = resolve(
+      spec.paths['/v1/cron-jobs/preview']?.post?.requestBody?.content['application/json']?.schema,
+    );
+    expect(preview?.properties?.count).toMatchObject({ minimum: 1, maximum: 100 });
+    const job = resolve(spec.components?.schemas?.CronJob);
+    expect(job?.properties?.created_at).toMatchObject({ type: 'string', format: 'date-time' });
+  });
+
   it('describes the job with all its fields, and the request bodies', () => {
     const created = spec.paths['/v1/cron-jobs']?.post;
-    const job = created?.responses['201']?.content?.['application/json']?.schema;
+    const job = resolve(created?.responses['201']?.content?.['application/json']?.schema);
     expect(Object.keys(job?.properties ?? {}).sort()).toEqual([...JOB_FIELDS].sort());
-    const body = created?.requestBody?.content['application/json']?.schema;
+    const body = resolve(created?.requestBody?.content['application/json']?.schema);
     expect(Object.keys(body?.properties ?? {}).sort()).toEqual(
       ['enabled', 'name', 'prompt', 'schedule', 'timezone'].sort(),
     );
-    const preview =
-      spec.paths['/v1/cron-jobs/preview']?.post?.requestBody?.content['application/json']?.schema;
+    const preview = resolve(
+      spec.paths['/v1/cron-jobs/preview']?.post?.requestBody?.content['application/json']?.schema,
+    );
     expect(Object.keys(preview?.properties ?? {}).sort()).toEqual(
       ['count', 'from', 'schedule', 'timezone'].sort(),
     );
-    const key =
-      spec.paths['/v1/api-keys']?.post?.responses['201']?.content?.['application/json']?.schema;
+    const key = resolve(
+      spec.paths['/v1/api-keys']?.post?.responses['201']?.content?.['application/json']?.schema,
+    );
     expect(Object.keys(key?.properties ?? {})).toContain('key');
-    const list =
-      spec.paths['/v1/api-keys']?.get?.responses['200']?.content?.['application/json']?.schema;
-    expect(JSON.stringify(list)).not.toContain('"key"');
+    const list = resolve(
+      spec.paths['/v1/api-keys']?.get?.responses['200']?.content?.['application/json']?.schema,
+    );
+    expect(JSON.stringify(list)).toContain('#/components/schemas/ApiKey"');
+    expect(JSON.stringify(spec.components?.schemas?.ApiKey)).not.toContain('"key"');
   });
 
   it('does not list /openapi.json and /docs themselves', () => {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Pool } from '../../db/pool.js';
 import { pingRedis, type Redis } from '../../redis/connection.js';
-import { PUBLIC, errorResponses } from '../responses.js';
+import { NoQuery, PUBLIC, errorResponses } from '../responses.js';
 
 export interface HealthDeps {
   pool: Pool;
@@ -36,6 +36,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
         summary: 'Liveness: the process runs',
         description: 'Public. For a liveness probe; checks nothing else.',
         operationId: 'getLiveness',
+        querystring: NoQuery,
         response: { 200: Liveness, ...errorResponses(400) },
       },
     },
@@ -51,6 +52,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
         description:
           'Public. 200 while PostgreSQL answers (status degraded without Redis: scheduling pauses), 503 without it.',
         operationId: 'getReadiness',
+        querystring: NoQuery,
         response: {
           200: Readiness,
           503: Readiness.describe('Not ready: the database does not answer'),

@@ -1,0 +1,239 @@
+// A full tour of the API (every operation; success and error answers) through a validator built
+// from the served /openapi.json: each answer's status, media type and body must be what the
+// document says, and every operation of the document must have been called. If the code and the
+// document drift apart, this fails.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  DEFAULT_TENANT_ID,
+  DEFAULT_TENANT_KEY,
+  buildTestApp,
+  type TestApp,
+} from '../helpers/api.js';
+import { createTestDatabase, withOwner } from '../helpers/database.js';
+import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import {
+  createOpenApiValidator,
+  type OpenApiDocument,
+  type OpenApiValidator,
+} from '../helpers/openapi-validator.js';
+
+interface Sent {
+  token?: string;
+  body?: unknown;
+  /** Sent as is with this content type (for non-JSON bodies). */
+  raw?: { contentType: string; payload: string };
+}
+
+describe('the API tour against its OpenAPI document', () => {
+  let databaseUrl: string;
+  let llm: FakeLlm;
+  let api: TestApp;
+  let validator: OpenApiValidator;
+  let schedulerUp = true;
+  const violations: string[] = [];
+  const called = new Set<string>();
+  const statuses = new Set<string>();
+
+  /** One request; its answer is checked against the document and returned. */
+  async function send(method: string, url: string, sent: Sent = {}) {
+    const headers: Record<string, string> = {};
+    if (sent.token) headers.authorization = `Bearer ${sent.token}`;
+    if (sent.raw) headers['content-type'] = sent.raw.contentType;
+    const response = await api.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(sent.raw ? { payload: sent.raw.payload } : {}),
+      ...(sent.body !== undefined ? { payload: sent.body as object } : {}),
+    });
+    const operation = validator.operationOf(method, url);
+    if (operation) {
+      called.add(operation);
+      statuses.add(`${operation} ${response.statusCode}`);
+    }
+    const contentType = response.headers['content-type'];
+    violations.push(
+      ...validator.violations({
+        method,
+        url,
+        requestBody: sent.body,
+        requestContentType: sent.body !== undefined ? 'application/json' : undefined,
+        status: response.statusCode,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+        body: response.body,
+      }),
+    );
+    return response;
+  }
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    llm = await startFakeLlm();
+    api = await buildTestApp({
+      databaseUrl,
+      config: { LLM_API_URL: llm.url, LLM_MODEL: 'fake-model' },
+      schedulerRunning: () => schedulerUp,
+    });
+    const served = await api.app.inject({ method: 'GET', url: '/openapi.json' });
+    validator = createOpenApiValidator(served.json<OpenApiDocument>());
+  });
+  afterAll(async () => {
+    await api?.close();
+    await llm?.close();
+  });
+
+  it('public routes: health and metrics', async () => {
+    expect((await send('GET', '/health/live')).statusCode).toBe(200);
+    expect((await send('GET', '/health/ready')).statusCode).toBe(200);
+    expect((await send('GET', '/metrics')).statusCode).toBe(200);
+    expect((await send('GET', '/health/live?verbose=1')).statusCode).toBe(400);
+  });
+
+  it('admin routes: tenants and API keys', async () => {
+    const admin = { token: ADMIN_TOKEN };
+    const created = await send('POST', '/v1/tenants', { ...admin, body: { name: 'tour' } });
+    expect(created.statusCode).toBe(201);
+    const tenant = created.json<{ id: string }>();
+    expect((await send('POST', '/v1/tenants', { ...admin, body: { name: '' } })).statusCode).toBe(
+      400,
+    );
+    const plain = { contentType: 'text/plain', payload: 'name=x' };
+    expect((await send('POST', '/v1/tenants', { ...admin, raw: plain })).statusCode).toBe(415);
+    const huge = { name: 'x'.repeat(300 * 1024) };
+    expect((await send('POST', '/v1/tenants', { ...admin, body: huge })).statusCode).toBe(413);
+    expect((await send('GET', '/v1/tenants', admin)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/tenants')).statusCode).toBe(401);
+    expect((await send('GET', '/v1/tenants', { token: DEFAULT_TENANT_KEY })).statusCode).toBe(403);
+    expect((await send('GET', `/v1/tenants/${tenant.id}`, admin)).statusCode).toBe(200);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await send('GET', `/v1/tenants/${unknown}`, admin)).statusCode).toBe(404);
+    expect((await send('GET', `/v1/tenants/${'x'.repeat(150)}`, admin)).statusCode).toBe(414);
+    const patch = { ...admin, body: { rate_limit_rpm: 1000 } };
+    expect((await send('PATCH', `/v1/tenants/${tenant.id}`, patch)).statusCode).toBe(200);
+    const emptyPatch = { ...admin, body: {} };
+    expect((await send('PATCH', `/v1/tenants/${tenant.id}`, emptyPatch)).statusCode).toBe(400);
+
+    const keyBody = { tenant_id: tenant.id, name: 'tour key' };
+    const key = await send('POST', '/v1/api-keys', { ...admin, body: keyBody });
+    expect(key.statusCode).toBe(201);
+    const noTenant = { ...admin, body: { tenant_id: unknown, name: 'k' } };
+    expect((await send('POST', '/v1/api-keys', noTenant)).statusCode).toBe(404);
+    expect((await send('GET', `/v1/api-keys?tenant_id=${tenant.id}`, admin)).statusCode).toBe(200);
+    const keyId = key.json<{ id: string }>().id;
+    const revoked = await send('DELETE', `/v1/api-keys/${keyId}`, admin);
+    expect(revoked.statusCode).toBe(204);
+    expect(revoked.body).toBe('');
+    expect((await send('DELETE', `/v1/api-keys/${keyId}`, admin)).statusCode).toBe(404);
+    const deleted = await send('DELETE', `/v1/tenants/${tenant.id}`, admin);
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
+  });
+
+  it('tenant routes: cron jobs, runs, triggers', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    const jobBody = { name: 'tour job', schedule: '*/5 * * * *', prompt: 'say hello' };
+    const created = await send('POST', '/v1/cron-jobs', { ...tenant, body: jobBody });
+    expect(created.statusCode).toBe(201);
+    const job = created.json<{ id: string }>();
+    await send('POST', '/v1/cron-jobs', { ...tenant, body: { ...jobBody, name: 'second' } });
+    const badSchedule = { ...tenant, body: { ...jobBody, schedule: 'every tuesday-ish' } };
+    expect((await send('POST', '/v1/cron-jobs', badSchedule)).statusCode).toBe(422);
+
+    const page = await send('GET', '/v1/cron-jobs?limit=1', tenant);
+    expect(page.statusCode).toBe(200);
+    const cursor = page.json<{ next_cursor: string }>().next_cursor;
+    expect(cursor).toEqual(expect.any(String));
+    const next = `/v1/cron-jobs?limit=1&cursor=${encodeURIComponent(cursor)}`;
+    expect((await send('GET', next, tenant)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/cron-jobs?limit=0', tenant)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/cron-jobs?cursor=nonsense', tenant)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/cron-jobs', { token: ADMIN_TOKEN })).statusCode).toBe(403);
+
+    const preview = { schedule: '0 9 * * 1-5', timezone: 'Europe/Paris', count: 3 };
+    const previewed = await send('POST', '/v1/cron-jobs/preview', { ...tenant, body: preview });
+    expect(previewed.statusCode).toBe(200);
+    const tooMany = { ...tenant, body: { ...preview, count: 101 } };
+    expect((await send('POST', '/v1/cron-jobs/preview', tooMany)).statusCode).toBe(400);
+    const badZone = { ...tenant, body: { ...preview, timezone: 'Mars/Olympus' } };
+    expect((await send('POST', '/v1/cron-jobs/preview', badZone)).statusCode).toBe(422);
+
+    expect((await send('GET', `/v1/cron-jobs/${job.id}`, tenant)).statusCode).toBe(200);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await send('GET', `/v1/cron-jobs/${missing}`, tenant)).statusCode).toBe(404);
+    const rename = { ...tenant, body: { name: 'renamed' } };
+    expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, rename)).statusCode).toBe(200);
+
+    expect((await send('POST', `/v1/cron-jobs/${job.id}/trigger`, tenant)).statusCode).toBe(202);
+    schedulerUp = false;
+    expect((await send('POST', `/v1/cron-jobs/${job.id}/trigger`, tenant)).statusCode).toBe(503);
+    schedulerUp = true;
+    const disable = { ...tenant, body: { enabled: false } };
+    expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, disable)).statusCode).toBe(200);
+    expect((await send('POST', `/v1/cron-jobs/${job.id}/trigger`, tenant)).statusCode).toBe(409);
+
+    await withOwner(databaseUrl, (client) =>
+      client.query(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, pod_id)
+         VALUES ($1, $2, '2030-01-01T00:00:00Z', 'pod-a')`,
+        [job.id, DEFAULT_TENANT_ID],
+      ),
+    );
+    const runs = await send('GET', `/v1/cron-jobs/${job.id}/runs`, tenant);
+    expect(runs.statusCode).toBe(200);
+    expect(runs.json<{ data: unknown[] }>().data).toHaveLength(1);
+
+    const deleted = await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
+    expect(deleted.statusCode).toBe(204);
+    expect(deleted.body).toBe('');
+  });
+
+  it('quotas and rate limits: 409 and 429', async () => {
+    const admin = { token: ADMIN_TOKEN };
+    const created = await send('POST', '/v1/tenants', {
+      ...admin,
+      body: { name: 'tight', max_cron_jobs: 0, rate_limit_rpm: 2 },
+    });
+    const tenantId = created.json<{ id: string }>().id;
+    const key = await send('POST', '/v1/api-keys', {
+      ...admin,
+      body: { tenant_id: tenantId, name: 'tight' },
+    });
+    const token = key.json<{ key: string }>().key;
+    const job = { name: 'n', schedule: '@hourly', prompt: 'p' };
+    expect((await send('POST', '/v1/cron-jobs', { token, body: job })).statusCode).toBe(409);
+    expect((await send('GET', '/v1/cron-jobs', { token })).statusCode).toBe(200);
+    expect((await send('GET', '/v1/cron-jobs', { token })).statusCode).toBe(429);
+  });
+
+  it('the agent routes: models and chat (JSON, stream, model failure)', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    expect((await send('GET', '/v1/models', tenant)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/models', { token: ADMIN_TOKEN })).statusCode).toBe(403);
+    llm.setHandler(() => ({ content: 'Hello from the agent.' }));
+    const messages = [{ role: 'user', content: 'hello' }];
+    const chat = await send('POST', '/v1/chat/completions', { ...tenant, body: { messages } });
+    expect(chat.statusCode).toBe(200);
+    const stream = { ...tenant, body: { messages, stream: true } };
+    const streamed = await send('POST', '/v1/chat/completions', stream);
+    expect(streamed.statusCode).toBe(200);
+    expect(streamed.headers['content-type']).toMatch(/^text\/event-stream/);
+    const empty = { ...tenant, body: { messages: [] } };
+    expect((await send('POST', '/v1/chat/completions', empty)).statusCode).toBe(400);
+    llm.setHandler(() => ({ status: 500 }));
+    const failed = await send('POST', '/v1/chat/completions', { ...tenant, body: { messages } });
+    expect(failed.statusCode).toBe(502);
+  });
+
+  it('answered every call as the document says, and called every operation', () => {
+    expect(violations).toEqual([]);
+    expect(validator.operations().filter((op) => !called.has(op))).toEqual([]);
+    // The tour saw more than successes: the error statuses are checked too.
+    const errorStatuses = new Set([...statuses].map((s) => s.split(' ').at(-1)));
+    for (const status of ['400', '401', '403', '404', '409', '413', '414', '415', '422', '429']) {
+      expect(errorStatuses, status).toContain(status);
+    }
+    expect(errorStatuses).toContain('502');
+    expect(errorStatuses).toContain('503');
+  });
+});
