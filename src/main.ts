@@ -1,11 +1,12 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm } from './agent/llm.js';
+import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { buildApp } from './http/app.js';
+import { createServiceRegistry } from './http/metrics.js';
 import type { Logger } from './log.js';
 import { createRedis } from './redis/connection.js';
 import { createRedisLockStore } from './redis/lock.js';
@@ -31,8 +32,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
 
   const pool = createPool(databaseUrl, log, { max: Math.min(50, config.maxConcurrentRuns + 10) });
   const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'hermesx_' });
+  const registry = createServiceRegistry();
+  const modelMetrics = createModelMetrics(registry);
 
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
@@ -42,7 +43,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
       locks: createRedisLockStore(redis, config.podId, await loadInstallationId(pool)),
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
-        createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000 }),
+        instrumentLlm(
+          createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000 }),
+          modelMetrics,
+          'scheduler',
+        ),
       ),
       clock: systemClock,
       log,
@@ -69,6 +74,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log,
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
+    llm: instrumentLlm(createLlm(config.llm), modelMetrics, 'chat'),
   });
   const address = await app.listen({ port: config.port, host: config.host });
   log.info({ address, pod: config.podId }, 'http server listening');

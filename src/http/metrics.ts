@@ -1,12 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { readBuildInfo } from '../build-info.js';
 import { z } from 'zod';
 import { NoQuery, PUBLIC, errorResponses } from './responses.js';
 
 const MetricsText = z
   .string()
   .describe('Prometheus text exposition format 0.0.4 (see docs/operations.md for the names)');
+
+const GAUGES_NAMED_LIKE_COUNTERS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+/**
+ * The service's registry: prom-client's default process and Node.js metrics under their standard
+ * names (process_*, nodejs_*, as off-the-shelf dashboards expect) and hermesx_build_info.
+ */
+export function createServiceRegistry(): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  // Gauges named like counters fail `promtool check metrics`; the per-type gauges without the
+  // suffix (nodejs_active_handles{type}, ...) carry the same numbers: sum() them.
+  for (const name of GAUGES_NAMED_LIKE_COUNTERS) registry.removeSingleMetric(name);
+  const build = readBuildInfo();
+  new Gauge({
+    name: 'hermesx_build_info',
+    help: 'Always 1; the labels say which version and commit run',
+    labelNames: ['version', 'commit'],
+    registers: [registry],
+  }).set({ version: build.version, commit: build.commit }, 1);
+  return registry;
+}
 
 /** Counts requests and times them, labelled by route pattern (not raw URL, to bound cardinality). */
 export function registerHttpMetrics(app: FastifyInstance, registry: Registry): void {

@@ -1,0 +1,24 @@
+// Prints what GET /metrics serves, with every metric family of the service registered as
+// src/main.ts registers them (no database, Redis or model server needed), for
+// `node --import tsx scripts/metrics-exposition.ts | promtool check metrics`.
+import { createModelMetrics } from '../src/agent/model-metrics.js';
+import { loadConfig } from '../src/config.js';
+import { createPool } from '../src/db/pool.js';
+import { buildApp } from '../src/http/app.js';
+import { createServiceRegistry } from '../src/http/metrics.js';
+import { createLogger } from '../src/log.js';
+import { createSchedulerMetrics } from '../src/scheduler/metrics.js';
+
+const log = createLogger({ format: 'json', level: 'error', write: () => undefined });
+const pool = createPool('postgres://metrics@127.0.0.1:1/metrics', log, { max: 1 });
+const registry = createServiceRegistry();
+createModelMetrics(registry);
+createSchedulerMetrics(registry);
+const app = await buildApp({ config: loadConfig({}), pool, redis: undefined, log, registry });
+// A few requests, so the HTTP families have series.
+await app.inject({ method: 'GET', url: '/health/live' });
+await app.inject({ method: 'GET', url: '/v1/cron-jobs' });
+const response = await app.inject({ method: 'GET', url: '/metrics' });
+process.stdout.write(response.body);
+await app.close();
+await pool.end();
