@@ -1,26 +1,99 @@
+import { parseArgs } from 'node:util';
+import { readBuildInfo } from './build-info.js';
+import { COMMANDS, commandHelp, rootHelp, settingsHelp } from './cli-help.js';
 import { ConfigError, loadConfig, requireDatabaseUrl, type Config } from './config.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { createLogger, type Logger } from './log.js';
 import { startService } from './main.js';
 import { waitForSignal } from './cli-signals.js';
 
-const USAGE = `usage: hermesx <command>
+/** A command line the CLI refuses: one line on stderr, exit 2. */
+class UsageError extends Error {}
 
-commands:
-  saas-api   run the API and the scheduler (needs DATABASE_URL)
-  migrate    apply database migrations and exit (needs DATABASE_URL)
-  dev        run a complete local system with zero setup (embedded PostgreSQL, local Redis)
-`;
+const HELP_OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
+
+type Action =
+  | { kind: 'print'; text: string; code: number }
+  | { kind: 'run'; command: 'saas-api' | 'migrate' | 'dev' };
+
+/** What the arguments ask for; parsing starts nothing and reads no settings. */
+function parseCommandLine(argv: string[]): Action {
+  const [first, ...rest] = argv;
+  if (first === undefined) return { kind: 'print', text: rootHelp(), code: 2 };
+  if (first.startsWith('-')) {
+    const { values } = parse(
+      argv,
+      { ...HELP_OPTIONS, version: { type: 'boolean', short: 'V' } },
+      'hermesx',
+    );
+    if (values.version) {
+      const build = readBuildInfo();
+      return {
+        kind: 'print',
+        text: `hermesx ${build.version} (commit ${build.commit})\n`,
+        code: 0,
+      };
+    }
+    return { kind: 'print', text: rootHelp(), code: 0 };
+  }
+  if (first === 'help') {
+    const { positionals } = parse(rest, HELP_OPTIONS, 'hermesx help', 1);
+    const topic = positionals[0];
+    if (topic === undefined) return { kind: 'print', text: rootHelp(), code: 0 };
+    if (topic === 'settings') return { kind: 'print', text: settingsHelp(), code: 0 };
+    const help = COMMANDS[topic];
+    if (!help) throw new UsageError(`no help topic "${topic}" (try hermesx help)`);
+    return { kind: 'print', text: commandHelp(topic, help), code: 0 };
+  }
+  const help = COMMANDS[first];
+  if (!help) throw new UsageError(`unknown command "${first}" (see hermesx --help)`);
+  const { values } = parse(rest, HELP_OPTIONS, `hermesx ${first}`);
+  if (values.help) return { kind: 'print', text: commandHelp(first, help), code: 0 };
+  return { kind: 'run', command: first as 'saas-api' | 'migrate' | 'dev' };
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+/** node:util parseArgs, strict; its errors become one line that says where help is. */
+function parse(
+  args: string[],
+  options: Options,
+  command: string,
+  maxPositionals = 0,
+): { values: Record<string, unknown>; positionals: string[] } {
+  const forHelp = `see ${command} --help`;
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const option = /'([^']+)'/.exec(err instanceof Error ? err.message : '')?.[1] ?? '';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      throw new UsageError(`unknown option ${option} for ${command} (${forHelp})`);
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      throw new UsageError(`option ${option.split(', ').at(-1)} takes no value (${forHelp})`);
+    }
+    throw new UsageError(`invalid arguments for ${command} (${forHelp})`);
+  }
+  const extra = parsed.positionals[maxPositionals];
+  if (extra !== undefined) {
+    throw new UsageError(
+      `unexpected argument "${extra}" for ${command} (settings are environment variables: hermesx help settings)`,
+    );
+  }
+  return parsed;
+}
 
 async function main(argv: string[]): Promise<number> {
-  const command = argv[0];
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(USAGE);
-    return command === undefined ? 2 : 0;
+  const action = parseCommandLine(argv);
+  if (action.kind === 'print') {
+    (action.code === 0 ? process.stdout : process.stderr).write(action.text);
+    return action.code;
   }
   const config = loadConfig();
   const log = createLogger({ format: config.logFormat, level: config.logLevel });
-  switch (command) {
+  switch (action.command) {
     case 'saas-api':
       return runService(config, log);
     case 'migrate': {
@@ -32,9 +105,6 @@ async function main(argv: string[]): Promise<number> {
       const { runDev } = await import('./dev.js');
       return runDev(config, log);
     }
-    default:
-      process.stderr.write(`hermesx: unknown command "${command}"\n\n${USAGE}`);
-      return 2;
   }
 }
 
@@ -48,7 +118,7 @@ async function runService(config: Config, log: Logger): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof UsageError) {
       process.stderr.write(`hermesx: ${err.message}\n`);
       process.exit(2);
     }

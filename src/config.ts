@@ -80,6 +80,9 @@ const envSchema = z.object({
   HERMES_POD_ID: optionalText,
 });
 
+/** The environment variables the configuration reads (for `hermesx help settings`). */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config {
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;

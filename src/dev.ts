@@ -108,16 +108,26 @@ async function ensureTenantKey(
 }
 
 function printBanner(url: string, config: Config, state: DevState): void {
+  const port = new URL(url).port;
   const lines = [
     '',
     'HermesX dev is running.',
-    `  URL:            ${url.replace('0.0.0.0', 'localhost')}`,
+    `  Listening on:   ${listening(config.host, port)}`,
+    `  URL:            http://localhost:${port}`,
     `  Admin token:    ${config.adminToken ?? ''}`,
     `  Tenant API key: ${state.tenantApiKey ?? ''}   (default tenant ${DEFAULT_TENANT_ID})`,
     `  Redis:          ${config.redisUrl ?? 'none (install redis-server to enable the scheduler)'}`,
-    '  Try: curl -s localhost:' + config.port + '/health/ready',
+    `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** Where the server accepts connections, said plainly (0.0.0.0 is every interface, not localhost). */
+function listening(host: string, port: string): string {
+  if (host === '0.0.0.0' || host === '::') {
+    return `${host}:${port} (every network interface; SAAS_API_HOST=127.0.0.1 keeps it local)`;
+  }
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -37,6 +37,7 @@ export function createLogger(options: LogOptions): Logger {
   return pino(
     {
       level: options.level,
+      hooks: { logMethod: dropFastifyListening },
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: SECRET_KEYS, censor: '***' },
@@ -47,6 +48,21 @@ export function createLogger(options: LogOptions): Logger {
     },
     destination,
   );
+}
+
+/**
+ * Fastify logs "Server listening at <url>" once per interface on listen; the service logs its own
+ * `http server listening` line with the address it binds, so these repeat it (and list 127.0.0.1
+ * for a server bound to every interface).
+ */
+function dropFastifyListening(
+  this: Logger,
+  args: Parameters<Logger['info']>,
+  method: (...args: Parameters<Logger['info']>) => void,
+): void {
+  const message = typeof args[0] === 'string' ? args[0] : args[1];
+  if (typeof message === 'string' && message.startsWith('Server listening at ')) return;
+  method.apply(this, args);
 }
 
 function redactUrls(fields: Record<string, unknown>): Record<string, unknown> {
@@ -80,5 +96,30 @@ function formatValue(value: unknown): string {
       : typeof value === 'object'
         ? JSON.stringify(value)
         : String(value);
-  return /^[^\s"=\\]+$/.test(text) ? text : JSON.stringify(text);
+  return BARE_VALUE.test(text) ? text : quote(text);
+}
+
+// Characters a logfmt value may hold unquoted: printable, and none of space " = \.
+const BARE_VALUE = /^[^\s"=\\\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]+$/u;
+// Escaped inside quotes: " and \, and every control or format character (C0, DEL, C1, bidi
+// overrides, line separators), so no log line can be split, recoloured or reordered on a terminal.
+const NEEDS_ESCAPE = /["\\\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** A quoted value with Go logfmt's escapes (\" \\ \n \r \t) and \uXXXX for other controls. */
+function quote(text: string): string {
+  const escaped = text.replace(NEEDS_ESCAPE, (c) => {
+    if (c === '"' || c === '\\') return `\\${c}`;
+    return SHORT_ESCAPES[c] ?? unicodeEscape(c);
+  });
+  return `"${escaped}"`;
+}
+
+/** \uXXXX per UTF-16 code unit (a pair for characters beyond U+FFFF), as Go and JSON read it. */
+function unicodeEscape(character: string): string {
+  let out = '';
+  for (let i = 0; i < character.length; i++) {
+    out += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  }
+  return out;
 }

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
 
@@ -40,5 +42,51 @@ describe('logs', () => {
       expect(out).not.toContain(secret);
     }
     expect(out).toContain('hermesx:***@db');
+  });
+});
+
+// The npm logfmt parser, as a log pipeline would use it (CommonJS, no types).
+const logfmt = createRequire(import.meta.url)('logfmt') as {
+  parse(line: string): Record<string, string | boolean | null>;
+};
+const CONTROL = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+describe('logfmt lines parse back', () => {
+  it('escapes control characters inside quotes (no raw escape, newline or bidi override)', () => {
+    const { log, lines } = capturingLogger('text');
+    log.info(
+      { a: 'x\u001b[31mred', b: 'two\nlines\ttab', c: '\u202eevil', d: 'del\u007f', e: 'ok' },
+      'm\u0007sg',
+    );
+    const line = lines[0] ?? '';
+    expect(line.slice(0, -1)).not.toMatch(CONTROL);
+    expect(line).toContain(' msg="m\\u0007sg" ');
+    expect(line).toContain(' a="x\\u001b[31mred" b="two\\nlines\\ttab" c="\\u202eevil" ');
+    expect(line).toContain(' d="del\\u007f" e=ok\n');
+    const parsed = logfmt.parse(line);
+    expect(Object.keys(parsed)).toEqual(['time', 'level', 'msg', 'a', 'b', 'c', 'd', 'e']);
+    expect(parsed.e).toBe('ok');
+  });
+
+  it('round-trips any printable text and never lets a value make up keys', () => {
+    const printable = fc.string({ unit: 'binary', maxLength: 40 }).filter((t) => !CONTROL.test(t));
+    const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+    fc.assert(
+      fc.property(printable, anyText, (clean, dirty) => {
+        const { log, lines } = capturingLogger('text');
+        log.info({ clean, dirty, after: 'end' }, clean);
+        const line = lines[0] ?? '';
+        expect(line.endsWith('\n')).toBe(true);
+        expect(line.slice(0, -1)).not.toMatch(CONTROL);
+        const parsed = logfmt.parse(line);
+        expect(Object.keys(parsed)).toEqual(['time', 'level', 'msg', 'clean', 'dirty', 'after']);
+        // The parser reads a bare true/false as a boolean and a bare empty value as null.
+        const text = (value: unknown) => (value === null ? '' : String(value));
+        expect(text(parsed.clean)).toBe(clean);
+        expect(text(parsed.msg)).toBe(clean);
+        expect(parsed.after).toBe('end');
+      }),
+      { numRuns: 500 },
+    );
   });
 });

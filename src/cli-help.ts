@@ -1,0 +1,151 @@
+import { SETTING_NAMES } from './config.js';
+
+// The CLI's help texts. Settings are environment variables; `hermesx help settings` lists each
+// one the configuration reads (src/config.ts), with its default and meaning when known here.
+
+export interface CommandHelp {
+  summary: string;
+  usage: string;
+  details: string;
+  settings: readonly string[];
+}
+
+const SCHEDULER = [
+  'SCHEDULER_POLL_INTERVAL',
+  'SCHEDULER_EXEC_TIMEOUT',
+  'SCHEDULER_LOCK_TTL',
+  'SCHEDULER_MAX_CONCURRENT_RUNS',
+  'SCHEDULER_CATCHUP_WINDOW',
+  'SCHEDULER_SHUTDOWN_GRACE',
+];
+const SERVICE = [
+  'SAAS_API_PORT',
+  'SAAS_API_HOST',
+  ...SCHEDULER,
+  'HERMES_ACP_TOKEN',
+  'HERMES_API_KEY',
+  'SAAS_ALLOWED_ORIGINS',
+  'LLM_API_URL',
+  'LLM_API_KEY',
+  'LLM_MODEL',
+  'LOG_FORMAT',
+  'LOG_LEVEL',
+  'HERMES_POD_ID',
+];
+
+export const COMMANDS: Record<string, CommandHelp> = {
+  'saas-api': {
+    summary: 'run the API and the scheduler (needs DATABASE_URL)',
+    usage: 'hermesx saas-api',
+    details:
+      'Applies pending migrations, then serves the API and runs the scheduler until SIGTERM or\n' +
+      'SIGINT; in-flight runs get SCHEDULER_SHUTDOWN_GRACE to finish. Without Redis the API serves\n' +
+      'and the scheduler waits for it.',
+    settings: ['DATABASE_URL', 'REDIS_URL', ...SERVICE],
+  },
+  migrate: {
+    summary: 'apply database migrations and exit (needs DATABASE_URL)',
+    usage: 'hermesx migrate',
+    details: 'Applies the pending migrations in order, each in its own transaction, then exits 0.',
+    settings: ['DATABASE_URL', 'LOG_FORMAT', 'LOG_LEVEL'],
+  },
+  dev: {
+    summary: 'run a complete local system with zero setup (embedded PostgreSQL, local Redis)',
+    usage: 'hermesx dev',
+    details:
+      'Starts an embedded PostgreSQL (data in .hermesx/), a local redis-server when one is on\n' +
+      'PATH, and the service; prints the URL, an admin token and a tenant API key. DATABASE_URL is\n' +
+      'ignored; REDIS_URL, when set, is used instead of a local Redis. Ctrl-C stops everything.',
+    settings: ['REDIS_URL', ...SERVICE],
+  },
+};
+
+const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
+  DATABASE_URL: ['required (except dev)', 'PostgreSQL 16+ connection string'],
+  REDIS_URL: ['unset', 'Redis 7+; unset or unreachable: the API serves, the scheduler waits'],
+  SAAS_API_PORT: ['18080', 'HTTP port'],
+  SAAS_API_HOST: ['0.0.0.0', 'HTTP listen address (127.0.0.1: this machine only)'],
+  SCHEDULER_POLL_INTERVAL: ['30s', 'full re-sync period (changes also arrive at once)'],
+  SCHEDULER_EXEC_TIMEOUT: ['5m', 'hard limit of one run; the model call is cancelled'],
+  SCHEDULER_LOCK_TTL: ['12m', 'Redis lock TTL; must be greater than SCHEDULER_EXEC_TIMEOUT'],
+  SCHEDULER_MAX_CONCURRENT_RUNS: ['100', 'runs in flight per replica'],
+  SCHEDULER_CATCHUP_WINDOW: ['1h', 'a missed occurrence younger than this runs once (0: never)'],
+  SCHEDULER_SHUTDOWN_GRACE: ['20s', 'on SIGTERM, how long in-flight runs may finish'],
+  HERMES_ACP_TOKEN: ['unset', 'admin bearer token (tenants, API keys)'],
+  HERMES_API_KEY: ['unset', 'bearer key acting as a user of the default tenant'],
+  SAAS_ALLOWED_ORIGINS: ['unset', 'CORS allow-list, comma separated, or *'],
+  LLM_API_URL: ['http://localhost:11434/v1', 'OpenAI-compatible endpoint (Ollama, vLLM, OpenAI)'],
+  LLM_API_KEY: ['empty', 'its key'],
+  LLM_MODEL: ['qwen3:30b', 'model name'],
+  LOG_FORMAT: ['text', 'text (logfmt) or json'],
+  LOG_LEVEL: ['info', 'debug, info, warn or error'],
+  HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],
+};
+
+export function rootHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const commands = Object.entries(COMMANDS).map(
+    ([name, help]) => `  ${name.padEnd(width)}  ${help.summary}`,
+  );
+  return [
+    'usage: hermesx <command> [--help]',
+    '       hermesx --version',
+    '',
+    'commands:',
+    ...commands,
+    `  ${'help'.padEnd(width)}  this text; hermesx help <command>; hermesx help settings`,
+    '',
+    'options:',
+    '  -h, --help     show help (hermesx <command> --help for one command; starts nothing)',
+    '  -V, --version  print the version and exit',
+    '',
+    'Settings are environment variables: hermesx help settings lists them.',
+    '',
+  ].join('\n');
+}
+
+export function commandHelp(name: string, help: CommandHelp): string {
+  return [
+    `usage: ${help.usage} [--help]`,
+    '',
+    `${name}: ${help.summary}`,
+    '',
+    help.details,
+    '',
+    'options:',
+    '  -h, --help  show this help and exit',
+    '',
+    ...wrap(`settings: ${help.settings.join(', ')}`, 92),
+    '(hermesx help settings says what each one does)',
+    '',
+  ].join('\n');
+}
+
+export function settingsHelp(): string {
+  const names = [...SETTING_NAMES];
+  const width = Math.max(...names.map((name) => name.length));
+  const fallbackWidth = Math.max(...Object.values(SETTINGS).map(([fallback]) => fallback.length));
+  const rows = names.map((name) => {
+    const [fallback, meaning] = SETTINGS[name] ?? ['', 'see the README'];
+    return `  ${name.padEnd(width)}  ${fallback.padEnd(fallbackWidth)}  ${meaning}`;
+  });
+  return [
+    'settings (environment variables; durations like 30s, 5m, 1h30m):',
+    '',
+    `  ${'name'.padEnd(width)}  ${'default'.padEnd(fallbackWidth)}  meaning`,
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `  ${word}`;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
