@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type { Redis } from '../redis/connection.js';
+import { registerAccessLog, requestIdOf } from './access-log.js';
 import { registerAuth } from './auth.js';
 import { frameworkErrorReply, registerErrorHandling } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
@@ -38,7 +39,11 @@ const BODY_LIMIT_BYTES = 256 * 1024;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: new LogController({
+      disableRequestLogging: true,
+      requestIdLogLabel: 'request_id',
+    }),
+    genReqId: requestIdOf,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
     frameworkErrors: frameworkErrorReply,
@@ -53,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   await app.register(swagger, openApiOptions());
   registerHttpMetrics(app, deps.registry);
+  registerAccessLog(app);
   registerAuth(app, {
     config: deps.config,
     pool: deps.pool,

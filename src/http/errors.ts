@@ -50,6 +50,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError || error instanceof CommandError) {
       const status = error instanceof ApiError ? error.statusCode : error.status;
+      // Upstream failures (model server down, timeout, bad answer) are for operators to see.
+      if (status >= 500)
+        request.log.warn({ code: error.code, error: error.message }, 'request failed');
       return reply.code(status).send(errorBody(error.code, error.message));
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
