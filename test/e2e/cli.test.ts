@@ -1,5 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { SETTING_NAMES } from '../../src/config.js';
 import { MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { findFreePort, startRedis, type LocalServer } from '../../src/dev/processes.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
@@ -224,5 +225,76 @@ describe('the ./hermesx wrapper', () => {
     expect(cli.stdout()).toMatch(/^usage: hermesx <command>/m);
     expect(cli.stdout()).toContain('saas-api');
     expect(cli.stdout()).toContain('migrate');
+  });
+});
+
+describe('the command line', () => {
+  const run = async (args: string[], env: Record<string, string> = {}) => {
+    const cli = spawnCli(args, cliEnv(env));
+    const exit = await cli.waitForExit(STARTUP_TIMEOUT_MS);
+    return { exit, stdout: cli.stdout(), stderr: cli.stderr() };
+  };
+
+  it('--help for the root and every command prints usage, exits 0 and starts nothing', async () => {
+    // A database URL nothing listens on: a command that started would fail, not print help.
+    const env = { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', SAAS_API_PORT: 'not-a-port' };
+    for (const args of [
+      ['--help'],
+      ['-h'],
+      ['help'],
+      ['saas-api', '--help'],
+      ['migrate', '-h'],
+      ['dev', '--help'],
+      ['help', 'dev'],
+    ]) {
+      const { exit, stdout, stderr } = await run(args, env);
+      expect(exit, `${args.join(' ')}: ${stderr}`).toEqual({ code: 0, signal: null });
+      expect(stdout, args.join(' ')).toMatch(/^usage: hermesx /);
+      expect(stderr, args.join(' ')).toBe('');
+      expect(stdout, args.join(' ')).not.toMatch(/level=|listening/);
+    }
+    const { stdout } = await run(['dev', '--help']);
+    expect(stdout).toContain('embedded PostgreSQL');
+    expect(stdout).toMatch(/settings: .*SAAS_API_PORT/s);
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const { exit, stdout } = await run([flag]);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(stdout).toMatch(
+        new RegExp(`^hermesx ${version.replace(/\./g, '\\.')} \\(commit \\S+\\)\\n$`),
+      );
+    }
+  });
+
+  it('help settings lists every setting with its default', async () => {
+    const { exit, stdout } = await run(['help', 'settings']);
+    expect(exit).toEqual({ code: 0, signal: null });
+    for (const name of SETTING_NAMES) expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    expect(stdout).toMatch(/^ {2}SAAS_API_PORT +18080 +HTTP port$/m);
+  });
+
+  it.each([
+    [
+      ['saas-api', '--port', '9999'],
+      /^hermesx: unknown option --port for hermesx saas-api \(see hermesx saas-api --help\)\n$/,
+    ],
+    [['--verbose'], /^hermesx: unknown option --verbose for hermesx \(see hermesx --help\)\n$/],
+    [['migrate', 'now'], /^hermesx: unexpected argument "now" for hermesx migrate /],
+    [['dev', '--help=yes'], /^hermesx: option --help takes no value/],
+    [['serve'], /^hermesx: unknown command "serve" \(see hermesx --help\)\n$/],
+    [['help', 'nothing'], /^hermesx: no help topic "nothing"/],
+  ])('refuses %j with one line and exit 2', async (args, message) => {
+    const { exit, stdout, stderr } = await run(args, {
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db',
+    });
+    expect(exit).toEqual({ code: 2, signal: null });
+    expect(stderr).toMatch(message);
+    expect(stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
+    expect(stdout).toBe('');
   });
 });
