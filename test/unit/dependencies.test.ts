@@ -1,0 +1,56 @@
+// The production image installs `dependencies` only: every package src/ loads at run time must be
+// there, and nothing there may go unused. Type-only imports are erased by the compiler, so a
+// package used only for types (openai) belongs in devDependencies.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/process-cli.js';
+
+const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** The packages each statement loads at run time (no `import type`, no `export type`). */
+function runtimePackages(source: string): string[] {
+  const specifiers: string[] = [];
+  const statement = /^\s*(import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms;
+  for (const match of source.matchAll(statement)) if (!match[2]) specifiers.push(match[3] ?? '');
+  for (const match of source.matchAll(/^\s*import\s+'([^']+)'/gm)) specifiers.push(match[1] ?? '');
+  for (const match of source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g))
+    specifiers.push(match[1] ?? '');
+  return specifiers
+    .filter((s) => !s.startsWith('.') && !s.startsWith('node:'))
+    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : (s.split('/')[0] ?? s)));
+}
+
+describe('dependencies', () => {
+  const used = new Set(
+    sourceFiles(path.join(REPO_ROOT, 'src')).flatMap((file) =>
+      runtimePackages(readFileSync(file, 'utf8')),
+    ),
+  );
+
+  it('lists every package src/ loads at run time under dependencies', () => {
+    expect([...used].filter((name) => !(name in manifest.dependencies)).sort()).toEqual([]);
+  });
+
+  it('lists nothing under dependencies that src/ does not load', () => {
+    expect(Object.keys(manifest.dependencies).filter((name) => !used.has(name))).toEqual([]);
+  });
+
+  it('pins every version exactly', () => {
+    const all = { ...manifest.dependencies, ...manifest.devDependencies };
+    expect(
+      Object.entries(all).filter(([, version]) => !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)),
+    ).toEqual([]);
+  });
+});
