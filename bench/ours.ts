@@ -252,7 +252,7 @@ export class Hermes implements System {
   async eventLoopMaxMs(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
     for (const [id, text] of await this.metrics()) {
-      out[id] = metric(text, 'hermesx_nodejs_eventloop_lag_max_seconds') * 1000;
+      out[id] = metric(text, 'nodejs_eventloop_lag_max_seconds') * 1000;
     }
     return out;
   }

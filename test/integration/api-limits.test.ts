@@ -232,14 +232,14 @@ describe('request validation and limits', () => {
     expect(poisoned.json()).toEqual({
       error: { code: expect.any(String), message: expect.any(String) },
     });
-    // text/plain is parsed as a string, which is no job.
+    // The API takes JSON only: text/plain is refused like any other media type.
     const text = await app.inject({
       method: 'POST',
       url: '/v1/cron-jobs',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
       payload: 'name=x',
     });
-    expectError(text, 400, 'validation_error');
+    expectError(text, 415, 'unsupported_media_type');
     const xml = await app.inject({
       method: 'POST',
       url: '/v1/cron-jobs',
