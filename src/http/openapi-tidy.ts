@@ -65,7 +65,16 @@ function rewriteRefs(value: Json, renames: Map<string, string>): void {
   }
 }
 
-/** @fastify/swagger calls every response without a description "Default Response". */
+const RETRY_AFTER = {
+  description: 'seconds until a request may succeed',
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+};
+
+/**
+ * @fastify/swagger calls every response without a description "Default Response"; and the Zod
+ * transform drops response headers, so a 429's Retry-After is added here.
+ */
 function describeSuccesses(paths: Json): void {
   for (const operations of Object.values((paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const operation of Object.values(operations)) {
@@ -75,6 +84,7 @@ function describeSuccesses(paths: Json): void {
         if (response.description === 'Default Response' && SUCCESS[status]) {
           response.description = SUCCESS[status];
         }
+        if (status === '429') Object.assign(response, { headers: { 'Retry-After': RETRY_AFTER } });
       }
     }
   }

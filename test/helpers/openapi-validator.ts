@@ -12,7 +12,10 @@ interface MediaType {
 }
 interface Operation {
   requestBody?: { content: Record<string, MediaType> };
-  responses: Record<string, { content?: Record<string, MediaType> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, MediaType>; headers?: Record<string, { required?: boolean }> }
+  >;
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
@@ -26,6 +29,8 @@ export interface Exchange {
   requestBody?: unknown;
   status: number;
   contentType: string | undefined;
+  /** The answer's headers (lower-case names). */
+  headers?: Record<string, unknown>;
   body: string;
 }
 
@@ -109,6 +114,16 @@ export function createOpenApiValidator(document: OpenApiDocument): OpenApiValida
       const response = operation.responses[status] ?? operation.responses.default;
       if (!response) return [...problems, `${at}: status not documented`];
       const responseKey = operation.responses[status] ? status : 'default';
+      for (const [header, spec] of Object.entries(response.headers ?? {})) {
+        const value = exchange.headers?.[header.toLowerCase()];
+        if (spec.required && value === undefined) problems.push(`${at}: no ${header} header`);
+        if (value !== undefined) {
+          const pointer = ['paths', template, method, 'responses', responseKey, 'headers', header];
+          const schema = [...pointer, 'schema'];
+          const typed = /^\d+$/.test(String(value)) ? Number(value) : value;
+          problems.push(...checkSchema(schema, typed, `${at}: header ${header}`));
+        }
+      }
       if (!response.content) {
         if (exchange.body !== '') problems.push(`${at}: documented without a body, got one`);
         if (exchange.contentType) problems.push(`${at}: content-type on a bodiless answer`);

@@ -61,6 +61,7 @@ describe('the API tour against its OpenAPI document', () => {
         requestContentType: sent.body !== undefined ? 'application/json' : undefined,
         status: response.statusCode,
         contentType: typeof contentType === 'string' ? contentType : undefined,
+        headers: response.headers,
         body: response.body,
       }),
     );

@@ -157,7 +157,10 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         description: 'A pod picks the run up within moments; it is recorded like a scheduled one.',
         operationId: 'triggerCronJob',
         params: IdParams,
-        response: { 202: Trigger, ...errorResponses(...AUTHENTICATED, ...WITH_ID, 409, 503) },
+        response: {
+          202: Trigger,
+          ...errorResponses(...AUTHENTICATED, ...WITH_BODY, ...WITH_ID, 409, 503),
+        },
       },
     },
     async (request, reply) => {
