@@ -77,7 +77,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     llm: instrumentLlm(createLlm(config.llm), modelMetrics, 'chat'),
   });
   const address = await app.listen({ port: config.port, host: config.host });
-  log.info({ address, pod: config.podId }, 'http server listening');
+  // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
+  const port = Number(new URL(address).port);
+  log.info({ host: config.host, port, pod: config.podId }, 'http server listening');
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -141,6 +141,14 @@ describe('hermesx saas-api', () => {
       body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
     });
     expect(cli.stdout()).not.toContain('scheduler disabled');
+    // One line says where it listens, with the host it bound; Fastify's own lines are dropped.
+    const listening = cli
+      .stdout()
+      .split('\n')
+      .filter((line) => /listening/i.test(line));
+    expect(listening).toEqual([
+      expect.stringMatching(/ msg="http server listening" host=127\.0\.0\.1 port=\d+ /),
+    ]);
 
     const started = Date.now();
     process.kill(cli.pid, 'SIGTERM');
