@@ -1,6 +1,6 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
-import { createLlm } from './agent/llm.js';
+import { createLlm, type RetryCause } from './agent/llm.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
@@ -14,7 +14,7 @@ import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import type { SchedulerSettings } from './scheduler/state.js';
+import type { SchedulerSettings } from './scheduler/settings.js';
 
 export interface RunningService {
   url: string;
@@ -34,6 +34,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'hermesx_' });
 
+  const onRetry = countModelRetries(registry);
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
   if (redis) {
@@ -42,7 +43,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       locks: createRedisLockStore(redis, config.podId, await loadInstallationId(pool)),
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
-        createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000 }),
+        createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000, onRetry }),
       ),
       clock: systemClock,
       log,
@@ -68,6 +69,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     redis,
     log,
     registry,
+    llm: createLlm(config.llm, { onRetry }),
     schedulerRunning: () => scheduler?.running ?? false,
   });
   const address = await app.listen({ port: config.port, host: config.host });
@@ -87,6 +89,18 @@ export async function startService(config: Config, log: Logger): Promise<Running
     return stopping;
   };
   return { url: address, scheduler, stop };
+}
+
+/** hermesx_model_retries_total{cause}: model requests sent again, and why. */
+function countModelRetries(registry: Registry): (cause: RetryCause) => void {
+  const retries = new Counter({
+    name: 'hermesx_model_retries_total',
+    help: 'Model requests sent again: throttled (429), overloaded (503), connect (failed before sending)',
+    labelNames: ['cause'],
+    registers: [registry],
+  });
+  for (const cause of ['throttled', 'overloaded', 'connect']) retries.inc({ cause }, 0);
+  return (cause) => retries.inc({ cause });
 }
 
 export function schedulerSettings(config: Config): SchedulerSettings {

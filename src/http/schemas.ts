@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_KINDS } from '../scheduler/ports.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
 // the job rules in src/jobs/commands.ts check the values.
@@ -59,9 +60,11 @@ export const Run = z.object({
   scheduled_at: timestamp,
   started_at: timestamp,
   finished_at: timestamp.nullable(),
-  status: z.enum(['running', 'success', 'failed']),
+  status: z.enum(['claimed', 'running', 'success', 'failed']),
   result: z.string().nullable(),
   error: z.string().nullable(),
+  error_kind: z.enum(ERROR_KINDS).nullable(),
+  attempts: z.number().int(),
   duration_ms: z.number().nullable(),
   pod_id: z.string(),
   created_at: timestamp,
@@ -90,6 +93,15 @@ export const TenantCreateBody = z.strictObject({
   max_cron_jobs: z.number().int().min(0).max(1_000_000).optional(),
   min_schedule_interval_seconds: z.number().int().min(0).max(31_536_000).optional(),
   rate_limit_rpm: z.number().int().min(1).max(1_000_000).optional(),
+  /** Runs in flight across all pods; null or 0 means unlimited (the default). */
+  max_concurrent_runs: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .nullable()
+    .optional()
+    .describe('runs of this tenant in flight at once across all replicas; null or 0: unlimited'),
 });
 
 export const TenantPatchBody = TenantCreateBody.partial().refine(
@@ -103,6 +115,7 @@ export const Tenant = z.object({
   max_cron_jobs: z.number(),
   min_schedule_interval_seconds: z.number(),
   rate_limit_rpm: z.number(),
+  max_concurrent_runs: z.number().nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -53,7 +53,9 @@ afterAll(async () => {
 function firstFinishedRun(jobId: string): Promise<RunRow> {
   return waitFor(
     async () => {
-      const run = (await runsOf(db, [jobId])).find((r) => r.status !== 'running');
+      const run = (await runsOf(db, [jobId])).find(
+        (r) => r.status !== 'running' && r.status !== 'claimed',
+      );
       if (!run) throw new Error('no finished run yet');
       return run;
     },
