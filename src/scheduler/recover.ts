@@ -73,6 +73,11 @@ export async function cleanupStaleRuns(deps: RecoveryDeps): Promise<number> {
   return count;
 }
 
+const FAILED_LOG_LINES: Record<string, string> = {
+  unrecorded: 'run failed: outcome was not recorded',
+  pod_gone: 'run failed: pod is gone',
+};
+
 const running = (runs: ActiveRun[]) => runs.filter((run) => run.status === 'running');
 const claimed = (runs: ActiveRun[]) => runs.filter((run) => run.status === 'claimed');
 
@@ -91,7 +96,7 @@ async function failRuns(
     await deps.locks.releaseHeldBy(jobId, podId);
     deps.log.warn(
       { run_id: runId, job_id: jobId, pod_of_run: podId, error_kind: kind },
-      'run failed by recovery',
+      FAILED_LOG_LINES[reason] ?? 'run failed by recovery',
     );
     deps.events.emit('recovered', { runId, jobId, action: 'failed', reason });
   }
