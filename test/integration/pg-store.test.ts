@@ -1,5 +1,5 @@
 // The scheduler's JobStore on a real PostgreSQL, as the app role: what a pod loads, claims and
-// records, through the SECURITY DEFINER functions of migrations 106 and 108.
+// records, through the SECURITY DEFINER functions of migration 109.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
@@ -86,6 +86,27 @@ describe('PostgreSQL job store', () => {
     const [job] = await store.loadJobs([id]);
     expect(job?.lastScheduledAt).toEqual(at);
     expect(await store.claimRun(id, at, 'pod-b')).toEqual(taken);
+  });
+
+  it('retries a batch the database refused item by item, so only the bad item fails', async () => {
+    const ids = [await insertJob(), await insertJob(), await insertJob()];
+    const at = new Date('2026-01-01T00:07:00Z');
+    const claims = await Promise.all(ids.map((id) => store.claimRun(id, at, 'pod-a')));
+    const runIds = claims.map((c) => (c.kind === 'claimed' ? c.run.runId : ''));
+    const ok = { success: true, result: 'fine', error: null, errorKind: null, attempts: 1 };
+    // An error kind the table does not allow makes the whole batched statement fail.
+    const bad = { ...ok, success: false, error: 'x', errorKind: 'no_such_kind' as 'timeout' };
+    const results = await Promise.allSettled([
+      store.finishRun(runIds[0] as string, ok, null, 'pod-a'),
+      store.finishRun(runIds[1] as string, bad, null, 'pod-a'),
+      store.finishRun(runIds[2] as string, ok, null, 'pod-a'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const { rows } = await sql(
+      `SELECT id, status FROM cron_job_runs WHERE id = ANY ($1::uuid[]) ORDER BY array_position($1::uuid[], id)`,
+      [runIds],
+    );
+    expect(rows.map((row) => row.status)).toEqual(['success', 'claimed', 'success']);
   });
 
   it('refuses disabled jobs and jobs of deleted tenants', async () => {

@@ -116,16 +116,57 @@ describe('a scheduled run and the LLM', () => {
   });
 
   it.each([
-    { what: 'an HTTP 500', reply: { status: 500 }, error: /500/ },
-    { what: 'invalid JSON', reply: { rawBody: '{"choices": [' }, error: /JSON/i },
-    { what: 'no choices', reply: { rawBody: '{"id":"x","choices":[]}' }, error: /choices/ },
-  ])('records a failed run when the model answers $what', async ({ reply, error }) => {
+    { what: 'an HTTP 500', reply: { status: 500 }, error: /500/, kind: 'model_error' },
+    {
+      what: 'invalid JSON',
+      reply: { rawBody: '{"choices": [' },
+      error: /JSON/i,
+      kind: 'bad_response',
+    },
+    {
+      what: 'no choices',
+      reply: { rawBody: '{"id":"x","choices":[]}' },
+      error: /choices/,
+      kind: 'bad_response',
+    },
+  ])('records a failed run when the model answers $what', async ({ reply, error, kind }) => {
     llm.setHandler(() => reply);
     const job = await insertJob(db, { name: 'broken', schedule: '* * * * * *', prompt: 'x' });
     const run = await firstFinishedRun(job.id);
     expect(run.status).toBe('failed');
     expect(run.result).toBeNull();
     expect(run.error).toMatch(error);
+    expect(run.error_kind).toBe(kind);
+    expect(run.attempts).toBe(1);
+  });
+
+  it('sends a throttled request again after Retry-After and records the attempts', async () => {
+    const tried = new Map<string, number>();
+    llm.setHandler((body) => {
+      const at = cronCallOf(body)?.scheduledAt ?? '?';
+      const n = (tried.get(at) ?? 0) + 1;
+      tried.set(at, n);
+      return n === 1
+        ? { status: 429, headers: { 'retry-after': '1' }, errorMessage: 'Rate limit reached' }
+        : { content: 'after the wait' };
+    });
+    const job = await insertJob(db, { name: 'throttled', schedule: '* * * * * *', prompt: 'x' });
+    const run = await firstFinishedRun(job.id);
+    expect(run).toMatchObject({
+      status: 'success',
+      result: 'after the wait',
+      error_kind: null,
+      attempts: 2,
+    });
+    const metrics = await fetch(`${service.url}/metrics`).then((r) => r.text());
+    expect(metrics).toMatch(/hermesx_model_retries_total\{cause="throttled"\} [1-9]/);
+  });
+
+  it('stores an answer holding U+0000 (which PostgreSQL text cannot hold) with the character replaced', async () => {
+    llm.setHandler(() => ({ content: 'before\u0000after' }));
+    const job = await insertJob(db, { name: 'nul', schedule: '* * * * * *', prompt: 'x' });
+    const run = await firstFinishedRun(job.id);
+    expect(run).toMatchObject({ status: 'success', result: 'before\uFFFDafter' });
   });
 
   it('offers no tools to a scheduled run, answers a stray tool call with an error, and records the final reply', async () => {
