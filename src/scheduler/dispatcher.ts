@@ -129,6 +129,11 @@ export class Dispatcher {
 
   /** Hands out occurrences while there are free slots: this pod's own first, then stealable ones. */
   private drain(): void {
+    this.handOut();
+    this.deps.metrics.waiting.set(this.waiting.size);
+  }
+
+  private handOut(): void {
     const { settings } = this.deps;
     while (this.active && this.busySlots < settings.maxConcurrentRuns) {
       const own = this.nextOwn();

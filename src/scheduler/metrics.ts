@@ -14,6 +14,7 @@ export interface SchedulerMetrics {
   caughtUp: Counter;
   jobsLoaded: Gauge;
   inFlight: Gauge;
+  waiting: Gauge;
   syncDuration: Histogram;
   recovered: Counter<'reason'>;
 }
@@ -89,6 +90,11 @@ export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
     inFlight: new Gauge({
       name: 'hermesx_scheduler_runs_in_flight',
       help: 'Runs executing on this pod now',
+      registers,
+    }),
+    waiting: new Gauge({
+      name: 'hermesx_scheduler_waiting_occurrences',
+      help: 'Occurrences set aside on this pod, waiting for a free slot or their tenant\'s cap',
       registers,
     }),
     syncDuration: new Histogram({

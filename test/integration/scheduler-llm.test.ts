@@ -162,6 +162,30 @@ describe('a scheduled run and the LLM', () => {
     expect(metrics).toMatch(/hermesx_model_retries_total\{cause="throttled"\} [1-9]/);
   });
 
+  it('adopts and runs, once, an occurrence a dead pod claimed but never sent to the model', async () => {
+    const job = await insertJob(db, { name: 'orphan', schedule: '0 0 1 1 *', prompt: 'adopt me' });
+    const scheduledAt = new Date(Date.now() - 5000);
+    // The claim a pod made just before it died: no liveness key, no request sent.
+    const { rows } = await db.query<{ run_id: string }>(
+      `SELECT run_id FROM scheduler_claim($1, $2, 'pod-that-died')`,
+      [[job.id], [scheduledAt]],
+    );
+    const runId = rows[0]?.run_id;
+    const run = await waitFor(
+      async () => {
+        const found = (await runsOf(db, [job.id])).find((r) => r.id === runId);
+        if (found?.status !== 'success') throw new Error(`run is ${found?.status}`);
+        return found;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the adopted run to succeed' },
+    );
+    expect(run.pod_id).not.toBe('pod-that-died');
+    expect(run).toMatchObject({ error_kind: null, attempts: 1 });
+    const calls = llm.calls.filter((call) => cronCallOf(call.body)?.jobId === job.id);
+    expect(calls).toHaveLength(1);
+    expect(cronCallOf(calls[0]?.body)?.scheduledAt).toBe(scheduledAt.toISOString());
+  });
+
   it('stores an answer holding U+0000 (which PostgreSQL text cannot hold) with the character replaced', async () => {
     llm.setHandler(() => ({ content: 'before\u0000after' }));
     const job = await insertJob(db, { name: 'nul', schedule: '* * * * * *', prompt: 'x' });
