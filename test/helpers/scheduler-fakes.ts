@@ -22,13 +22,16 @@ import type {
   StoredJob,
 } from '../../src/scheduler/ports.js';
 import { livenessKey, lockKey, parseHolder } from '../../src/redis/lock.js';
-import { SchedulerEvents } from '../../src/scheduler/events.js';
+import { SchedulerEvents, type SchedulerEventMap } from '../../src/scheduler/events.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import type { SchedulerSettings } from '../../src/scheduler/settings.js';
 import { silentLogger } from './log.js';
 
-/** Lets every pending promise chain run (microtasks, and a few macrotask turns for safety). */
-export async function flushAsync(rounds = 3): Promise<void> {
+/**
+ * Lets every pending promise chain run: a macrotask turn starts only once the microtask queue is
+ * empty, and the scheduler core waits on nothing but promises and the Clock.
+ */
+export async function flushAsync(rounds = 1): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
@@ -754,11 +757,27 @@ export interface Pod {
   podId: string;
   scheduler: Scheduler;
   events: SchedulerEvents;
+  /** Every event the pod announced, in order: what tests wait on (with clock.until). */
+  seen: SeenEvent[];
   registry: Registry;
   metrics: SchedulerMetrics;
   locks: LockStore;
   /** Sum of a counter's or gauge's values whose labels include `labels`. */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
+}
+
+export type SeenEvent = {
+  [K in keyof SchedulerEventMap]: { name: K } & SchedulerEventMap[K][0];
+}[keyof SchedulerEventMap];
+
+/** Records every event of the pod's scheduler into `seen`. */
+function recordEvents(events: SchedulerEvents): SeenEvent[] {
+  const seen: SeenEvent[] = [];
+  events.on('claimed', (e) => seen.push({ name: 'claimed', ...e }));
+  events.on('recorded', (e) => seen.push({ name: 'recorded', ...e }));
+  events.on('skipped', (e) => seen.push({ name: 'skipped', ...e }));
+  events.on('recovered', (e) => seen.push({ name: 'recovered', ...e }));
+  return seen;
 }
 
 /** One simulated deployment: a clock, a database, a Redis and an agent shared by its pods. */
@@ -805,6 +824,7 @@ export class World {
       podId,
       scheduler,
       events,
+      seen: recordEvents(events),
       registry,
       metrics,
       locks,

@@ -38,9 +38,10 @@ describe('Scheduler: fair dispatch across tenants', () => {
       world.store.addJob({ schedule: '0 * * * * *', tenantId }),
     );
     world.runner.behaviour = () => ({ kind: 'resolve', afterMs: 4000 });
-    start(world.pod({ settings: { maxConcurrentRuns: 30 } }));
+    const pod = start(world.pod({ settings: { maxConcurrentRuns: 30 } }));
 
-    await world.clock.advanceTo(at('00:01:40'));
+    const recorded = () => pod.seen.filter((event) => event.name === 'recorded').length;
+    await world.clock.until(() => recorded() === 250, 120_000, 'every run recorded');
     for (const job of small) {
       const [call] = world.runner.callsFor(job.id);
       expect(call && lagOf(call)).toBe(0);

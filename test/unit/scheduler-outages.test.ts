@@ -253,12 +253,16 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const job = world.store.addJob({ schedule: '0 * * * * *' });
     const { runId } = await deadPodRun(world, job.id, at('00:00:00'), false);
     const pod = start(world.pod({ podId: 'pod-a' }));
-    const recovered: string[] = [];
-    pod.events.on('recovered', (event) => recovered.push(`${event.action}:${event.runId}`));
-
     const run = world.store.runs.get(runId);
-    await world.clock.until(() => run?.status === 'success', 11_000, 'adopted run recorded');
-    expect(recovered).toEqual([`adopted:${runId}`]);
+    await world.clock.until(
+      () => pod.seen.some((e) => e.name === 'recorded' && e.runId === runId),
+      11_000,
+      'adopted run recorded',
+    );
+    expect(run?.status).toBe('success');
+    expect(pod.seen.filter((e) => e.name === 'recovered')).toEqual([
+      { name: 'recovered', runId, jobId: job.id, action: 'adopted', reason: 'not_started' },
+    ]);
     expect(run).toMatchObject({ podId: 'pod-a', errorKind: null, attempts: 1 });
     expect(world.runner.callsFor(job.id).map((c) => iso(c.request.scheduledAt.getTime()))).toEqual([
       iso(at('00:00:00')),
