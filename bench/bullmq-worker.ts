@@ -58,7 +58,11 @@ async function main(): Promise<void> {
             timezone: 'UTC',
             scheduledAt: new Date(nominalMs),
           },
-          AbortSignal.timeout(300_000),
+          {
+            signal: AbortSignal.timeout(300_000),
+            deadlineMs: Date.now() + 300_000,
+            beforeSend: () => Promise.resolve(),
+          },
         );
       } catch (err) {
         failed += 1;

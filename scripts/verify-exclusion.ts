@@ -96,7 +96,10 @@ export async function verifyMutualExclusion(
   await until(async () => {
     const runs = inWindow(await runsOf(c.db, ids));
     const lines = c.pods.reduce((sum, pod) => sum + executedLines(pod, windowEnd).length, 0);
-    return runs.every((run) => run.status !== 'running') && lines === runs.length;
+    return (
+      runs.every((run) => run.status !== 'running' && run.status !== 'claimed') &&
+      lines === runs.length
+    );
   }, 15_000);
   const runs = inWindow(await runsOf(c.db, ids));
   const windowText = `${new Date(Math.min(...(firsts ?? [windowEnd]))).toISOString().slice(11, 19)}–${new Date(windowEnd).toISOString().slice(11, 19)} UTC`;

@@ -50,7 +50,7 @@ export async function verifyPodKill(
             const locks = await lockValues(redis, otherJobs);
             const { rows } = await c.db.query<{ n: number }>(
               `SELECT count(*)::integer AS n FROM cron_job_runs
-                WHERE pod_id = $1 AND status = 'running' AND cron_job_id <> $2`,
+                WHERE pod_id = $1 AND status IN ('claimed', 'running') AND cron_job_id <> $2`,
               [victim.podId, slowId],
             );
             const idle = otherJobs.every((id) => !heldBy(locks.get(id), victim.podId));

@@ -33,7 +33,11 @@ export async function verifyWholeRun(
       const logged = live.every(
         (pod, i) => lines[i] === runs.filter((run) => run.pod_id === pod.podId).length,
       );
-      return settled && logged && runs.every((run) => run.status !== 'running') ? runs : undefined;
+      return settled &&
+        logged &&
+        runs.every((run) => run.status !== 'running' && run.status !== 'claimed')
+        ? runs
+        : undefined;
     },
     15_000,
     500,
@@ -69,7 +73,7 @@ export async function verifyWholeRun(
     'finalLogsMatch',
     '"cron job executed" lines = runs with its pod_id, for each surviving pod; no run left running',
     `${logs.map((entry) => `${entry.pod} ${entry.lines} lines/${entry.runs} runs`).join(', ')}; ` +
-      `${runs.filter((run) => run.status === 'running').length} running` +
+      `${runs.filter((run) => run.status === 'running' || run.status === 'claimed').length} in flight` +
       `${unloaded ? '' : '; jobs still loaded 10 s after being disabled'}`,
     unloaded !== undefined &&
       drained !== undefined &&

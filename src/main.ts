@@ -1,5 +1,6 @@
+import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
-import { createLlm } from './agent/llm.js';
+import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
@@ -15,7 +16,7 @@ import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import type { SchedulerSettings } from './scheduler/state.js';
+import type { SchedulerSettings } from './scheduler/settings.js';
 
 export interface RunningService {
   url: string;
@@ -35,6 +36,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const registry = createServiceRegistry();
   const modelMetrics = createModelMetrics(registry);
 
+  const onRetry = countModelRetries(registry);
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
   if (redis) {
@@ -44,7 +46,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
         instrumentLlm(
-          createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000 }),
+          createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000, onRetry }),
           modelMetrics,
           'scheduler',
         ),
@@ -74,7 +76,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log,
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
-    llm: instrumentLlm(createLlm(config.llm), modelMetrics, 'chat'),
+    llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
   });
   const address = await app.listen({ port: config.port, host: config.host });
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
@@ -95,6 +97,18 @@ export async function startService(config: Config, log: Logger): Promise<Running
     return stopping;
   };
   return { url: address, scheduler, stop };
+}
+
+/** hermesx_model_retries_total{cause}: model requests sent again, and why. */
+function countModelRetries(registry: Registry): (cause: RetryCause) => void {
+  const retries = new Counter({
+    name: 'hermesx_model_retries_total',
+    help: 'Model requests sent again: throttled (429), overloaded (503), connect (failed before sending)',
+    labelNames: ['cause'],
+    registers: [registry],
+  });
+  for (const cause of ['throttled', 'overloaded', 'connect']) retries.inc({ cause }, 0);
+  return (cause) => retries.inc({ cause });
 }
 
 export function schedulerSettings(config: Config): SchedulerSettings {

@@ -1,5 +1,11 @@
-import type { AgentRunner, RunRequest } from '../scheduler/ports.js';
-import type { Llm } from './llm.js';
+import type {
+  AgentRunner,
+  ErrorKind,
+  RunContext,
+  RunReply,
+  RunRequest,
+} from '../scheduler/ports.js';
+import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
 import { runAgent } from './loop.js';
 import type { AgentTool } from './tool.js';
 
@@ -14,16 +20,43 @@ export const SCHEDULED_RUN_TOOLS: readonly AgentTool[] = [];
  * tenant, and when the occurrence is in the job's time zone (so "reply with the current time" works).
  */
 export function createCronRunner(llm: Llm): AgentRunner {
-  return async (request, signal) => {
-    const answer = await runAgent(llm, {
-      messages: [
-        { role: 'system', content: describeOccurrence(request) },
-        { role: 'user', content: request.prompt },
-      ],
-      tools: SCHEDULED_RUN_TOOLS,
-      context: { tenantId: request.tenantId, signal },
-    });
-    return answer.content;
+  return async (request, context) => {
+    try {
+      const answer = await runAgent(withRunContext(llm, context), {
+        messages: [
+          { role: 'system', content: describeOccurrence(request) },
+          { role: 'user', content: request.prompt },
+        ],
+        tools: SCHEDULED_RUN_TOOLS,
+        context: { tenantId: request.tenantId, signal: context.signal },
+      });
+      return { ok: true, text: answer.content };
+    } catch (err) {
+      return describeFailure(err);
+    }
+  };
+}
+
+/** Every model request of the run goes through the scheduler's beforeSend, within its deadline. */
+function withRunContext(llm: Llm, context: RunContext): Llm {
+  const options = { beforeSend: context.beforeSend, deadlineMs: context.deadlineMs };
+  return { model: llm.model, complete: (params, signal) => llm.complete(params, signal, options) };
+}
+
+const KIND_OF: Record<LlmErrorKind, ErrorKind> = {
+  throttled: 'model_throttled',
+  upstream: 'model_error',
+  unreachable: 'model_unreachable',
+  timeout: 'timeout',
+  bad_response: 'bad_response',
+};
+
+function describeFailure(err: unknown): RunReply {
+  const error = err instanceof Error ? err.message : String(err);
+  return {
+    ok: false,
+    errorKind: err instanceof LlmError ? KIND_OF[err.kind] : 'agent_error',
+    error,
   };
 }
 

@@ -15,36 +15,71 @@ export interface LlmSettings {
   model: string;
 }
 
+/** Per call: what must happen before each request leaves, and when retrying must stop. */
+export interface CallOptions {
+  /** Awaited before every request is sent (first try and retries); a rejection sends nothing. */
+  beforeSend?: () => Promise<void>;
+  /** Date.now() ms after which no retry is planned (default: 5 s from the call). */
+  deadlineMs?: number;
+}
+
 /** The one place that talks to the OpenAI-compatible model server (Ollama, vLLM, OpenAI). */
 export interface Llm {
   readonly model: string;
   complete(
     params: Omit<ChatCompletionCreateParamsNonStreaming, 'model'> & { model?: string },
     signal: AbortSignal,
+    options?: CallOptions,
   ): Promise<ChatCompletion>;
 }
+
+export type LlmErrorKind = 'unreachable' | 'timeout' | 'bad_response' | 'upstream' | 'throttled';
 
 export class LlmError extends Error {
   override name = 'LlmError';
   constructor(
     message: string,
-    readonly kind: 'unreachable' | 'timeout' | 'bad_response' | 'upstream',
+    readonly kind: LlmErrorKind,
+    /** True when the request provably never reached the server (safe to send again). */
+    readonly notSent = false,
   ) {
     super(message);
   }
 }
 
+/** Why a request was sent again: 429, 503, or a connection that failed before anything was sent. */
+export type RetryCause = 'throttled' | 'overloaded' | 'connect';
+
+export interface LlmOptions {
+  requestTimeoutMs?: number;
+  onRetry?: (cause: RetryCause) => void;
+  /** Random in [0, 1), for backoff jitter (tests pin it). */
+  random?: () => number;
+}
+
 // A chat request waits at most this long for one model answer; scheduled runs pass their own limit.
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+// Without a deadline (chat), retries stop after this: a person is waiting.
+const DEFAULT_RETRY_BUDGET_MS = 5000;
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const MAX_ATTEMPTS = 8;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 10_000;
+// Calls held behind a Retry-After go out spread over this much, not all at the same instant.
+const HOLD_SPREAD_MS = 250;
 
 /**
  * A plain HTTP client for `POST /chat/completions` on keep-alive connections. The OpenAI SDK over
  * fetch cost about 40% of a pod's CPU in a burst of scheduled runs (docs/benchmarks.md); one JSON
- * request and answer need none of it. Never retries: a retry would ask the model twice for one
- * occurrence.
+ * request and answer need none of it.
+ *
+ * Retries only what the model provably did not process: 429 and 503 (honouring Retry-After, in
+ * seconds or as an HTTP date; else capped exponential backoff with full jitter) and a connection
+ * that failed before the request was sent. Never another 5xx, a timeout after sending, or a
+ * broken answer: the model may have acted on those. A 429 with Retry-After also holds the
+ * client's other calls until then, instead of hammering a throttled endpoint.
  */
-export function createLlm(settings: LlmSettings, options: { requestTimeoutMs?: number } = {}): Llm {
+export function createLlm(settings: LlmSettings, options: LlmOptions = {}): Llm {
   const endpoint = new URL(
     'chat/completions',
     settings.url.endsWith('/') ? settings.url : `${settings.url}/`,
@@ -57,24 +92,101 @@ export function createLlm(settings: LlmSettings, options: { requestTimeoutMs?: n
     ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
   };
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const random = options.random ?? Math.random;
+  let heldUntilMs = 0;
   return {
     model: settings.model,
-    async complete(params, signal) {
+    async complete(params, signal, call = {}) {
       const body = JSON.stringify({
         ...params,
         model: params.model ?? settings.model,
         stream: false,
       });
+      const deadlineMs = call.deadlineMs ?? Date.now() + DEFAULT_RETRY_BUDGET_MS;
       const request = { transport, agent, endpoint, headers, body, signal, timeoutMs };
-      const answer = await post(request).catch((err: unknown) => {
-        // A kept-alive socket the server had just closed: the request never reached it, so
-        // sending it again on a fresh socket cannot ask the model twice.
-        if (err instanceof StaleSocket) return post(request);
-        throw err;
-      });
-      return parseCompletion(answer);
+      for (let attempt = 1; ; attempt++) {
+        const holdMs = heldUntilMs - Date.now();
+        if (holdMs > 0) {
+          if (Date.now() + holdMs > deadlineMs) throw throttledError(429);
+          await sleep(holdMs + random() * HOLD_SPREAD_MS, signal);
+        }
+        await call.beforeSend?.();
+        const outcome = await postOnce(request).then(
+          (answer) => ({ answer }),
+          (err: unknown) => ({ err }),
+        );
+        let retry: { cause: RetryCause; delayMs: number; final: Error };
+        if ('err' in outcome) {
+          const err = outcome.err;
+          if (!(err instanceof LlmError && err.notSent)) throw err;
+          retry = { cause: 'connect', delayMs: backoffMs(attempt, random), final: err };
+        } else if (outcome.answer.status === 429 || outcome.answer.status === 503) {
+          const { status, retryAfter } = outcome.answer;
+          const afterMs = parseRetryAfterMs(retryAfter, Date.now());
+          if (status === 429 && afterMs !== undefined) {
+            heldUntilMs = Math.max(heldUntilMs, Date.now() + afterMs);
+          }
+          retry = {
+            cause: status === 429 ? 'throttled' : 'overloaded',
+            delayMs: afterMs ?? backoffMs(attempt, random),
+            final: throttledError(status, outcome.answer.text),
+          };
+        } else return parseCompletion(outcome.answer);
+        if (attempt >= MAX_ATTEMPTS || Date.now() + retry.delayMs > deadlineMs) throw retry.final;
+        options.onRetry?.(retry.cause);
+        await sleep(retry.delayMs, signal);
+      }
     },
   };
+}
+
+/** Full jitter over a capped exponential: 0 .. min(cap, base * 2^(attempt-1)). */
+function backoffMs(attempt: number, random: () => number): number {
+  return random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+}
+
+/** Retry-After as delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const dateMs = Date.parse(text);
+  return Number.isFinite(dateMs) ? Math.max(0, dateMs - nowMs) : undefined;
+}
+
+function throttledError(status: number, text?: string): LlmError {
+  const detail = text === undefined ? '' : errorDetail(text);
+  return new LlmError(`the model server answered ${status}${detail}`, 'throttled');
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface Answer {
+  status: number;
+  text: string;
+  retryAfter: string | undefined;
+}
+
+/** One request; a kept-alive socket the server had just closed is retried once at once. */
+function postOnce(request: PostRequest): Promise<Answer> {
+  return post(request).catch((err: unknown) => {
+    // The request never reached the server, so sending it again cannot ask the model twice.
+    if (err instanceof StaleSocket) return post(request);
+    throw err;
+  });
 }
 
 class StaleSocket extends Error {}
@@ -89,19 +201,20 @@ interface PostRequest {
   timeoutMs: number;
 }
 
-function post(request: PostRequest): Promise<{ status: number; text: string }> {
+function post(request: PostRequest): Promise<Answer> {
   const { signal } = request;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     let settled = false;
     let responded = false;
-    const finish = (err: unknown, value?: { status: number; text: string }) => {
+    let connected = false;
+    const finish = (err: unknown, value?: Answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       if (err !== undefined) reject(err);
-      else resolve(value as { status: number; text: string });
+      else resolve(value as Answer);
     };
     const req = request.transport.request(request.endpoint, {
       method: 'POST',
@@ -117,13 +230,21 @@ function post(request: PostRequest): Promise<{ status: number; text: string }> {
       req.destroy();
     }, request.timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
+    req.on('socket', (socket) => {
+      if (req.reusedSocket || !socket.connecting) connected = true;
+      else socket.once('connect', () => (connected = true));
+    });
     req.on('error', (err: NodeJS.ErrnoException) => {
       const stale =
         req.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
       finish(
         stale
           ? new StaleSocket()
-          : new LlmError(`cannot reach the model server: ${err.message}`, 'unreachable'),
+          : new LlmError(
+              `cannot reach the model server: ${err.message}`,
+              'unreachable',
+              !connected,
+            ),
       );
     });
     req.on('response', (res) => {
@@ -141,6 +262,7 @@ function post(request: PostRequest): Promise<{ status: number; text: string }> {
         finish(undefined, {
           status: res.statusCode ?? 0,
           text: Buffer.concat(chunks).toString('utf8'),
+          retryAfter: res.headers['retry-after'],
         }),
       );
       res.on('error', (err) =>
@@ -151,7 +273,17 @@ function post(request: PostRequest): Promise<{ status: number; text: string }> {
   });
 }
 
-function parseCompletion(answer: { status: number; text: string }): ChatCompletion {
+/** The model server's own error message, shortened, for the run's error text. */
+function errorDetail(text: string): string {
+  try {
+    const detail = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof detail === 'string' ? `: ${detail.slice(0, 300)}` : '';
+  } catch {
+    return '';
+  }
+}
+
+function parseCompletion(answer: Answer): ChatCompletion {
   let json: unknown;
   try {
     json = JSON.parse(answer.text);
@@ -162,9 +294,10 @@ function parseCompletion(answer: { status: number; text: string }): ChatCompleti
     throw new LlmError('the model server answered with invalid JSON', 'bad_response');
   }
   if (answer.status < 200 || answer.status >= 300) {
-    const detail = (json as { error?: { message?: unknown } } | null)?.error?.message;
-    const suffix = typeof detail === 'string' ? `: ${detail.slice(0, 300)}` : '';
-    throw new LlmError(`the model server answered ${answer.status}${suffix}`, 'upstream');
+    throw new LlmError(
+      `the model server answered ${answer.status}${errorDetail(answer.text)}`,
+      'upstream',
+    );
   }
   const choices = (json as { choices?: unknown } | null)?.choices;
   if (!Array.isArray(choices) || choices.length === 0) {

@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { LlmError, type Llm } from './llm.js';
+import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
 
 /** Who calls the model: the chat route or a scheduled run. */
 export type ModelCaller = 'chat' | 'scheduler';
@@ -14,7 +14,12 @@ export interface ModelMetrics {
 const CALLERS: ModelCaller[] = ['chat', 'scheduler'];
 // LlmError kinds, plus ok, aborted (the caller gave up) and error (anything else). New kinds
 // still count, under their own name; these start at 0 so rate() and alerts see them at once.
-const OUTCOMES = ['ok', 'timeout', 'unreachable', 'bad_response', 'upstream', 'aborted', 'error'];
+const OUTCOMES: string[] = [
+  'ok',
+  ...(['timeout', 'unreachable', 'bad_response', 'upstream', 'throttled'] satisfies LlmErrorKind[]),
+  'aborted',
+  'error',
+];
 
 /** The model-call metrics, registered once per registry. */
 export function createModelMetrics(registry: Registry): ModelMetrics {

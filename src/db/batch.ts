@@ -3,10 +3,22 @@
  * one per occurrence. Calls made in the same turn of the event loop go together; while a batch is
  * in flight, later calls wait for it and then go as the next batch (as Nagle's algorithm does for
  * packets), so the busier the pod, the larger the batches and the fewer the statements. Each
- * caller gets its own result (or its batch's error).
+ * caller gets its own result (or its batch's error). A batch the database refused (bad data in
+ * one item, say) is retried item by item, so only the bad item fails.
  */
+interface Entry<In, Out> {
+  item: In;
+  resolve: (out: Out) => void;
+  reject: (err: unknown) => void;
+}
+
+/** An error PostgreSQL answered (it has a severity), not a connection that failed. */
+function refusedByServer(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'severity' in err;
+}
+
 export class Batcher<In, Out> {
-  private queue: { item: In; resolve: (out: Out) => void; reject: (err: unknown) => void }[] = [];
+  private queue: Entry<In, Out>[] = [];
   private scheduled = false;
   private inFlight = false;
 
@@ -20,6 +32,16 @@ export class Batcher<In, Out> {
       this.queue.push({ item, resolve, reject });
       this.schedule();
     });
+  }
+
+  private async runEach(batch: Entry<In, Out>[]): Promise<void> {
+    await Promise.all(
+      batch.map((entry) =>
+        Promise.resolve()
+          .then(() => this.run([entry.item]))
+          .then((outs) => entry.resolve(outs[0] as Out), entry.reject),
+      ),
+    );
   }
 
   private schedule(): void {
@@ -42,7 +64,10 @@ export class Batcher<In, Out> {
     results
       .then(
         (outs) => batch.forEach((entry, i) => entry.resolve(outs[i] as Out)),
-        (err: unknown) => batch.forEach((entry) => entry.reject(err)),
+        (err: unknown) => {
+          if (batch.length > 1 && refusedByServer(err)) return this.runEach(batch);
+          batch.forEach((entry) => entry.reject(err));
+        },
       )
       .finally(() => {
         this.inFlight = false;

@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../scheduler/ports.js';
 import { PAGE_KEY_FORMAT, type PagePosition } from './jobs.js';
 import type { PoolClient } from './pool.js';
 
@@ -9,9 +10,11 @@ export interface RunRow {
   scheduled_at: Date;
   started_at: Date;
   finished_at: Date | null;
-  status: 'running' | 'success' | 'failed';
+  status: 'claimed' | 'running' | 'success' | 'failed';
   result: string | null;
   error: string | null;
+  error_kind: ErrorKind | null;
+  attempts: number;
   duration_ms: number | null;
   pod_id: string;
   created_at: Date;
@@ -26,7 +29,7 @@ export async function listRunsOfJob(
 ): Promise<(RunRow & { page_key: string })[]> {
   const { rows } = await client.query<RunRow & { page_key: string }>(
     `SELECT id, cron_job_id, scheduled_at, started_at, finished_at, status, result, error,
-            duration_ms, pod_id, created_at,
+            error_kind, attempts, duration_ms, pod_id, created_at,
             to_char(scheduled_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_job_runs
       WHERE cron_job_id = $1

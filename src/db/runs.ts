@@ -1,26 +1,41 @@
-import type { ClaimedRun, RunOutcome, RunningRun } from '../scheduler/ports.js';
+import type {
+  ActiveRun,
+  AdoptedRun,
+  ClaimAnswer,
+  ErrorKind,
+  RunOutcome,
+} from '../scheduler/ports.js';
 import type { Pool } from './pool.js';
 
-// The scheduler's statements on cron_job_runs. Each goes through a SECURITY DEFINER function
-// (migration 104/106), because the scheduler works across tenants.
+// The scheduler's statements on cron_job_runs, one function each. Each goes through a SECURITY
+// DEFINER function of migration 109 (the SQL in force), because the scheduler works across tenants.
 
 export async function failRuns(
   pool: Pool,
   runIds: readonly string[],
   reason: string,
+  kind: ErrorKind,
 ): Promise<{ runId: string; jobId: string }[]> {
   const { rows } = await pool.query<{ run_id: string; cron_job_id: string }>(
-    'SELECT run_id, cron_job_id FROM scheduler_fail_named_runs($1, $2)',
-    [runIds, reason],
+    'SELECT run_id, cron_job_id FROM scheduler_fail($1, $2, $3)',
+    [runIds, reason, kind],
   );
   return rows.map((row) => ({ runId: row.run_id, jobId: row.cron_job_id }));
 }
 
-export async function listRunningRuns(pool: Pool): Promise<RunningRun[]> {
-  const { rows } = await pool.query<{ run_id: string; cron_job_id: string; pod_id: string }>(
-    'SELECT run_id, cron_job_id, pod_id FROM scheduler_running_runs()',
-  );
-  return rows.map((row) => ({ runId: row.run_id, jobId: row.cron_job_id, podId: row.pod_id }));
+export async function listActiveRuns(pool: Pool): Promise<ActiveRun[]> {
+  const { rows } = await pool.query<{
+    run_id: string;
+    cron_job_id: string;
+    pod_id: string;
+    status: 'claimed' | 'running';
+  }>('SELECT run_id, cron_job_id, pod_id, status FROM scheduler_active_runs()');
+  return rows.map((row) => ({
+    runId: row.run_id,
+    jobId: row.cron_job_id,
+    podId: row.pod_id,
+    status: row.status,
+  }));
 }
 
 export async function cleanupStaleRuns(pool: Pool, lockTtlMs: number): Promise<number> {
@@ -36,37 +51,58 @@ export interface ClaimRequest {
   scheduledAt: Date;
 }
 
-interface ClaimedRow {
+interface ClaimRow {
   cron_job_id: string;
   scheduled_at: Date;
-  run_id: string;
-  name: string;
-  prompt: string;
+  run_id: string | null;
+  name: string | null;
+  prompt: string | null;
+  refused: 'capped' | null;
 }
 
-/** Claims many occurrences in one statement; returns each one's run, name and prompt, or null. */
+/** Claims many occurrences in one statement; per request: claimed, capped or taken. */
 export async function claimRuns(
   pool: Pool,
   claims: readonly ClaimRequest[],
   podId: string,
-): Promise<(ClaimedRun | null)[]> {
-  const { rows } = await pool.query<ClaimedRow>(
-    'SELECT cron_job_id, scheduled_at, run_id, name, prompt FROM scheduler_claim_runs($1, $2, $3)',
+): Promise<ClaimAnswer[]> {
+  const { rows } = await pool.query<ClaimRow>(
+    `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused
+       FROM scheduler_claim($1, $2, $3)`,
     [claims.map((c) => c.jobId), claims.map((c) => c.scheduledAt), podId],
   );
-  const claimed = new Map(
-    rows.map((row) => [
-      `${row.cron_job_id}|${row.scheduled_at.getTime()}`,
-      { runId: row.run_id, name: row.name, prompt: row.prompt },
-    ]),
-  );
+  const answers = new Map<string, ClaimAnswer>();
+  for (const row of rows) {
+    const key = `${row.cron_job_id}|${row.scheduled_at.getTime()}`;
+    if (row.refused === 'capped') answers.set(key, { kind: 'capped' });
+    else if (row.run_id !== null) {
+      answers.set(key, {
+        kind: 'claimed',
+        run: { runId: row.run_id, name: row.name ?? '', prompt: row.prompt ?? '' },
+      });
+    }
+  }
   // The same occurrence asked twice in one batch was inserted once: only the first asker gets it.
   return claims.map((c) => {
     const key = `${c.jobId}|${c.scheduledAt.getTime()}`;
-    const run = claimed.get(key) ?? null;
-    claimed.delete(key);
-    return run;
+    const answer = answers.get(key) ?? { kind: 'taken' };
+    if (answer.kind === 'claimed') answers.delete(key);
+    return answer;
   });
+}
+
+/** claimed -> running for the runs still this pod's; true for each one it may now send. */
+export async function markRunsSent(
+  pool: Pool,
+  runIds: readonly string[],
+  podId: string,
+): Promise<boolean[]> {
+  const { rows } = await pool.query<{ id: string }>('SELECT scheduler_mark_sent($1, $2) AS id', [
+    runIds,
+    podId,
+  ]);
+  const sent = new Set(rows.map((row) => row.id));
+  return runIds.map((id) => sent.has(id));
 }
 
 export interface FinishRequest {
@@ -75,18 +111,53 @@ export interface FinishRequest {
   nextRunAt: Date | null;
 }
 
-/** Records many outcomes in one statement; true for each run that was still running. */
-export async function finishRuns(pool: Pool, items: readonly FinishRequest[]): Promise<boolean[]> {
+/** Records many outcomes in one statement; true for each run that was still this pod's. */
+export async function finishRuns(
+  pool: Pool,
+  items: readonly FinishRequest[],
+  podId: string,
+): Promise<boolean[]> {
   const { rows } = await pool.query<{ id: string }>(
-    'SELECT scheduler_finish_runs($1, $2, $3, $4, $5) AS id',
+    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8) AS id',
     [
       items.map((i) => i.runId),
       items.map((i) => i.outcome.success),
       items.map((i) => i.outcome.result),
       items.map((i) => i.outcome.error),
+      items.map((i) => i.outcome.errorKind),
+      items.map((i) => i.outcome.attempts),
       items.map((i) => i.nextRunAt),
+      podId,
     ],
   );
   const finished = new Set(rows.map((row) => row.id));
   return items.map((i) => finished.has(i.runId));
+}
+
+/** Takes over claimed runs from the pods named; returns the ones taken, with what running them needs. */
+export async function adoptRuns(
+  pool: Pool,
+  runs: readonly { runId: string; fromPodId: string }[],
+  podId: string,
+): Promise<AdoptedRun[]> {
+  const { rows } = await pool.query<{
+    run_id: string;
+    cron_job_id: string;
+    tenant_id: string;
+    scheduled_at: Date;
+    name: string;
+    prompt: string;
+  }>(
+    `SELECT run_id, cron_job_id, tenant_id, scheduled_at, name, prompt
+       FROM scheduler_adopt($1, $2, $3)`,
+    [runs.map((r) => r.runId), runs.map((r) => r.fromPodId), podId],
+  );
+  return rows.map((row) => ({
+    runId: row.run_id,
+    jobId: row.cron_job_id,
+    tenantId: row.tenant_id,
+    scheduledAt: row.scheduled_at,
+    name: row.name,
+    prompt: row.prompt,
+  }));
 }

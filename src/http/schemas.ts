@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_KINDS } from '../scheduler/ports.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
 // the job rules in src/jobs/commands.ts check the values. A schema given `.meta({ id })` becomes
@@ -119,13 +120,10 @@ export const Run = z
     result: z.string().nullable(),
     error: z.string().nullable(),
     error_kind: z
-      .string()
+      .enum(ERROR_KINDS)
       .nullable()
-      .optional()
-      .describe(
-        'why a run failed: timeout, pod_lost, shutdown, model_throttled, model_error, model_unreachable, bad_response, lock_lost, not_recorded',
-      ),
-    attempts: z.number().int().min(0).optional().describe('model calls made for this run'),
+      .describe('why a failed run failed (docs/scheduler.md); null unless status is failed'),
+    attempts: z.number().int().min(0).describe('model requests made for this run'),
     duration_ms: z.number().int().min(0).nullable(),
     pod_id: z.string(),
     created_at: timestamp,
@@ -175,8 +173,9 @@ const maxConcurrentRuns = z
   .number()
   .int()
   .min(0)
+  .max(1_000_000)
   .nullable()
-  .describe('runs of this tenant at once; null or 0 = unlimited');
+  .describe('runs of this tenant in flight at once across all replicas; null or 0: unlimited');
 
 export const TenantCreateBody = z
   .strictObject({
@@ -186,7 +185,7 @@ export const TenantCreateBody = z
       .optional()
       .describe('default 60'),
     rate_limit_rpm: tenantQuotas.rate_limit_rpm.optional().describe('default 600'),
-    max_concurrent_runs: maxConcurrentRuns.optional(),
+    max_concurrent_runs: maxConcurrentRuns.optional().describe('default null (unlimited)'),
   })
   .meta({ id: 'TenantCreate' });
 
@@ -199,7 +198,7 @@ export const Tenant = z
     id: uuid,
     name: z.string(),
     ...tenantQuotas,
-    max_concurrent_runs: maxConcurrentRuns.optional(),
+    max_concurrent_runs: maxConcurrentRuns,
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../scheduler/ports.js';
 import type { JobRow } from '../db/jobs.js';
 import type { RunRow } from '../db/run-history.js';
 
@@ -24,9 +25,11 @@ export interface RunView {
   scheduled_at: string;
   started_at: string;
   finished_at: string | null;
-  status: 'running' | 'success' | 'failed';
+  status: 'claimed' | 'running' | 'success' | 'failed';
   result: string | null;
   error: string | null;
+  error_kind: ErrorKind | null;
+  attempts: number;
   duration_ms: number | null;
   pod_id: string;
   created_at: string;
@@ -62,6 +65,8 @@ export function toRunView(row: RunRow): RunView {
     status: row.status,
     result: row.result,
     error: row.error,
+    error_kind: row.error_kind,
+    attempts: row.attempts,
     duration_ms: row.duration_ms,
     pod_id: row.pod_id,
     created_at: row.created_at.toISOString(),

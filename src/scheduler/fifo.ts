@@ -11,6 +11,12 @@ export class Fifo<T> {
     this.items.push(item);
   }
 
+  /** Puts an item back at the front (O(1) after a shift, else O(n)). */
+  unshift(item: T): void {
+    if (this.head > 0) this.items[--this.head] = item;
+    else this.items.unshift(item);
+  }
+
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];

@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Clock } from './ports.js';
-import { errorMessage } from './state.js';
+import { errorMessage } from './occurrence.js';
 
 export interface Loop {
   /** Runs the body now (or right after the current run) instead of waiting for the interval. */

@@ -2,35 +2,48 @@ import { Batcher } from '../db/batch.js';
 import { loadJobVersions, loadSchedulableJobs } from '../db/jobs.js';
 import type { Pool } from '../db/pool.js';
 import {
-  cleanupStaleRuns,
+  adoptRuns,
   claimRuns,
+  cleanupStaleRuns,
   failRuns,
   finishRuns,
-  listRunningRuns,
+  listActiveRuns,
+  markRunsSent,
   type ClaimRequest,
   type FinishRequest,
 } from '../db/runs.js';
-import type { ClaimedRun, JobStore } from './ports.js';
+import type { ClaimAnswer, JobStore } from './ports.js';
 
 /**
- * The scheduler's JobStore on PostgreSQL. Claims and records issued in the same event-loop turn
- * go out as one statement each, so a burst of thousands of occurrences stays cheap.
+ * The scheduler's JobStore on PostgreSQL. Claims, marks and records issued in the same
+ * event-loop turn go out as one statement each, so a burst of thousands of occurrences stays
+ * cheap; a batch that fails is retried item by item, so one bad item fails alone.
  */
 export function createPgJobStore(pool: Pool, podId: string): JobStore {
-  const claims = new Batcher<ClaimRequest, ClaimedRun | null>((items) =>
-    claimRuns(pool, items, podId),
-  );
-  const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items));
+  const claims = new Batcher<ClaimRequest, ClaimAnswer>((items) => claimRuns(pool, items, podId));
+  const marks = new Batcher<string, boolean>((runIds) => markRunsSent(pool, runIds, podId));
+  const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items, podId));
+  const mine = (claimant: string) => claimant === podId;
   return {
     loadJobs: (ids) => loadSchedulableJobs(pool, ids),
     jobVersions: () => loadJobVersions(pool),
     claimRun: (jobId, scheduledAt, claimant) =>
-      claimant === podId
+      mine(claimant)
         ? claims.add({ jobId, scheduledAt })
-        : claimRuns(pool, [{ jobId, scheduledAt }], claimant).then((ids) => ids[0] ?? null),
-    finishRun: (runId, outcome, nextRunAt) => finishes.add({ runId, outcome, nextRunAt }),
-    failRuns: (runIds, reason) => failRuns(pool, runIds, reason),
-    runningRuns: () => listRunningRuns(pool),
+        : claimRuns(pool, [{ jobId, scheduledAt }], claimant).then(
+            (a) => a[0] ?? { kind: 'taken' },
+          ),
+    markSent: (runId, claimant) =>
+      mine(claimant)
+        ? marks.add(runId)
+        : markRunsSent(pool, [runId], claimant).then((a) => a[0] ?? false),
+    finishRun: (runId, outcome, nextRunAt, claimant) =>
+      mine(claimant)
+        ? finishes.add({ runId, outcome, nextRunAt })
+        : finishRuns(pool, [{ runId, outcome, nextRunAt }], claimant).then((a) => a[0] ?? false),
+    failRuns: (runIds, reason, kind) => failRuns(pool, runIds, reason, kind),
+    activeRuns: () => listActiveRuns(pool),
+    adoptRuns: (runs, claimant) => adoptRuns(pool, runs, claimant),
     cleanupStaleRuns: (lockTtlMs) => cleanupStaleRuns(pool, lockTtlMs),
   };
 }

@@ -1,5 +1,6 @@
 // What the scheduler core needs from the outside world. PostgreSQL, Redis and the agent implement
-// these in production; unit tests use in-memory fakes and a fake clock.
+// these in production; unit tests use in-memory fakes and a fake clock, and one contract suite
+// (test/contract/) runs against both.
 
 /**
  * An enabled job of a live tenant, as the scheduler loads it: what scheduling needs. Its name and
@@ -25,16 +26,50 @@ export interface ClaimedRun {
   prompt: string;
 }
 
+/**
+ * A claim's answer: the run; or "capped" (the tenant is at its max_concurrent_runs: wait and try
+ * again); or "taken" (already claimed, or the job is gone, disabled or still in flight).
+ */
+export type ClaimAnswer =
+  { kind: 'claimed'; run: ClaimedRun } | { kind: 'capped' } | { kind: 'taken' };
+
+/** Why a run failed, for machines (the `error` text is for people). Migration 109 lists them. */
+export const ERROR_KINDS = [
+  'timeout',
+  'pod_lost',
+  'shutdown',
+  'model_throttled',
+  'model_error',
+  'model_unreachable',
+  'bad_response',
+  'agent_error',
+  'lock_lost',
+  'not_recorded',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
 export interface RunOutcome {
   success: boolean;
   result: string | null;
   error: string | null;
+  errorKind: ErrorKind | null;
+  /** Model requests sent for this run, retries included. */
+  attempts: number;
 }
 
-export interface RunningRun {
+/** A run in flight on some pod: claimed (nothing sent to the model yet) or running. */
+export interface ActiveRun {
   runId: string;
   jobId: string;
   podId: string;
+  status: 'claimed' | 'running';
+}
+
+/** A claimed run taken over from a pod that is gone: this pod runs it. */
+export interface AdoptedRun extends ClaimedRun {
+  jobId: string;
+  tenantId: string;
+  scheduledAt: Date;
 }
 
 export interface JobStore {
@@ -42,12 +77,27 @@ export interface JobStore {
   loadJobs(ids?: readonly string[]): Promise<StoredJob[]>;
   /** Id and version of every enabled job: what a periodic sync compares before loading changes. */
   jobVersions(): Promise<{ id: string; updatedAt: Date }[]>;
-  /** Claims an occurrence; null when it was already claimed or the job can no longer run. */
-  claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimedRun | null>;
-  /** Records the outcome and updates the job in one transaction; false if the run was no longer running. */
-  finishRun(runId: string, outcome: RunOutcome, nextRunAt: Date | null): Promise<boolean>;
-  failRuns(runIds: readonly string[], reason: string): Promise<{ runId: string; jobId: string }[]>;
-  runningRuns(): Promise<RunningRun[]>;
+  claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimAnswer>;
+  /** claimed -> running before the model request leaves; false when the run is no longer podId's. */
+  markSent(runId: string, podId: string): Promise<boolean>;
+  /** Records the outcome and updates the job in one transaction; false if the run was no longer podId's. */
+  finishRun(
+    runId: string,
+    outcome: RunOutcome,
+    nextRunAt: Date | null,
+    podId: string,
+  ): Promise<boolean>;
+  failRuns(
+    runIds: readonly string[],
+    reason: string,
+    kind: ErrorKind,
+  ): Promise<{ runId: string; jobId: string }[]>;
+  activeRuns(): Promise<ActiveRun[]>;
+  /** Takes claimed runs over from the pods named (only while still theirs and claimed). */
+  adoptRuns(
+    runs: readonly { runId: string; fromPodId: string }[],
+    podId: string,
+  ): Promise<AdoptedRun[]>;
   cleanupStaleRuns(lockTtlMs: number): Promise<number>;
 }
 
@@ -89,8 +139,25 @@ export interface RunRequest {
   scheduledAt: Date;
 }
 
-/** Runs a job's prompt (through the agent in production); resolves with the reply text. */
-export type AgentRunner = (request: RunRequest, signal: AbortSignal) => Promise<string>;
+export interface RunContext {
+  /** Fires at the exec timeout and on shutdown. */
+  signal: AbortSignal;
+  /** When the exec timeout fires (this clock's ms): retries must not be planned past it. */
+  deadlineMs: number;
+  /**
+   * Awaited before every model request leaves the process. The first call records that the run
+   * may reach the model; it rejects when the run is no longer this pod's, and then nothing may
+   * be sent.
+   */
+  beforeSend(): Promise<void>;
+}
+
+/** How a runner ended: the reply, or a failure with its kind. */
+export type RunReply =
+  { ok: true; text: string } | { ok: false; errorKind: ErrorKind; error: string };
+
+/** Runs a job's prompt (through the agent in production). A throw counts as an agent_error. */
+export type AgentRunner = (request: RunRequest, context: RunContext) => Promise<RunReply>;
 
 export interface Clock {
   now(): number;

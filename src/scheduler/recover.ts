@@ -1,84 +1,133 @@
-import type { SchedulerContext } from './state.js';
+// Recovery of runs no pod will finish. A run still "claimed" never sent anything to the model,
+// so it is adopted and run by this pod; a "running" one may have reached the model, so it is
+// failed, never run again (one model call per occurrence).
+import type { Logger } from '../log.js';
+import type { SchedulerEvents } from './events.js';
+import type { SchedulerMetrics } from './metrics.js';
+import type { Occurrence } from './occurrence.js';
+import type { ActiveRun, ErrorKind, JobStore, LockStore } from './ports.js';
+import type { SchedulerSettings } from './settings.js';
 
 export const POD_CRASH_ERROR = 'pod crash or lock TTL exceeded';
 export const UNRECORDED_ERROR = 'outcome not recorded: database unavailable';
 
-/**
- * Proves this pod is alive (runs of a pod whose proof has expired are failed by the others) and,
- * while it schedules, learns which pods share the work.
- */
-export async function publishLiveness(ctx: SchedulerContext, schedules: boolean): Promise<void> {
-  const peers = await ctx.locks.publishLiveness(
-    ctx.settings.podId,
-    ctx.settings.livenessTtlMs,
-    schedules,
-  );
-  ctx.peers = peers;
+export interface RecoveryDeps {
+  store: JobStore;
+  locks: LockStore;
+  log: Logger;
+  metrics: SchedulerMetrics;
+  settings: SchedulerSettings;
+  events: SchedulerEvents;
 }
 
 /**
- * Fails runs still marked running by pods that are no longer alive, and frees their locks, so a
- * crashed pod blocks its jobs for seconds rather than for the whole lock TTL.
+ * Proves this pod is alive (runs of a pod whose proof has expired are recovered by the others)
+ * and, while it schedules, learns which pods share the work. Returns the live peers.
  */
-export async function failRunsOfDeadPods(ctx: SchedulerContext): Promise<number> {
-  const running = await ctx.store.runningRuns();
-  // This pod's own runs of jobs it is not running: their outcome could not be recorded.
-  const orphans = running.filter(
-    (run) => run.podId === ctx.settings.podId && !ctx.inFlight.has(run.jobId),
-  );
-  let recovered = 0;
-  if (orphans.length > 0) {
-    const failed = await ctx.store.failRuns(
-      orphans.map((run) => run.runId),
-      UNRECORDED_ERROR,
-    );
-    for (const { runId, jobId } of failed) {
-      ctx.log.warn({ run_id: runId, job_id: jobId }, 'run failed: outcome was not recorded');
-    }
-    ctx.metrics.recovered.inc({ reason: 'unrecorded' }, failed.length);
-    recovered += failed.length;
-  }
-  const others = running.filter((run) => run.podId !== ctx.settings.podId);
-  if (others.length === 0) return recovered;
-  const live = await ctx.locks.livePods([...new Set(others.map((run) => run.podId))]);
+export function publishLiveness(deps: RecoveryDeps, schedules: boolean): Promise<string[]> {
+  const { podId, livenessTtlMs } = deps.settings;
+  return deps.locks.publishLiveness(podId, livenessTtlMs, schedules);
+}
+
+/**
+ * Runs that no pod will finish: this pod's own that it does not hold (`holds`), and those of pods
+ * whose liveness key is gone. Returns the claimed ones it adopted, to run.
+ */
+export async function recoverRuns(
+  deps: RecoveryDeps,
+  holds: (jobId: string) => boolean,
+): Promise<Occurrence[]> {
+  const self = deps.settings.podId;
+  const active = await deps.store.activeRuns();
+  const orphans = active.filter((run) => run.podId === self && !holds(run.jobId));
+  const others = active.filter((run) => run.podId !== self);
+  const live =
+    others.length === 0
+      ? new Set<string>()
+      : await deps.locks.livePods([...new Set(others.map((run) => run.podId))]);
   const dead = others.filter((run) => !live.has(run.podId));
-  if (dead.length === 0) return recovered;
-  const failed = await ctx.store.failRuns(
-    dead.map((run) => run.runId),
-    POD_CRASH_ERROR,
-  );
-  const podOf = new Map(dead.map((run) => [run.runId, run.podId]));
-  for (const { runId, jobId } of failed) {
-    const podId = podOf.get(runId) ?? '';
-    await ctx.locks.releaseHeldBy(jobId, podId);
-    ctx.log.warn({ run_id: runId, job_id: jobId, dead_pod: podId }, 'run failed: pod is gone');
-  }
-  ctx.metrics.recovered.inc({ reason: 'pod_gone' }, failed.length);
-  return recovered + failed.length;
+
+  await failRuns(deps, running(orphans), UNRECORDED_ERROR, 'not_recorded', 'unrecorded');
+  await failRuns(deps, running(dead), POD_CRASH_ERROR, 'pod_lost', 'pod_gone');
+  return adopt(deps, [...claimed(orphans), ...claimed(dead)]);
 }
 
-/** The guide's safety net: runs older than the lock TTL are failed. */
-export async function cleanupStaleRuns(ctx: SchedulerContext): Promise<number> {
-  const count = await ctx.store.cleanupStaleRuns(ctx.settings.lockTtlMs);
+/**
+ * Runs left under this pod's id by an earlier process with the same id (a restarted container
+ * keeps its name). Called once, before this process has claimed anything.
+ */
+export async function recoverOwnLeftovers(deps: RecoveryDeps): Promise<Occurrence[]> {
+  const active = await deps.store.activeRuns();
+  const mine = active.filter((run) => run.podId === deps.settings.podId);
+  await failRuns(deps, running(mine), POD_CRASH_ERROR, 'pod_lost', 'pod_restarted');
+  return adopt(deps, claimed(mine));
+}
+
+/** The guide's safety net: runs in flight for longer than the lock TTL are failed. */
+export async function cleanupStaleRuns(deps: RecoveryDeps): Promise<number> {
+  const count = await deps.store.cleanupStaleRuns(deps.settings.lockTtlMs);
   if (count > 0) {
-    ctx.metrics.recovered.inc({ reason: 'stale' }, count);
-    ctx.log.warn({ count }, 'stale runs marked failed');
+    deps.metrics.recovered.inc({ reason: 'stale' }, count);
+    deps.log.warn({ count }, 'stale runs marked failed');
   }
   return count;
 }
 
-/**
- * Runs left "running" under this pod's id by an earlier process with the same id (a restarted
- * container keeps its name). Called once, before this process has claimed anything.
- */
-export async function failOwnLeftoverRuns(ctx: SchedulerContext): Promise<void> {
-  const running = await ctx.store.runningRuns();
-  const mine = running.filter((run) => run.podId === ctx.settings.podId);
-  if (mine.length === 0) return;
-  const failed = await ctx.store.failRuns(
-    mine.map((run) => run.runId),
-    POD_CRASH_ERROR,
+const FAILED_LOG_LINES: Record<string, string> = {
+  unrecorded: 'run failed: outcome was not recorded',
+  pod_gone: 'run failed: pod is gone',
+};
+
+const running = (runs: ActiveRun[]) => runs.filter((run) => run.status === 'running');
+const claimed = (runs: ActiveRun[]) => runs.filter((run) => run.status === 'claimed');
+
+async function failRuns(
+  deps: RecoveryDeps,
+  runs: ActiveRun[],
+  error: string,
+  kind: ErrorKind,
+  reason: string,
+): Promise<void> {
+  if (runs.length === 0) return;
+  const podOf = new Map(runs.map((run) => [run.runId, run.podId]));
+  const failed = await deps.store.failRuns([...podOf.keys()], error, kind);
+  for (const { runId, jobId } of failed) {
+    const podId = podOf.get(runId) ?? '';
+    await deps.locks.releaseHeldBy(jobId, podId);
+    deps.log.warn(
+      { run_id: runId, job_id: jobId, pod_of_run: podId, error_kind: kind },
+      FAILED_LOG_LINES[reason] ?? 'run failed by recovery',
+    );
+    deps.events.emit('recovered', { runId, jobId, action: 'failed', reason });
+  }
+  deps.metrics.recovered.inc({ reason }, failed.length);
+}
+
+async function adopt(deps: RecoveryDeps, runs: ActiveRun[]): Promise<Occurrence[]> {
+  if (runs.length === 0) return [];
+  const self = deps.settings.podId;
+  for (const run of runs) {
+    if (run.podId !== self) await deps.locks.releaseHeldBy(run.jobId, run.podId);
+  }
+  const adopted = await deps.store.adoptRuns(
+    runs.map((run) => ({ runId: run.runId, fromPodId: run.podId })),
+    self,
   );
-  for (const { jobId } of failed) await ctx.locks.releaseHeldBy(jobId, ctx.settings.podId);
-  ctx.metrics.recovered.inc({ reason: 'pod_restarted' }, failed.length);
+  for (const run of adopted) {
+    deps.log.info({ run_id: run.runId, job_id: run.jobId }, 'run adopted: it had not started');
+    deps.events.emit('recovered', {
+      runId: run.runId,
+      jobId: run.jobId,
+      action: 'adopted',
+      reason: 'not_started',
+    });
+  }
+  deps.metrics.recovered.inc({ reason: 'adopted' }, adopted.length);
+  return adopted.map((run) => ({
+    jobId: run.jobId,
+    tenantId: run.tenantId,
+    scheduledAtMs: run.scheduledAt.getTime(),
+    kind: 'adopted' as const,
+    adopted: { runId: run.runId, name: run.name, prompt: run.prompt },
+  }));
 }

@@ -98,6 +98,7 @@ export interface TenantView {
   max_cron_jobs: number;
   min_schedule_interval_seconds: number;
   rate_limit_rpm: number;
+  max_concurrent_runs: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -293,7 +293,7 @@ export type RunRow = Omit<StoredRunRow, 'created_at'>;
 export async function runsOf(db: Queryable, jobIds: readonly string[]): Promise<RunRow[]> {
   const { rows } = await db.query<RunRow>(
     `SELECT id, cron_job_id, scheduled_at, started_at, finished_at, status, result, error,
-            duration_ms, pod_id
+            error_kind, attempts, duration_ms, pod_id
        FROM cron_job_runs WHERE cron_job_id = ANY ($1::uuid[]) ORDER BY scheduled_at, cron_job_id`,
     [jobIds],
   );

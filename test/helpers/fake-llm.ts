@@ -16,6 +16,10 @@ export interface FakeReply {
   toolCalls?: FakeToolCall[];
   /** Not 200: an OpenAI-style error body with this status. */
   status?: number;
+  /** The error body's message, with `status`. */
+  errorMessage?: string;
+  /** Extra response headers (Retry-After with a 429, say). */
+  headers?: Record<string, string>;
   /** Sent as is (status 200, JSON content type): for garbage answers. */
   rawBody?: string;
   /** Extra delay before answering, on top of the server's latency. */
@@ -119,7 +123,8 @@ export async function startFakeLlm(
     if (reply.hang || call.aborted || res.destroyed) return;
     res.once('finish', () => (call.answeredAt = Date.now()));
     if (reply.status !== undefined && reply.status !== 200) {
-      return sendJson(res, reply.status, errorBody(`fake error ${reply.status}`, 'fake_error'));
+      const message = reply.errorMessage ?? `fake error ${reply.status}`;
+      return sendJson(res, reply.status, errorBody(message, 'fake_error'), reply.headers);
     }
     if (reply.rawBody !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -171,9 +176,15 @@ function errorBody(message: string, type: string) {
   return { error: { message, type, param: null, code: type } };
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
+    ...headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });

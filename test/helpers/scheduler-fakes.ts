@@ -5,25 +5,33 @@ import { Registry } from 'prom-client';
 import type { Logger } from '../../src/log.js';
 import { createSchedulerMetrics, type SchedulerMetrics } from '../../src/scheduler/metrics.js';
 import type {
+  ActiveRun,
+  AdoptedRun,
   AgentRunner,
-  ClaimedRun,
+  ClaimAnswer,
   Clock,
+  ErrorKind,
   JobStore,
   LockAttempt,
   LockHolder,
   LockStore,
+  RunContext,
   RunOutcome,
+  RunReply,
   RunRequest,
-  RunningRun,
   StoredJob,
 } from '../../src/scheduler/ports.js';
 import { livenessKey, lockKey, parseHolder } from '../../src/redis/lock.js';
+import { SchedulerEvents, type SchedulerEventMap } from '../../src/scheduler/events.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import type { SchedulerSettings } from '../../src/scheduler/state.js';
+import type { SchedulerSettings } from '../../src/scheduler/settings.js';
 import { silentLogger } from './log.js';
 
-/** Lets every pending promise chain run (microtasks, and a few macrotask turns for safety). */
-export async function flushAsync(rounds = 3): Promise<void> {
+/**
+ * Lets every pending promise chain run: a macrotask turn starts only once the microtask queue is
+ * empty, and the scheduler core waits on nothing but promises and the Clock.
+ */
+export async function flushAsync(rounds = 1): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
@@ -157,7 +165,7 @@ function mulberry32(seed: number): () => number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JobStore (what migrations 104 and 106 do in PostgreSQL)
+// JobStore (what migration 109 does in PostgreSQL; test/contract/ checks both alike)
 
 export interface FakeJob {
   id: string;
@@ -182,14 +190,18 @@ export interface FakeRun {
   jobId: string;
   tenantId: string;
   scheduledAt: Date;
-  status: 'running' | 'success' | 'failed';
+  status: 'claimed' | 'running' | 'success' | 'failed';
   podId: string;
   startedAt: Date;
   finishedAt: Date | null;
   result: string | null;
   error: string | null;
+  errorKind: ErrorKind | null;
+  attempts: number;
   durationMs: number | null;
 }
+
+const inFlight = (run: FakeRun) => run.status === 'claimed' || run.status === 'running';
 
 export type JobStoreMethod = keyof JobStore;
 
@@ -198,6 +210,8 @@ export const DEFAULT_TENANT = '00000000-0000-0000-0000-000000000001';
 export class FakeJobStore implements JobStore {
   readonly jobs = new Map<string, FakeJob>();
   readonly runs = new Map<string, FakeRun>();
+  /** tenants.max_concurrent_runs by tenant (absent, null or 0: unlimited). */
+  readonly tenantCaps = new Map<string, number | null>();
   /** Database down: every call rejects. */
   down = false;
   /** Only these calls reject (a partial failure). */
@@ -210,9 +224,11 @@ export class FakeJobStore implements JobStore {
     loadJobs: 0,
     jobVersions: 0,
     claimRun: 0,
+    markSent: 0,
     finishRun: 0,
     failRuns: 0,
-    runningRuns: 0,
+    activeRuns: 0,
+    adoptRuns: 0,
     cleanupStaleRuns: 0,
   };
 
@@ -328,40 +344,64 @@ export class FakeJobStore implements JobStore {
       .map((job) => ({ id: job.id, updatedAt: new Date(job.updatedAt) }));
   }
 
-  async claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimedRun | null> {
+  async claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimAnswer> {
     await this.enter('claimRun');
     const job = this.jobs.get(jobId);
-    if (!job || !job.enabled) return null;
+    if (!job || !job.enabled) return { kind: 'taken' };
     for (const run of this.runs.values()) {
       if (run.jobId !== jobId) continue;
-      if (run.status === 'running') return null;
-      if (run.scheduledAt.getTime() === scheduledAt.getTime()) return null; // ON CONFLICT DO NOTHING
+      if (inFlight(run)) return { kind: 'taken' };
+      if (run.scheduledAt.getTime() === scheduledAt.getTime()) return { kind: 'taken' }; // ON CONFLICT
+    }
+    const cap = this.tenantCaps.get(job.tenantId) ?? 0;
+    if (cap > 0) {
+      const active = [...this.runs.values()].filter(
+        (r) => r.tenantId === job.tenantId && inFlight(r),
+      );
+      if (active.length >= cap) return { kind: 'capped' };
     }
     const run: FakeRun = {
       id: randomUUID(),
       jobId,
       tenantId: job.tenantId,
       scheduledAt: new Date(scheduledAt),
-      status: 'running',
+      status: 'claimed',
       podId,
       startedAt: new Date(this.clock.now()),
       finishedAt: null,
       result: null,
       error: null,
+      errorKind: null,
+      attempts: 0,
       durationMs: null,
     };
     this.runs.set(run.id, run);
-    return { runId: run.id, name: job.name, prompt: job.prompt };
+    return { kind: 'claimed', run: { runId: run.id, name: job.name, prompt: job.prompt } };
   }
 
-  async finishRun(runId: string, outcome: RunOutcome, nextRunAt: Date | null): Promise<boolean> {
+  async markSent(runId: string, podId: string): Promise<boolean> {
+    await this.enter('markSent');
+    const run = this.runs.get(runId);
+    if (!run || run.status !== 'claimed' || run.podId !== podId) return false;
+    run.status = 'running';
+    return true;
+  }
+
+  async finishRun(
+    runId: string,
+    outcome: RunOutcome,
+    nextRunAt: Date | null,
+    podId: string,
+  ): Promise<boolean> {
     await this.enter('finishRun');
     const run = this.runs.get(runId);
-    if (!run || run.status !== 'running') return false;
+    if (!run || !inFlight(run) || run.podId !== podId) return false;
     const nowMs = this.clock.now();
     run.status = outcome.success ? 'success' : 'failed';
     run.result = outcome.result === null ? null : outcome.result.slice(0, 4096);
     run.error = outcome.error === null ? null : outcome.error.slice(0, 1024);
+    run.errorKind = outcome.success ? null : outcome.errorKind;
+    run.attempts = outcome.attempts;
     run.finishedAt = new Date(nowMs);
     run.durationMs = nowMs - run.startedAt.getTime();
     const job = this.jobs.get(run.jobId);
@@ -378,38 +418,71 @@ export class FakeJobStore implements JobStore {
   async failRuns(
     runIds: readonly string[],
     reason: string,
+    kind: ErrorKind,
   ): Promise<{ runId: string; jobId: string }[]> {
     await this.enter('failRuns');
-    return this.fail(runIds, reason);
+    return this.fail(runIds, reason, kind);
   }
 
-  async runningRuns(): Promise<RunningRun[]> {
-    await this.enter('runningRuns');
-    return [...this.runs.values()]
-      .filter((run) => run.status === 'running')
-      .map((run) => ({ runId: run.id, jobId: run.jobId, podId: run.podId }));
+  async activeRuns(): Promise<ActiveRun[]> {
+    await this.enter('activeRuns');
+    return [...this.runs.values()].filter(inFlight).map((run) => ({
+      runId: run.id,
+      jobId: run.jobId,
+      podId: run.podId,
+      status: run.status as 'claimed' | 'running',
+    }));
+  }
+
+  async adoptRuns(
+    runs: readonly { runId: string; fromPodId: string }[],
+    podId: string,
+  ): Promise<AdoptedRun[]> {
+    await this.enter('adoptRuns');
+    const adopted: AdoptedRun[] = [];
+    for (const { runId, fromPodId } of runs) {
+      const run = this.runs.get(runId);
+      const job = run && this.jobs.get(run.jobId);
+      if (!run || !job || run.status !== 'claimed' || run.podId !== fromPodId) continue;
+      run.podId = podId;
+      adopted.push({
+        runId,
+        jobId: run.jobId,
+        tenantId: run.tenantId,
+        scheduledAt: new Date(run.scheduledAt),
+        name: job.name,
+        prompt: job.prompt,
+      });
+    }
+    return adopted;
   }
 
   async cleanupStaleRuns(lockTtlMs: number): Promise<number> {
     await this.enter('cleanupStaleRuns');
     const cutoff = this.clock.now() - Math.ceil(lockTtlMs / 1000) * 1000;
     const stale = [...this.runs.values()].filter(
-      (run) => run.status === 'running' && run.startedAt.getTime() < cutoff,
+      (run) => inFlight(run) && run.startedAt.getTime() < cutoff,
     );
     return this.fail(
       stale.map((run) => run.id),
       'pod crash or lock TTL exceeded',
+      'lock_lost',
     ).length;
   }
 
-  private fail(runIds: readonly string[], reason: string): { runId: string; jobId: string }[] {
+  private fail(
+    runIds: readonly string[],
+    reason: string,
+    kind: ErrorKind,
+  ): { runId: string; jobId: string }[] {
     const nowMs = this.clock.now();
     const failed: { runId: string; jobId: string }[] = [];
     for (const id of runIds) {
       const run = this.runs.get(id);
-      if (!run || run.status !== 'running') continue;
+      if (!run || !inFlight(run)) continue;
       run.status = 'failed';
       run.error = reason.slice(0, 1024);
+      run.errorKind = kind;
       run.finishedAt = new Date(nowMs);
       run.durationMs = nowMs - run.startedAt.getTime();
       const job = this.jobs.get(run.jobId);
@@ -567,7 +640,8 @@ export class FakeRedis {
 export type RunBehaviour =
   /** Resolves after afterMs of fake time (at once without); rejects on abort unless ignoreSignal. */
   | { kind: 'resolve'; afterMs?: number; result?: string; ignoreSignal?: boolean }
-  | { kind: 'reject'; afterMs?: number; error?: string }
+  /** Throws (an agent_error); with errorKind, answers a failure of that kind instead. */
+  | { kind: 'reject'; afterMs?: number; error?: string; errorKind?: ErrorKind }
   /** Never resolves by itself; rejects with the signal's reason when aborted. */
   | { kind: 'hang' }
   /** Never settles, whatever the signal does. */
@@ -577,6 +651,8 @@ export interface RunnerCall {
   podId: string;
   request: RunRequest;
   signal: AbortSignal;
+  /** The runner got past beforeSend: its request "reached the model". */
+  sent: boolean;
   startedMs: number;
   /** When the runner's promise settled (null while it has not). */
   settledMs: number | null;
@@ -596,18 +672,20 @@ export class FakeRunner {
   constructor(private readonly clock: Clock) {}
 
   forPod(podId: string): AgentRunner {
-    return (request, signal) => this.run(podId, request, signal);
+    return (request, context) => this.run(podId, request, context);
   }
 
   callsFor(jobId: string): RunnerCall[] {
     return this.calls.filter((call) => call.request.jobId === jobId);
   }
 
-  private run(podId: string, request: RunRequest, signal: AbortSignal): Promise<string> {
+  private run(podId: string, request: RunRequest, context: RunContext): Promise<RunReply> {
+    const { signal } = context;
     const call: RunnerCall = {
       podId,
       request,
       signal,
+      sent: false,
       startedMs: this.clock.now(),
       settledMs: null,
     };
@@ -623,7 +701,18 @@ export class FakeRunner {
       this.active -= 1;
       this.activeByJob.set(request.jobId, (this.activeByJob.get(request.jobId) ?? 1) - 1);
     };
-    const promise = new Promise<string>((resolve, reject) => {
+    const answer = this.behave(behaviour, signal);
+    answer.catch(() => {});
+    const promise = context.beforeSend().then(() => {
+      call.sent = true;
+      return answer;
+    });
+    promise.then(settled, settled);
+    return promise;
+  }
+
+  private behave(behaviour: RunBehaviour, signal: AbortSignal): Promise<RunReply> {
+    return new Promise<RunReply>((resolve, reject) => {
       if (behaviour.kind === 'ignore') return;
       const honour =
         behaviour.kind === 'hang' || !('ignoreSignal' in behaviour && behaviour.ignoreSignal);
@@ -637,15 +726,16 @@ export class FakeRunner {
         signal.addEventListener('abort', onAbort, { once: true });
       }
       if (behaviour.kind === 'hang') return;
-      const finish =
-        behaviour.kind === 'resolve'
-          ? () => resolve(behaviour.result ?? 'ok')
-          : () => reject(new Error(behaviour.error ?? 'agent failed'));
+      const finish = () => {
+        if (behaviour.kind === 'resolve') resolve({ ok: true, text: behaviour.result ?? 'ok' });
+        else if (behaviour.errorKind) {
+          const error = behaviour.error ?? 'agent failed';
+          resolve({ ok: false, errorKind: behaviour.errorKind, error });
+        } else reject(new Error(behaviour.error ?? 'agent failed'));
+      };
       if (behaviour.afterMs === undefined) finish();
       else timer = this.clock.setTimeout(finish, behaviour.afterMs);
     });
-    promise.then(settled, settled);
-    return promise;
   }
 }
 
@@ -666,11 +756,28 @@ export const DEFAULT_SETTINGS: Omit<SchedulerSettings, 'podId'> = {
 export interface Pod {
   podId: string;
   scheduler: Scheduler;
+  events: SchedulerEvents;
+  /** Every event the pod announced, in order: what tests wait on (with clock.until). */
+  seen: SeenEvent[];
   registry: Registry;
   metrics: SchedulerMetrics;
   locks: LockStore;
   /** Sum of a counter's or gauge's values whose labels include `labels`. */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
+}
+
+export type SeenEvent = {
+  [K in keyof SchedulerEventMap]: { name: K } & SchedulerEventMap[K][0];
+}[keyof SchedulerEventMap];
+
+/** Records every event of the pod's scheduler into `seen`. */
+function recordEvents(events: SchedulerEvents): SeenEvent[] {
+  const seen: SeenEvent[] = [];
+  events.on('claimed', (e) => seen.push({ name: 'claimed', ...e }));
+  events.on('recorded', (e) => seen.push({ name: 'recorded', ...e }));
+  events.on('skipped', (e) => seen.push({ name: 'skipped', ...e }));
+  events.on('recovered', (e) => seen.push({ name: 'recovered', ...e }));
+  return seen;
 }
 
 /** One simulated deployment: a clock, a database, a Redis and an agent shared by its pods. */
@@ -702,7 +809,9 @@ export class World {
     const registry = new Registry();
     const metrics = createSchedulerMetrics(registry);
     const locks = this.redis.forPod(podId);
+    const events = new SchedulerEvents();
     const scheduler = new Scheduler({
+      events,
       store: options.store ?? this.store,
       locks,
       runner: this.runner.forPod(podId),
@@ -714,6 +823,8 @@ export class World {
     const pod: Pod = {
       podId,
       scheduler,
+      events,
+      seen: recordEvents(events),
       registry,
       metrics,
       locks,

@@ -273,9 +273,13 @@ describe('scheduled runs', () => {
           timezone: 'Europe/Paris',
           scheduledAt: new Date('2026-07-01T08:00:00Z'),
         },
-        new AbortController().signal,
+        {
+          signal: new AbortController().signal,
+          deadlineMs: Date.now() + 60_000,
+          beforeSend: () => Promise.resolve(),
+        },
       );
-      expect(reply).toBe('It is 10:00.');
+      expect(reply).toEqual({ ok: true, text: 'It is 10:00.' });
       const body = llm.calls[0]?.body as ChatBody;
       expect(body.tools).toBeUndefined();
       expect(body.messages[0]?.content).toContain('2026-07-01 10:00:00');

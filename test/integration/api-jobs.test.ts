@@ -32,6 +32,8 @@ interface RunView {
   status: string;
   result: string | null;
   error: string | null;
+  error_kind: string | null;
+  attempts: number;
   duration_ms: number | null;
   pod_id: string;
   created_at: string;
@@ -382,9 +384,11 @@ describe('cron jobs API', () => {
           const status = i % 3 === 0 ? 'failed' : i === 29 ? 'running' : 'success';
           const { rows: added } = await client.query<{ id: string; scheduled_at: Date }>(
             `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id,
-               finished_at, result, error, duration_ms)
+               finished_at, result, error, error_kind, attempts, duration_ms)
              VALUES ($1, $2, $3, $4, 'pod-a', CASE WHEN $4 = 'running' THEN NULL ELSE now() END,
                CASE WHEN $4 = 'success' THEN 'done' END, CASE WHEN $4 = 'failed' THEN 'boom' END,
+               CASE WHEN $4 = 'failed' THEN 'model_error' END,
+               CASE WHEN $4 = 'running' THEN 0 ELSE 1 END,
                CASE WHEN $4 = 'running' THEN NULL ELSE 1200 END)
              RETURNING id, scheduled_at`,
             // Shuffled insertion order; scheduled_at decides the order.
@@ -416,6 +420,8 @@ describe('cron jobs API', () => {
           status: expect.stringMatching(/^(running|success|failed)$/),
           result: run.status === 'success' ? 'done' : null,
           error: run.status === 'failed' ? 'boom' : null,
+          error_kind: run.status === 'failed' ? 'model_error' : null,
+          attempts: run.status === 'running' ? 0 : 1,
           duration_ms: run.status === 'running' ? null : 1200,
           pod_id: 'pod-a',
           created_at: expect.stringMatching(ISO_MS),

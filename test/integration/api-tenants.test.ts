@@ -18,6 +18,7 @@ const TENANT_SHAPE = {
   max_cron_jobs: expect.any(Number),
   min_schedule_interval_seconds: expect.any(Number),
   rate_limit_rpm: expect.any(Number),
+  max_concurrent_runs: null,
   created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
   updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
 };
@@ -67,8 +68,19 @@ describe('tenants (admin)', () => {
       max_cron_jobs: 1_000_000,
       min_schedule_interval_seconds: 31_536_000,
       rate_limit_rpm: 1_000_000,
+      max_concurrent_runs: 25,
     });
     expect(big.max_cron_jobs).toBe(1_000_000);
+    expect(big.max_concurrent_runs).toBe(25);
+    // The cap can be lifted again (null: unlimited), and it cannot be negative.
+    const lifted = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${big.id}`, {
+      max_concurrent_runs: null,
+    });
+    expect(lifted.json()).toMatchObject({ max_concurrent_runs: null });
+    const negative = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${big.id}`, {
+      max_concurrent_runs: -1,
+    });
+    expect(negative.statusCode).toBe(400);
   });
 
   it('lists live tenants (the default one included), gets one by id', async () => {

@@ -1,5 +1,5 @@
 // The scheduler's JobStore on a real PostgreSQL, as the app role: what a pod loads, claims and
-// records, through the SECURITY DEFINER functions of migrations 106 and 108.
+// records, through the SECURITY DEFINER functions of migration 109.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
@@ -65,18 +65,19 @@ describe('PostgreSQL job store', () => {
       store.claimRun(id, at, 'pod-a'),
     ]);
     expect(first).toEqual({
-      runId: expect.any(String),
-      name: `job ${id.slice(0, 8)}`,
-      prompt: 'v2',
+      kind: 'claimed',
+      run: { runId: expect.any(String), name: `job ${id.slice(0, 8)}`, prompt: 'v2' },
     });
-    expect(again).toBeNull();
-    // Still running: a later occurrence of the same job is refused.
-    expect(await store.claimRun(id, new Date('2026-01-01T00:02:00Z'), 'pod-a')).toBeNull();
+    const taken = { kind: 'taken' };
+    expect(again).toEqual(taken);
+    // Still in flight: a later occurrence of the same job is refused.
+    expect(await store.claimRun(id, new Date('2026-01-01T00:02:00Z'), 'pod-a')).toEqual(taken);
 
     const next = new Date('2026-01-01T00:02:00Z');
-    const outcome = { success: true, result: 'done', error: null };
-    expect(await store.finishRun(first?.runId ?? '', outcome, next)).toBe(true);
-    expect(await store.finishRun(first?.runId ?? '', outcome, next)).toBe(false);
+    const outcome = { success: true, result: 'done', error: null, errorKind: null, attempts: 1 };
+    const runId = first.kind === 'claimed' ? first.run.runId : '';
+    expect(await store.finishRun(runId, outcome, next, 'pod-a')).toBe(true);
+    expect(await store.finishRun(runId, outcome, next, 'pod-a')).toBe(false);
     const { rows } = await sql(
       `SELECT run_count, last_run_success, next_run_at FROM cron_jobs WHERE id = $1`,
       [id],
@@ -84,7 +85,28 @@ describe('PostgreSQL job store', () => {
     expect(rows[0]).toEqual({ run_count: '1', last_run_success: true, next_run_at: next }); // bigint as text
     const [job] = await store.loadJobs([id]);
     expect(job?.lastScheduledAt).toEqual(at);
-    expect(await store.claimRun(id, at, 'pod-b')).toBeNull();
+    expect(await store.claimRun(id, at, 'pod-b')).toEqual(taken);
+  });
+
+  it('retries a batch the database refused item by item, so only the bad item fails', async () => {
+    const ids = [await insertJob(), await insertJob(), await insertJob()];
+    const at = new Date('2026-01-01T00:07:00Z');
+    const claims = await Promise.all(ids.map((id) => store.claimRun(id, at, 'pod-a')));
+    const runIds = claims.map((c) => (c.kind === 'claimed' ? c.run.runId : ''));
+    const ok = { success: true, result: 'fine', error: null, errorKind: null, attempts: 1 };
+    // An error kind the table does not allow makes the whole batched statement fail.
+    const bad = { ...ok, success: false, error: 'x', errorKind: 'no_such_kind' as 'timeout' };
+    const results = await Promise.allSettled([
+      store.finishRun(runIds[0] as string, ok, null, 'pod-a'),
+      store.finishRun(runIds[1] as string, bad, null, 'pod-a'),
+      store.finishRun(runIds[2] as string, ok, null, 'pod-a'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const { rows } = await sql(
+      `SELECT id, status FROM cron_job_runs WHERE id = ANY ($1::uuid[]) ORDER BY array_position($1::uuid[], id)`,
+      [runIds],
+    );
+    expect(rows.map((row) => row.status)).toEqual(['success', 'claimed', 'success']);
   });
 
   it('refuses disabled jobs and jobs of deleted tenants', async () => {
@@ -96,24 +118,13 @@ describe('PostgreSQL job store', () => {
     await sql(`UPDATE tenants SET deleted_at = now() WHERE id = $1`, [tenant]);
 
     const at = new Date('2026-01-01T00:05:00Z');
-    expect(await store.claimRun(disabled, at, 'pod-a')).toBeNull();
-    expect(await store.claimRun(orphan, at, 'pod-a')).toBeNull();
+    expect(await store.claimRun(disabled, at, 'pod-a')).toEqual({ kind: 'taken' });
+    expect(await store.claimRun(orphan, at, 'pod-a')).toEqual({ kind: 'taken' });
     expect(await store.loadJobs([disabled, orphan])).toEqual([]);
   });
 
   it('keeps what pods of the previous version call working during a rolling deploy', async () => {
     const id = await insertJob({ prompt: 'old pods still read me' });
-    const loaded = await pool.query<{ id: string; name: string; prompt: string }>(
-      'SELECT * FROM scheduler_load_jobs($1)',
-      [[id]],
-    );
-    expect(loaded.rows).toEqual([
-      expect.objectContaining({
-        id,
-        name: `job ${id.slice(0, 8)}`,
-        prompt: 'old pods still read me',
-      }),
-    ]);
     const claimed = await pool.query<{ cron_job_id: string; run_id: string }>(
       'SELECT cron_job_id, scheduled_at, run_id FROM scheduler_claim_runs($1, $2, $3)',
       [[id], [new Date('2026-01-01T00:09:00Z')], 'old-pod'],

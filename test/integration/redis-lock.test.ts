@@ -8,6 +8,24 @@ import type { Pool } from '../../src/db/pool.js';
 import { createRedis, type Redis } from '../../src/redis/connection.js';
 import { createRedisLockStore } from '../../src/redis/lock.js';
 import { waitFor } from '../helpers/process-wait.js';
+import { describeLockStoreContract } from '../contract/lock-store.contract.js';
+
+describeLockStoreContract('Redis', () => {
+  const installation = randomUUID();
+  return { forPod: (podId) => createRedisLockStore(contractRedis, podId, installation) };
+});
+
+let contractRedis: Redis;
+beforeAll(async () => {
+  contractRedis = createRedis(inject('redisUrl'), silentLogger());
+  await waitFor(
+    () => {
+      if (contractRedis.status !== 'ready') throw new Error(`redis status ${contractRedis.status}`);
+    },
+    { timeoutMs: 10_000, what: 'the redis client to connect' },
+  );
+});
+afterAll(() => contractRedis?.disconnect());
 
 describe('Redis lock store', () => {
   let redis: Redis;

@@ -53,7 +53,9 @@ afterAll(async () => {
 function firstFinishedRun(jobId: string): Promise<RunRow> {
   return waitFor(
     async () => {
-      const run = (await runsOf(db, [jobId])).find((r) => r.status !== 'running');
+      const run = (await runsOf(db, [jobId])).find(
+        (r) => r.status !== 'running' && r.status !== 'claimed',
+      );
       if (!run) throw new Error('no finished run yet');
       return run;
     },
@@ -114,16 +116,81 @@ describe('a scheduled run and the LLM', () => {
   });
 
   it.each([
-    { what: 'an HTTP 500', reply: { status: 500 }, error: /500/ },
-    { what: 'invalid JSON', reply: { rawBody: '{"choices": [' }, error: /JSON/i },
-    { what: 'no choices', reply: { rawBody: '{"id":"x","choices":[]}' }, error: /choices/ },
-  ])('records a failed run when the model answers $what', async ({ reply, error }) => {
+    { what: 'an HTTP 500', reply: { status: 500 }, error: /500/, kind: 'model_error' },
+    {
+      what: 'invalid JSON',
+      reply: { rawBody: '{"choices": [' },
+      error: /JSON/i,
+      kind: 'bad_response',
+    },
+    {
+      what: 'no choices',
+      reply: { rawBody: '{"id":"x","choices":[]}' },
+      error: /choices/,
+      kind: 'bad_response',
+    },
+  ])('records a failed run when the model answers $what', async ({ reply, error, kind }) => {
     llm.setHandler(() => reply);
     const job = await insertJob(db, { name: 'broken', schedule: '* * * * * *', prompt: 'x' });
     const run = await firstFinishedRun(job.id);
     expect(run.status).toBe('failed');
     expect(run.result).toBeNull();
     expect(run.error).toMatch(error);
+    expect(run.error_kind).toBe(kind);
+    expect(run.attempts).toBe(1);
+  });
+
+  it('sends a throttled request again after Retry-After and records the attempts', async () => {
+    const tried = new Map<string, number>();
+    llm.setHandler((body) => {
+      const at = cronCallOf(body)?.scheduledAt ?? '?';
+      const n = (tried.get(at) ?? 0) + 1;
+      tried.set(at, n);
+      return n === 1
+        ? { status: 429, headers: { 'retry-after': '1' }, errorMessage: 'Rate limit reached' }
+        : { content: 'after the wait' };
+    });
+    const job = await insertJob(db, { name: 'throttled', schedule: '* * * * * *', prompt: 'x' });
+    const run = await firstFinishedRun(job.id);
+    expect(run).toMatchObject({
+      status: 'success',
+      result: 'after the wait',
+      error_kind: null,
+      attempts: 2,
+    });
+    const metrics = await fetch(`${service.url}/metrics`).then((r) => r.text());
+    expect(metrics).toMatch(/hermesx_model_retries_total\{cause="throttled"\} [1-9]/);
+  });
+
+  it('adopts and runs, once, an occurrence a dead pod claimed but never sent to the model', async () => {
+    const job = await insertJob(db, { name: 'orphan', schedule: '0 0 1 1 *', prompt: 'adopt me' });
+    const scheduledAt = new Date(Date.now() - 5000);
+    // The claim a pod made just before it died: no liveness key, no request sent.
+    const { rows } = await db.query<{ run_id: string }>(
+      `SELECT run_id FROM scheduler_claim($1, $2, 'pod-that-died')`,
+      [[job.id], [scheduledAt]],
+    );
+    const runId = rows[0]?.run_id;
+    const run = await waitFor(
+      async () => {
+        const found = (await runsOf(db, [job.id])).find((r) => r.id === runId);
+        if (found?.status !== 'success') throw new Error(`run is ${found?.status}`);
+        return found;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the adopted run to succeed' },
+    );
+    expect(run.pod_id).not.toBe('pod-that-died');
+    expect(run).toMatchObject({ error_kind: null, attempts: 1 });
+    const calls = llm.calls.filter((call) => cronCallOf(call.body)?.jobId === job.id);
+    expect(calls).toHaveLength(1);
+    expect(cronCallOf(calls[0]?.body)?.scheduledAt).toBe(scheduledAt.toISOString());
+  });
+
+  it('stores an answer holding U+0000 (which PostgreSQL text cannot hold) with the character replaced', async () => {
+    llm.setHandler(() => ({ content: 'before\u0000after' }));
+    const job = await insertJob(db, { name: 'nul', schedule: '* * * * * *', prompt: 'x' });
+    const run = await firstFinishedRun(job.id);
+    expect(run).toMatchObject({ status: 'success', result: 'before\uFFFDafter' });
   });
 
   it('offers no tools to a scheduled run, answers a stray tool call with an error, and records the final reply', async () => {

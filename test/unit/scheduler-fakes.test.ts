@@ -44,19 +44,21 @@ describe('FakeJobStore', () => {
     const job = store.addJob({ schedule: '* * * * *' });
     const at = new Date('2026-01-01T00:01:00Z');
     const claimed = await store.claimRun(job.id, at, 'p1');
-    expect(claimed).toEqual({ runId: expect.any(String), name: 'job', prompt: 'say hello' });
-    const runId = claimed?.runId;
-    expect(await store.claimRun(job.id, new Date('2026-01-01T00:02:00Z'), 'p2')).toBeNull();
-    expect(
-      await store.finishRun(runId as string, { success: true, result: 'r', error: null }, at),
-    ).toBe(true);
-    expect(
-      await store.finishRun(runId as string, { success: false, result: null, error: 'x' }, at),
-    ).toBe(false);
-    expect(await store.claimRun(job.id, at, 'p2')).toBeNull(); // same occurrence
-    expect(await store.claimRun('missing', at, 'p2')).toBeNull();
+    expect(claimed).toEqual({
+      kind: 'claimed',
+      run: { runId: expect.any(String), name: 'job', prompt: 'say hello' },
+    });
+    const runId = claimed.kind === 'claimed' ? claimed.run.runId : '';
+    const taken = { kind: 'taken' };
+    expect(await store.claimRun(job.id, new Date('2026-01-01T00:02:00Z'), 'p2')).toEqual(taken);
+    const ok = { success: true, result: 'r', error: null, errorKind: null, attempts: 1 };
+    expect(await store.finishRun(runId, ok, at, 'p1')).toBe(true);
+    const failed = { success: false, result: null, error: 'x', errorKind: null, attempts: 1 };
+    expect(await store.finishRun(runId, failed, at, 'p1')).toBe(false);
+    expect(await store.claimRun(job.id, at, 'p2')).toEqual(taken); // same occurrence
+    expect(await store.claimRun('missing', at, 'p2')).toEqual(taken);
     store.updateJob(job.id, { enabled: false });
-    expect(await store.claimRun(job.id, new Date('2026-01-01T00:03:00Z'), 'p2')).toBeNull();
+    expect(await store.claimRun(job.id, new Date('2026-01-01T00:03:00Z'), 'p2')).toEqual(taken);
     expect(await store.loadJobs()).toEqual([]);
     store.updateJob(job.id, { enabled: true });
     const [loaded] = await store.loadJobs([job.id]);
@@ -69,7 +71,8 @@ describe('FakeJobStore', () => {
     const clock = new FakeClock(T0);
     const store = new FakeJobStore(clock);
     const job = store.addJob({ schedule: '* * * * *' });
-    const runId = (await store.claimRun(job.id, new Date(T0), 'p1'))?.runId;
+    const claim = await store.claimRun(job.id, new Date(T0), 'p1');
+    const runId = claim.kind === 'claimed' ? claim.run.runId : undefined;
     await clock.advance(60_000);
     expect(await store.cleanupStaleRuns(60_000)).toBe(0);
     await clock.advance(1);
@@ -145,19 +148,24 @@ describe('FakeRunner', () => {
       scheduledAt: new Date(T0),
     };
     runner.behaviour = () => ({ kind: 'resolve', afterMs: 500, result: 'done' });
-    const ok = runner.forPod('p')(request, new AbortController().signal);
+    const context = (signal: AbortSignal) => ({
+      signal,
+      deadlineMs: T0 + 60_000,
+      beforeSend: () => Promise.resolve(),
+    });
+    const ok = runner.forPod('p')(request, context(new AbortController().signal));
     await clock.advance(500);
-    await expect(ok).resolves.toBe('done');
+    await expect(ok).resolves.toEqual({ ok: true, text: 'done' });
 
     runner.behaviour = () => ({ kind: 'hang' });
     const controller = new AbortController();
-    const hung = runner.forPod('p')(request, controller.signal);
+    const hung = runner.forPod('p')(request, context(controller.signal));
     controller.abort(new Error('stop'));
     await expect(hung).rejects.toThrow('stop');
 
     runner.behaviour = () => ({ kind: 'ignore' });
     const ignoring = new AbortController();
-    void runner.forPod('p')(request, ignoring.signal);
+    void runner.forPod('p')(request, context(ignoring.signal));
     ignoring.abort(new Error('stop'));
     await clock.advance(1000);
     expect(runner.calls.map((c) => c.settledMs)).toEqual([T0 + 500, T0 + 500, null]);

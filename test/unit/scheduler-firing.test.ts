@@ -1,6 +1,6 @@
 // The scheduler core against in-memory fakes and a fake clock: firing, multi-pod exclusion, job
 // changes, overlap, exec timeout and the concurrency limit.
-import { STEAL_DELAY_MS } from '../../src/scheduler/waiting.js';
+import { STEAL_DELAY_MS } from '../../src/scheduler/steal-lists.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
 import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
@@ -396,15 +396,39 @@ describe('Scheduler: overlap, timeout, capacity', () => {
     for (const job of jobs) expect(world.store.runsOf(job.id)).toHaveLength(1);
   });
 
-  it('drops set-aside occurrences older than the poll interval as missed', async () => {
+  it("a set-aside occurrence waits for a slot until its job's next occurrence overtakes it", async () => {
     const world = new World(T0);
-    for (let i = 0; i < 3; i++) world.store.addJob({ schedule: '0 * * * * *' });
+    const [a, b, c] = ['a', 'b', 'c'].map((name) =>
+      world.store.addJob({
+        schedule: '0 * * * * *',
+        name,
+        id: `0000000${name}-0000-4000-8000-000000000000`,
+      }),
+    );
     world.runner.behaviour = () => ({ kind: 'resolve', afterMs: 40_000 });
     const pod = start(world.pod({ settings: { maxConcurrentRuns: 1 } }));
+    const ran = () =>
+      world.runner.calls.map((call) => [
+        call.request.name,
+        iso(call.request.scheduledAt.getTime()),
+        iso(call.startedMs),
+      ]);
 
-    await world.clock.advanceTo(at('00:01:45'));
-    expect(world.runner.calls).toHaveLength(1);
+    // 00:01: a runs; b and c wait. 00:01:40: b's turn; c waits on, for longer than a poll interval.
+    await world.clock.advanceTo(at('00:01:59'));
+    expect(ran()).toEqual([
+      ['a', iso(at('00:01:00')), iso(at('00:01:00'))],
+      ['b', iso(at('00:01:00')), iso(at('00:01:40'))],
+    ]);
     expect(await pod.metric('hermesx_scheduler_capacity_deferrals_total')).toBe(2);
-    expect(await pod.metric('hermesx_scheduler_missed_occurrences_total')).toBe(2);
+    expect(await pod.metric('hermesx_scheduler_missed_occurrences_total')).toBe(0);
+    // 00:02: c's next occurrence overtakes the one still waiting (missed); b is still running
+    // (overlap); a's new occurrence waits too.
+    await world.clock.advanceTo(at('00:02:59'));
+    expect(ran().slice(2)).toEqual([['a', iso(at('00:02:00')), iso(at('00:02:20'))]]);
+    expect(await pod.metric('hermesx_scheduler_missed_occurrences_total')).toBe(1);
+    expect(await pod.metric('hermesx_scheduler_overlap_skips_total')).toBe(1);
+    expect(world.store.runsOf(c?.id ?? '')).toEqual([]);
+    expect([a, b].map((job) => world.store.runsOf(job?.id ?? '').length)).toEqual([2, 1]);
   });
 });

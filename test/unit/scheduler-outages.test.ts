@@ -2,6 +2,7 @@
 // claims or records, and pods that die with runs in progress.
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
+import type { ClaimAnswer } from '../../src/scheduler/ports.js';
 import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
@@ -231,15 +232,49 @@ describe('Scheduler: database unavailable', () => {
   });
 });
 
+function runIdOf(answer: ClaimAnswer): string {
+  if (answer.kind !== 'claimed') throw new Error(`claim refused: ${answer.kind}`);
+  return answer.run.runId;
+}
+
 describe('Scheduler: recovery of runs of dead pods', () => {
-  async function deadPodRun(world: World, jobId: string, scheduledAt: number) {
+  /** A run of pod-dead, claimed and (unless `sent` is false) with its model request sent. */
+  async function deadPodRun(world: World, jobId: string, scheduledAt: number, sent = true) {
     const dead = world.redis.forPod('pod-dead');
     const lock = await dead.acquire(jobId, scheduledAt, 720_000);
     expect(lock.acquired).toBe(true);
-    const claimed = await world.store.claimRun(jobId, new Date(scheduledAt), 'pod-dead');
-    if (!claimed) throw new Error('claim failed');
-    return { dead, runId: claimed.runId };
+    const runId = runIdOf(await world.store.claimRun(jobId, new Date(scheduledAt), 'pod-dead'));
+    if (sent) expect(await world.store.markSent(runId, 'pod-dead')).toBe(true);
+    return { dead, runId };
   }
+
+  it('adopts and runs, once, a claimed run of a dead pod that had sent nothing to the model', async () => {
+    const world = new World(T0);
+    const job = world.store.addJob({ schedule: '0 * * * * *' });
+    const { runId } = await deadPodRun(world, job.id, at('00:00:00'), false);
+    const pod = start(world.pod({ podId: 'pod-a' }));
+    const run = world.store.runs.get(runId);
+    await world.clock.until(
+      () => pod.seen.some((e) => e.name === 'recorded' && e.runId === runId),
+      11_000,
+      'adopted run recorded',
+    );
+    expect(run?.status).toBe('success');
+    expect(pod.seen.filter((e) => e.name === 'recovered')).toEqual([
+      { name: 'recovered', runId, jobId: job.id, action: 'adopted', reason: 'not_started' },
+    ]);
+    expect(run).toMatchObject({ podId: 'pod-a', errorKind: null, attempts: 1 });
+    expect(world.runner.callsFor(job.id).map((c) => iso(c.request.scheduledAt.getTime()))).toEqual([
+      iso(at('00:00:00')),
+    ]);
+    expect(await pod.metric('hermesx_scheduler_recovered_runs_total', { reason: 'adopted' })).toBe(
+      1,
+    );
+    // Later recoveries leave it alone, and the job goes on.
+    await world.clock.advanceTo(at('00:01:00.500'));
+    expect(world.runner.callsFor(job.id)).toHaveLength(2);
+    expect(world.store.runsOf(job.id).map((r) => r.status)).toEqual(['success', 'success']);
+  });
 
   it('fails a run of a pod without a liveness key and frees its lock within the recovery interval', async () => {
     const world = new World(T0);
@@ -255,6 +290,7 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     );
     expect(failedAt - T0).toBeLessThanOrEqual(10_000);
     expect(run?.error).toBe(POD_CRASH);
+    expect(run?.errorKind).toBe('pod_lost');
     expect(world.redis.holder(job.id)).toBeNull();
     expect(await pod.metric('hermesx_scheduler_recovered_runs_total', { reason: 'pod_gone' })).toBe(
       1,
@@ -308,7 +344,8 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const job = world.store.addJob({ schedule: '0 * * * * *' });
     const old = world.redis.forPod('pod-a');
     await old.acquire(job.id, at('00:00:00'), 720_000);
-    const runId = (await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-a'))?.runId;
+    const runId = runIdOf(await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-a'));
+    await world.store.markSent(runId, 'pod-a');
     const pod = start(world.pod({ podId: 'pod-a' }));
     await world.clock.advanceTo(at('00:00:01'));
     expect(world.store.runs.get(runId as string)).toMatchObject({
@@ -327,8 +364,9 @@ describe('Scheduler: recovery of runs of dead pods', () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '0 0 * * * *' });
     // A live pod whose run overran its lock (its liveness is kept fresh by the test).
-    const runId = (await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-stuck'))
-      ?.runId;
+    const runId = runIdOf(
+      await world.store.claimRun(job.id, new Date(at('00:00:00')), 'pod-stuck'),
+    );
     const stuck = world.redis.forPod('pod-stuck');
     const pod = start(world.pod({ settings: { lockTtlMs: 60_000, execTimeoutMs: 30_000 } }));
     for (let t = 0; t < 90; t += 5) {

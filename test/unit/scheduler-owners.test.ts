@@ -1,7 +1,7 @@
 // Who tries which lock first: rendezvous owners, and other pods taking over what an owner leaves.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownerOf } from '../../src/scheduler/owners.js';
-import { STEAL_DELAY_MS } from '../../src/scheduler/waiting.js';
+import { STEAL_DELAY_MS } from '../../src/scheduler/steal-lists.js';
 import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);

@@ -23,7 +23,12 @@ import {
 
 const tags = ['tenants (admin)'];
 const security = BEARER;
-const DEFAULTS = { max_cron_jobs: 50, min_schedule_interval_seconds: 60, rate_limit_rpm: 600 };
+const DEFAULTS = {
+  max_cron_jobs: 50,
+  min_schedule_interval_seconds: 60,
+  rate_limit_rpm: 600,
+  max_concurrent_runs: null,
+};
 
 /** Admin: tenants and their quotas. Deleting is soft: keys stop working, jobs stop firing. */
 export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool }): void {
@@ -151,6 +156,7 @@ function toTenantView(row: TenantRow) {
     max_cron_jobs: row.max_cron_jobs,
     min_schedule_interval_seconds: row.min_schedule_interval_seconds,
     rate_limit_rpm: row.rate_limit_rpm,
+    max_concurrent_runs: row.max_concurrent_runs,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,0 +1,266 @@
+// The one owner of a pod's run slots. Occurrences are offered to it; it runs each through
+// runOccurrence while it has a free slot (SCHEDULER_MAX_CONCURRENT_RUNS), sets the rest aside in
+// a FairQueue (round-robin across tenants), holds back tenants at their max_concurrent_runs, and
+// takes over other owners' occurrences (StealLists) when it has room. What happened to each
+// occurrence is announced on the scheduler's events.
+import type { SchedulerEvents, SkipReason } from './events.js';
+import { FairQueue, orderFairly } from './fair-queue.js';
+import type { SchedulerMetrics } from './metrics.js';
+import type { Occurrence } from './occurrence.js';
+import type { Clock, LockHolder } from './ports.js';
+import type { RunResult, Slot } from './run-occurrence.js';
+import type { SchedulerSettings } from './settings.js';
+import { StealLists } from './steal-lists.js';
+
+// A tenant at its cap is tried again after this, or as soon as one of its runs here ends.
+export const CAP_RETRY_MS = 1000;
+
+export interface DispatcherDeps {
+  settings: Pick<SchedulerSettings, 'maxConcurrentRuns' | 'pollIntervalMs' | 'catchupWindowMs'>;
+  clock: Clock;
+  metrics: SchedulerMetrics;
+  events: SchedulerEvents;
+  run(occurrence: Occurrence, controller: AbortController, slot: Slot): Promise<RunResult>;
+}
+
+interface InFlight {
+  occurrence: Occurrence;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export interface DispatcherSnapshot {
+  busySlots: number;
+  inFlight: number;
+  waiting: number;
+  stealable: number;
+  cappedTenants: number;
+}
+
+export class Dispatcher {
+  private busySlots = 0;
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly waiting = new FairQueue();
+  private readonly steals: StealLists;
+  /** Tenants at their cap, until when they are not tried. */
+  private readonly capped = new Map<string, number>();
+  private capTimer: unknown;
+  private active = false;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.steals = new StealLists(deps.clock, deps.settings.pollIntervalMs, () => this.drain());
+  }
+
+  /** Starts handing out occurrences (the scheduler is running). */
+  activate(): void {
+    this.active = true;
+    this.drain();
+  }
+
+  /** Stops handing out occurrences and forgets the waiting ones; runs in flight go on. */
+  deactivate(): void {
+    this.active = false;
+    this.waiting.clear();
+    this.steals.clear();
+    this.capped.clear();
+    if (this.capTimer !== undefined) this.deps.clock.clearTimeout(this.capTimer);
+    this.capTimer = undefined;
+  }
+
+  /** This pod's own occurrences (its jobs at a tick, catch-ups, run-now, adopted runs). */
+  offer(occurrences: readonly Occurrence[]): void {
+    if (!this.active) return;
+    let room = this.deps.settings.maxConcurrentRuns - this.busySlots - this.waiting.size;
+    for (const occurrence of orderFairly(occurrences)) {
+      const current = this.inFlight.get(occurrence.jobId);
+      if (current && occurrence.kind !== 'adopted') {
+        if (current.occurrence.scheduledAtMs < occurrence.scheduledAtMs) {
+          this.skipped(occurrence, 'overlap');
+        }
+        continue;
+      }
+      const queued = this.waiting.get(occurrence.jobId);
+      // The same occurrence offered again (a catch-up of one waiting here), or an older one.
+      if (queued && queued.scheduledAtMs >= occurrence.scheduledAtMs) continue;
+      const overtaken = this.waiting.push(occurrence);
+      if (overtaken) this.skipped(overtaken, 'expired');
+      else if (room-- <= 0) this.deps.metrics.capacityDeferrals.inc();
+    }
+    this.drain();
+  }
+
+  /** Another owner's occurrences of a tick, tried only if that owner leaves them. */
+  offerStealable(owner: string, occurrences: readonly Occurrence[]): void {
+    if (!this.active || occurrences.length === 0) return;
+    for (const dropped of this.steals.add(owner, occurrences)) this.skipped(dropped, 'passed_over');
+  }
+
+  /** The job has an occurrence in flight or waiting here. */
+  holds(jobId: string): boolean {
+    return this.inFlight.has(jobId) || this.waiting.get(jobId) !== undefined;
+  }
+
+  snapshot(): DispatcherSnapshot {
+    return {
+      busySlots: this.busySlots,
+      inFlight: this.inFlight.size,
+      waiting: this.waiting.size,
+      stealable: this.steals.size,
+      cappedTenants: this.capped.size,
+    };
+  }
+
+  /** Aborts every run in flight with the given reason. */
+  abortAll(reason: Error): void {
+    for (const run of this.inFlight.values()) run.controller.abort(reason);
+  }
+
+  /** Resolves true once nothing is in flight, or false after timeoutMs. */
+  async waitIdle(timeoutMs: number): Promise<boolean> {
+    const all = Promise.all([...this.inFlight.values()].map((run) => run.done));
+    let timer: unknown;
+    const timeout = new Promise<false>((resolve) => {
+      timer = this.deps.clock.setTimeout(() => resolve(false), timeoutMs);
+    });
+    const settled = await Promise.race([all.then(() => true as const), timeout]);
+    this.deps.clock.clearTimeout(timer);
+    return settled;
+  }
+
+  /** Hands out occurrences while there are free slots: this pod's own first, then stealable ones. */
+  private drain(): void {
+    this.handOut();
+    this.deps.metrics.waiting.set(this.waiting.size);
+  }
+
+  private handOut(): void {
+    const { settings } = this.deps;
+    while (this.active && this.busySlots < settings.maxConcurrentRuns) {
+      const own = this.nextOwn();
+      if (own) {
+        this.start(own);
+        continue;
+      }
+      if (this.waiting.size > 0) return;
+      const steal = this.steals.take((occurrence) => this.skipped(occurrence, 'passed_over'));
+      if (!steal) return;
+      if (this.inFlight.has(steal.occurrence.jobId)) {
+        steal.done({ taken: false, holder: null });
+        continue;
+      }
+      // The try is over once the lock and claim are decided, not when the run ends.
+      let settled = false;
+      const done = (taken: boolean, holder: LockHolder | null) => {
+        if (settled) return;
+        settled = true;
+        if (taken) this.deps.metrics.steals.inc();
+        steal.done({ taken, holder });
+        this.drain();
+      };
+      void this.start(steal.occurrence, () => done(true, null)).then((result) =>
+        done(result.kind === 'ran', result.kind === 'skipped' ? (result.holder ?? null) : null),
+      );
+    }
+  }
+
+  private nextOwn(): Occurrence | undefined {
+    const nowMs = this.deps.clock.now();
+    const maxWaitMs = Math.max(
+      this.deps.settings.catchupWindowMs,
+      this.deps.settings.pollIntervalMs,
+    );
+    for (;;) {
+      const occurrence = this.waiting.shift((tenant) => (this.capped.get(tenant) ?? 0) > nowMs);
+      if (!occurrence) return undefined;
+      if (this.inFlight.has(occurrence.jobId)) {
+        this.skipped(occurrence, 'overlap');
+        continue;
+      }
+      if (occurrence.kind !== 'adopted' && nowMs - occurrence.scheduledAtMs > maxWaitMs) {
+        this.skipped(occurrence, 'expired');
+        continue;
+      }
+      return occurrence;
+    }
+  }
+
+  private start(occurrence: Occurrence, onClaimed: () => void = () => {}): Promise<RunResult> {
+    const controller = new AbortController();
+    this.busySlots += 1;
+    let held = true;
+    const slot: Slot = {
+      claimed: onClaimed,
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.busySlots -= 1;
+        this.drain();
+      },
+    };
+    let settle: () => void = () => {};
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    this.inFlight.set(occurrence.jobId, { occurrence, controller, done });
+    this.deps.metrics.inFlight.set(this.inFlight.size);
+    const result = this.deps
+      .run(occurrence, controller, slot)
+      .catch((): RunResult => ({ kind: 'skipped', reason: 'db_error' }));
+    return result.then((outcome) => {
+      this.inFlight.delete(occurrence.jobId);
+      this.deps.metrics.inFlight.set(this.inFlight.size);
+      this.settleResult(occurrence, outcome);
+      settle();
+      slot.release();
+      return outcome;
+    });
+  }
+
+  private settleResult(occurrence: Occurrence, result: RunResult): void {
+    if (result.kind === 'ran') {
+      // One of the tenant's runs ended here: it may have room again.
+      this.capped.delete(occurrence.tenantId);
+      return;
+    }
+    if (result.reason === 'capped') {
+      this.deps.metrics.capDeferrals.inc();
+      if (this.active) {
+        this.waiting.unshift(occurrence);
+        this.holdTenant(occurrence.tenantId);
+      }
+    }
+    this.skipped(occurrence, result.reason);
+  }
+
+  private holdTenant(tenantId: string): void {
+    this.capped.set(tenantId, this.deps.clock.now() + CAP_RETRY_MS);
+    this.armCapTimer();
+  }
+
+  /** One timer for all held tenants, at the earliest release. */
+  private armCapTimer(): void {
+    if (this.capTimer !== undefined || this.capped.size === 0) return;
+    const { clock } = this.deps;
+    const earliestMs = Math.min(...this.capped.values());
+    this.capTimer = clock.setTimeout(
+      () => {
+        this.capTimer = undefined;
+        const nowMs = clock.now();
+        for (const [tenant, untilMs] of this.capped) {
+          if (untilMs <= nowMs) this.capped.delete(tenant);
+        }
+        this.armCapTimer();
+        this.drain();
+      },
+      Math.max(0, earliestMs - clock.now()),
+    );
+  }
+
+  private skipped(occurrence: Occurrence, reason: SkipReason): void {
+    if (reason === 'overlap') this.deps.metrics.overlapSkips.inc();
+    if (reason === 'expired') this.deps.metrics.missed.inc();
+    this.deps.events.emit('skipped', {
+      jobId: occurrence.jobId,
+      scheduledAtMs: occurrence.scheduledAtMs,
+      reason,
+    });
+  }
+}

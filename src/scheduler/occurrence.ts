@@ -1,0 +1,28 @@
+import type { ParsedSchedule } from '../jobs/schedule.js';
+import type { ClaimedRun, StoredJob } from './ports.js';
+
+/**
+ * scheduled: from the timeline; catchup: missed while out of service; manual: "run now";
+ * adopted: claimed by a pod that is gone before it sent anything, now this pod's to run.
+ */
+export type OccurrenceKind = 'scheduled' | 'catchup' | 'manual' | 'adopted';
+
+/** One nominal instant of one job: the unit the scheduler fires, claims and runs. */
+export interface Occurrence {
+  jobId: string;
+  tenantId: string;
+  scheduledAtMs: number;
+  kind: OccurrenceKind;
+  /** Set for kind "adopted": the run already claimed. */
+  adopted?: ClaimedRun;
+}
+
+/** A job as the pod holds it: the stored definition and its parsed schedule. */
+export interface LoadedJob {
+  job: StoredJob;
+  schedule: ParsedSchedule;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

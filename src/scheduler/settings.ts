@@ -1,0 +1,31 @@
+import type { Logger } from '../log.js';
+import type { SchedulerEvents } from './events.js';
+import type { SchedulerMetrics } from './metrics.js';
+import type { AgentRunner, Clock, JobStore, LockStore } from './ports.js';
+
+export interface SchedulerSettings {
+  podId: string;
+  pollIntervalMs: number;
+  execTimeoutMs: number;
+  lockTtlMs: number;
+  maxConcurrentRuns: number;
+  catchupWindowMs: number;
+  /** How often this pod proves it is alive, and how long the proof lasts. */
+  livenessIntervalMs: number;
+  livenessTtlMs: number;
+  /** How often runs of dead pods are looked for. */
+  recoveryIntervalMs: number;
+}
+
+/** What a pod's scheduler is given: the outside world, its clock, and where it reports. */
+export interface SchedulerDeps {
+  store: JobStore;
+  locks: LockStore;
+  runner: AgentRunner;
+  clock: Clock;
+  log: Logger;
+  metrics: SchedulerMetrics;
+  settings: SchedulerSettings;
+  /** Where the scheduler announces what happened to occurrences (a fresh emitter if omitted). */
+  events?: SchedulerEvents;
+}

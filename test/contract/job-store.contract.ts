@@ -1,0 +1,175 @@
+// What every JobStore must do, whatever it runs on: the in-memory fake of the unit tests and the
+// PostgreSQL store (migration 109) both run these cases, so the fake cannot drift from the SQL.
+import { describe, expect, it } from 'vitest';
+import type { ClaimAnswer, ErrorKind, JobStore, RunOutcome } from '../../src/scheduler/ports.js';
+
+export interface RunState {
+  status: string;
+  podId: string;
+  error: string | null;
+  errorKind: ErrorKind | null;
+  attempts: number;
+}
+
+export interface JobStoreHarness {
+  /** One store per pod id (each pod's own batching and claims). */
+  storeFor(podId: string): JobStore;
+  addTenant(maxConcurrentRuns: number | null): Promise<string>;
+  addJob(tenantId?: string): Promise<string>;
+  disableJob(jobId: string): Promise<void>;
+  run(runId: string): Promise<RunState | undefined>;
+  /** Makes a run look started `ms` earlier. */
+  age(runId: string, ms: number): Promise<void>;
+}
+
+const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
+const success: RunOutcome = {
+  success: true,
+  result: 'ok',
+  error: null,
+  errorKind: null,
+  attempts: 1,
+};
+
+function runIdOf(answer: ClaimAnswer): string {
+  if (answer.kind !== 'claimed') throw new Error(`claim answered ${answer.kind}`);
+  return answer.run.runId;
+}
+
+export function describeJobStoreContract(name: string, setup: () => JobStoreHarness): void {
+  describe(`JobStore contract: ${name}`, () => {
+    it('claims an occurrence once; a job in flight claims nothing else', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const job = await h.addJob();
+      const runId = runIdOf(await a.claimRun(job, at(1), 'pod-a'));
+      expect(await h.run(runId)).toMatchObject({ status: 'claimed', podId: 'pod-a', attempts: 0 });
+      expect(await h.storeFor('pod-b').claimRun(job, at(1), 'pod-b')).toEqual({ kind: 'taken' });
+      expect(await a.claimRun(job, at(2), 'pod-a')).toEqual({ kind: 'taken' });
+      expect(await a.markSent(runId, 'pod-a')).toBe(true);
+      expect(await a.claimRun(job, at(2), 'pod-a')).toEqual({ kind: 'taken' });
+      expect(await a.finishRun(runId, success, at(2), 'pod-a')).toBe(true);
+      expect(await a.claimRun(job, at(1), 'pod-a')).toEqual({ kind: 'taken' });
+      expect((await a.claimRun(job, at(2), 'pod-a')).kind).toBe('claimed');
+    });
+
+    it('refuses disabled and unknown jobs', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const job = await h.addJob();
+      await h.disableJob(job);
+      expect(await a.claimRun(job, at(1), 'pod-a')).toEqual({ kind: 'taken' });
+      const unknown = '7f000000-0000-4000-8000-000000000001';
+      expect(await a.claimRun(unknown, at(1), 'pod-a')).toEqual({ kind: 'taken' });
+      expect(await a.loadJobs([job])).toEqual([]);
+    });
+
+    it('marks sent and records only for the pod that holds the run', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const b = h.storeFor('pod-b');
+      const runId = runIdOf(await a.claimRun(await h.addJob(), at(1), 'pod-a'));
+      expect(await b.markSent(runId, 'pod-b')).toBe(false);
+      expect(await a.markSent(runId, 'pod-a')).toBe(true);
+      expect(await a.markSent(runId, 'pod-a')).toBe(false);
+      expect(await b.finishRun(runId, success, null, 'pod-b')).toBe(false);
+      const failure: RunOutcome = {
+        success: false,
+        result: null,
+        error: 'the model server answered 429',
+        errorKind: 'model_throttled',
+        attempts: 3,
+      };
+      expect(await a.finishRun(runId, failure, null, 'pod-a')).toBe(true);
+      expect(await h.run(runId)).toEqual({
+        status: 'failed',
+        podId: 'pod-a',
+        error: 'the model server answered 429',
+        errorKind: 'model_throttled',
+        attempts: 3,
+      });
+      expect(await a.finishRun(runId, success, null, 'pod-a')).toBe(false);
+    });
+
+    it('adopts claimed runs from the pod named, once; never a running one', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const b = h.storeFor('pod-b');
+      const c = h.storeFor('pod-c');
+      const claimedJob = await h.addJob();
+      const runningJob = await h.addJob();
+      const claimed = runIdOf(await a.claimRun(claimedJob, at(1), 'pod-a'));
+      const running = runIdOf(await a.claimRun(runningJob, at(1), 'pod-a'));
+      await a.markSent(running, 'pod-a');
+      const active = await b.activeRuns();
+      expect(active.filter((r) => r.runId === claimed || r.runId === running)).toEqual(
+        expect.arrayContaining([
+          { runId: claimed, jobId: claimedJob, podId: 'pod-a', status: 'claimed' },
+          { runId: running, jobId: runningJob, podId: 'pod-a', status: 'running' },
+        ]),
+      );
+      const taken = [
+        { runId: claimed, fromPodId: 'pod-a' },
+        { runId: running, fromPodId: 'pod-a' },
+      ];
+      const adopted = await b.adoptRuns(taken, 'pod-b');
+      expect(adopted).toEqual([
+        expect.objectContaining({ runId: claimed, jobId: claimedJob, scheduledAt: at(1) }),
+      ]);
+      expect(await c.adoptRuns(taken, 'pod-c')).toEqual([]);
+      expect(await h.run(claimed)).toMatchObject({ status: 'claimed', podId: 'pod-b' });
+      // The pod it was taken from can neither send nor record it any more.
+      expect(await a.markSent(claimed, 'pod-a')).toBe(false);
+      expect(await a.finishRun(claimed, success, null, 'pod-a')).toBe(false);
+      expect(await b.markSent(claimed, 'pod-b')).toBe(true);
+      expect(await b.finishRun(claimed, success, null, 'pod-b')).toBe(true);
+    });
+
+    it('fails named runs with their kind, and stale ones at the lock TTL', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const first = runIdOf(await a.claimRun(await h.addJob(), at(1), 'pod-a'));
+      const stale = runIdOf(await a.claimRun(await h.addJob(), at(1), 'pod-a'));
+      const failed = await a.failRuns([first], 'pod crash or lock TTL exceeded', 'pod_lost');
+      expect(failed.map((f) => f.runId)).toEqual([first]);
+      expect(await h.run(first)).toMatchObject({ status: 'failed', errorKind: 'pod_lost' });
+      expect(await a.failRuns([first], 'again', 'shutdown')).toEqual([]);
+      expect(await a.cleanupStaleRuns(60_000)).toBe(0);
+      await h.age(stale, 61_000);
+      expect(await a.cleanupStaleRuns(60_000)).toBe(1);
+      expect(await h.run(stale)).toMatchObject({
+        status: 'failed',
+        error: 'pod crash or lock TTL exceeded',
+        errorKind: 'lock_lost',
+      });
+    });
+
+    it('holds a tenant at max_concurrent_runs across pods: over the cap answers capped', async () => {
+      const h = setup();
+      const tenant = await h.addTenant(2);
+      const jobs = [await h.addJob(tenant), await h.addJob(tenant), await h.addJob(tenant)];
+      const a = h.storeFor('pod-a');
+      const b = h.storeFor('pod-b');
+      const first = runIdOf(await a.claimRun(jobs[0] as string, at(1), 'pod-a'));
+      runIdOf(await b.claimRun(jobs[1] as string, at(1), 'pod-b'));
+      expect(await a.claimRun(jobs[2] as string, at(1), 'pod-a')).toEqual({ kind: 'capped' });
+      // Another tenant is not held back.
+      expect((await a.claimRun(await h.addJob(), at(1), 'pod-a')).kind).toBe('claimed');
+      expect(await a.finishRun(first, success, null, 'pod-a')).toBe(true);
+      expect((await b.claimRun(jobs[2] as string, at(1), 'pod-b')).kind).toBe('claimed');
+    });
+
+    it('a cap of 0 or null means unlimited', async () => {
+      const h = setup();
+      for (const cap of [0, null]) {
+        const tenant = await h.addTenant(cap);
+        const store = h.storeFor('pod-a');
+        for (let i = 0; i < 5; i++) {
+          expect((await store.claimRun(await h.addJob(tenant), at(1), 'pod-a')).kind).toBe(
+            'claimed',
+          );
+        }
+      }
+    });
+  });
+}

@@ -1,0 +1,78 @@
+// The contract suite against the PostgreSQL JobStore, as the app role (migration 109).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import type { Pool } from '../../src/db/pool.js';
+import type { JobStore } from '../../src/scheduler/ports.js';
+import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { describeJobStoreContract, type RunState } from '../contract/job-store.contract.js';
+import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
+
+const DEFAULT_TENANT = '00000000-0000-0000-0000-000000000001';
+let url: string;
+let pool: Pool;
+
+beforeAll(async () => {
+  url = await createTestDatabase();
+  pool = createAppPool(url);
+});
+afterAll(async () => {
+  await pool?.end();
+});
+
+const sql = <R extends object>(text: string, values: unknown[] = []) =>
+  withOwner(url, (client) => client.query<R>(text, values));
+
+describeJobStoreContract('PostgreSQL', () => {
+  const stores = new Map<string, JobStore>();
+  return {
+    storeFor: (podId) => {
+      let store = stores.get(podId);
+      if (!store) stores.set(podId, (store = createPgJobStore(pool, podId)));
+      return store;
+    },
+    addTenant: async (cap) => {
+      const id = randomUUID();
+      await sql(`INSERT INTO tenants (id, name, max_concurrent_runs) VALUES ($1, 'contract', $2)`, [
+        id,
+        cap,
+      ]);
+      return id;
+    },
+    addJob: async (tenantId) => {
+      const id = randomUUID();
+      await sql(
+        `INSERT INTO cron_jobs (id, tenant_id, name, schedule, prompt) VALUES ($1, $2, 'j', '* * * * *', 'p')`,
+        [id, tenantId ?? DEFAULT_TENANT],
+      );
+      return id;
+    },
+    disableJob: async (id) =>
+      void (await sql(`UPDATE cron_jobs SET enabled = false WHERE id = $1`, [id])),
+    run: async (runId) => {
+      const { rows } = await sql<{
+        status: string;
+        pod_id: string;
+        error: string | null;
+        error_kind: RunState['errorKind'];
+        attempts: number;
+      }>(`SELECT status, pod_id, error, error_kind, attempts FROM cron_job_runs WHERE id = $1`, [
+        runId,
+      ]);
+      const row = rows[0];
+      return (
+        row && {
+          status: row.status,
+          podId: row.pod_id,
+          error: row.error,
+          errorKind: row.error_kind,
+          attempts: row.attempts,
+        }
+      );
+    },
+    age: async (runId, ms) =>
+      void (await sql(
+        `UPDATE cron_job_runs SET started_at = started_at - make_interval(secs => $2) WHERE id = $1`,
+        [runId, ms / 1000],
+      )),
+  };
+});

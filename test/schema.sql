@@ -1,0 +1,516 @@
+-- The schema in force after every migration (generated: npm run schema:dump; do not edit).
+
+-- columns
+api_keys.id uuid NOT NULL DEFAULT gen_random_uuid()
+api_keys.tenant_id uuid NOT NULL
+api_keys.name text NOT NULL
+api_keys.key_hash text NOT NULL
+api_keys.key_prefix text NOT NULL
+api_keys.expires_at timestamp with time zone
+api_keys.revoked_at timestamp with time zone
+api_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
+cron_job_runs.id uuid NOT NULL DEFAULT gen_random_uuid()
+cron_job_runs.cron_job_id uuid NOT NULL
+cron_job_runs.tenant_id uuid NOT NULL
+cron_job_runs.scheduled_at timestamp with time zone NOT NULL
+cron_job_runs.started_at timestamp with time zone NOT NULL DEFAULT now()
+cron_job_runs.finished_at timestamp with time zone
+cron_job_runs.status text NOT NULL DEFAULT 'running'::text
+cron_job_runs.result text
+cron_job_runs.error text
+cron_job_runs.duration_ms integer
+cron_job_runs.pod_id text NOT NULL
+cron_job_runs.created_at timestamp with time zone NOT NULL DEFAULT now()
+cron_job_runs.error_kind text
+cron_job_runs.attempts integer NOT NULL DEFAULT 0
+cron_jobs.id uuid NOT NULL DEFAULT gen_random_uuid()
+cron_jobs.tenant_id uuid NOT NULL
+cron_jobs.name text NOT NULL
+cron_jobs.schedule text NOT NULL
+cron_jobs.timezone text NOT NULL DEFAULT 'UTC'::text
+cron_jobs.prompt text NOT NULL
+cron_jobs.enabled boolean NOT NULL DEFAULT true
+cron_jobs.next_run_at timestamp with time zone
+cron_jobs.last_run_at timestamp with time zone
+cron_jobs.last_run_success boolean
+cron_jobs.last_run_error text
+cron_jobs.run_count bigint NOT NULL DEFAULT 0
+cron_jobs.due_from timestamp with time zone NOT NULL DEFAULT now()
+cron_jobs.created_at timestamp with time zone NOT NULL DEFAULT now()
+cron_jobs.updated_at timestamp with time zone NOT NULL DEFAULT now()
+installation.id uuid NOT NULL DEFAULT gen_random_uuid()
+installation.singleton boolean NOT NULL DEFAULT true
+installation.created_at timestamp with time zone NOT NULL DEFAULT now()
+schema_migrations.version integer NOT NULL
+schema_migrations.name text NOT NULL
+schema_migrations.checksum text NOT NULL
+schema_migrations.applied_at timestamp with time zone NOT NULL DEFAULT now()
+tenants.id uuid NOT NULL DEFAULT gen_random_uuid()
+tenants.name text NOT NULL
+tenants.max_cron_jobs integer NOT NULL DEFAULT 50
+tenants.min_schedule_interval_seconds integer NOT NULL DEFAULT 60
+tenants.rate_limit_rpm integer NOT NULL DEFAULT 600
+tenants.created_at timestamp with time zone NOT NULL DEFAULT now()
+tenants.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenants.deleted_at timestamp with time zone
+tenants.max_concurrent_runs integer
+
+-- constraints
+api_keys api_keys_key_hash_key UNIQUE (key_hash)
+api_keys api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+api_keys api_keys_pkey PRIMARY KEY (id)
+api_keys api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+cron_job_runs cron_job_runs_attempts_check CHECK ((attempts >= 0))
+cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, scheduled_at)
+cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
+cron_job_runs cron_job_runs_error_check CHECK ((length(error) <= 1024))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text])))
+cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
+cron_job_runs cron_job_runs_result_check CHECK ((length(result) <= 4096))
+cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
+cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
+cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+cron_jobs cron_jobs_pkey PRIMARY KEY (id)
+cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(prompt) <= 16384)))
+cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
+cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
+installation installation_pkey PRIMARY KEY (id)
+installation installation_singleton_check CHECK (singleton)
+installation installation_singleton_key UNIQUE (singleton)
+schema_migrations schema_migrations_pkey PRIMARY KEY (version)
+tenants tenants_max_concurrent_runs_check CHECK ((max_concurrent_runs >= 0))
+tenants tenants_max_cron_jobs_check CHECK ((max_cron_jobs >= 0))
+tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interval_seconds >= 0))
+tenants tenants_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+tenants tenants_pkey PRIMARY KEY (id)
+tenants tenants_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
+
+-- indexes
+CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_hash)
+CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
+CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id)
+CREATE INDEX cron_job_runs_active_idx ON public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON public.cron_job_runs USING btree (cron_job_id, scheduled_at)
+CREATE UNIQUE INDEX cron_job_runs_pkey ON public.cron_job_runs USING btree (id)
+CREATE INDEX cron_job_runs_tenant_active_idx ON public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_tenant_idx ON public.cron_job_runs USING btree (tenant_id, created_at DESC)
+CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE enabled
+CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
+CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
+CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
+CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
+CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
+CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
+CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
+
+-- row-level security
+api_keys rls=true force=true
+cron_job_runs rls=true force=true
+cron_jobs rls=true force=true
+installation rls=true force=true
+schema_migrations rls=false force=false
+tenants rls=true force=true
+
+-- policies
+api_keys api_keys_delete DELETE TO hermesx_app USING (app_is_admin())
+api_keys api_keys_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
+api_keys api_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
+api_keys api_keys_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
+api_keys api_keys_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+cron_job_runs cron_job_runs_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+cron_job_runs cron_job_runs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+cron_job_runs cron_job_runs_owner ALL TO <owner> USING (true) WITH CHECK (true)
+cron_job_runs cron_job_runs_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+cron_job_runs cron_job_runs_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+cron_jobs cron_jobs_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+cron_jobs cron_jobs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+cron_jobs cron_jobs_owner ALL TO <owner> USING (true) WITH CHECK (true)
+cron_jobs cron_jobs_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+cron_jobs cron_jobs_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenants tenants_delete DELETE TO hermesx_app USING (app_is_admin())
+tenants tenants_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
+tenants tenants_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenants tenants_select SELECT TO hermesx_app USING ((app_is_admin() OR (id = app_current_tenant())))
+tenants tenants_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+
+-- triggers
+CREATE TRIGGER cron_jobs_notify_insert AFTER INSERT OR DELETE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
+CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
+
+-- function grants
+app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
+app_is_admin() INVOKER execute: hermesx_app +PUBLIC
+auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
+cron_jobs_notify() INVOKER execute:  +PUBLIC
+cron_jobs_track_definition() INVOKER execute:  +PUBLIC
+scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
+scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_claim_runs(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
+scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
+scheduler_fail_named_runs(p_run_ids uuid[], p_error text) SECURITY DEFINER execute: hermesx_app
+scheduler_fail_runs(p_run_ids uuid[], p_error text) SECURITY DEFINER execute:
+scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_finish_runs(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
+scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
+scheduler_job_versions() SECURITY DEFINER execute: hermesx_app
+scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
+scheduler_mark_sent(p_run_ids uuid[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_running_runs() SECURITY DEFINER execute: hermesx_app
+tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
+
+-- functions
+CREATE OR REPLACE FUNCTION public.app_current_tenant()
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT NULLIF(current_setting('app.current_tenant', true), '')::uuid $function$
+CREATE OR REPLACE FUNCTION public.app_is_admin()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT coalesce(current_setting('app.admin', true), '') = 'on' $function$
+CREATE OR REPLACE FUNCTION public.auth_find_api_key(p_key_hash text)
+ RETURNS TABLE(key_id uuid, tenant_id uuid)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+    SELECT k.id, k.tenant_id
+    FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+    WHERE k.key_hash = p_key_hash
+      AND k.revoked_at IS NULL
+      AND (k.expires_at IS NULL OR k.expires_at > now())
+      AND t.deleted_at IS NULL
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  DECLARE
+    row_id uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END;
+  BEGIN
+    PERFORM pg_notify('hermesx_cron_jobs', row_id::text);
+    RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_track_definition()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF (NEW.schedule, NEW.timezone) IS DISTINCT FROM (OLD.schedule, OLD.timezone)
+       OR (NEW.enabled AND NOT OLD.enabled) THEN
+      NEW.due_from := now();
+    END IF;
+    IF (NEW.tenant_id, NEW.name, NEW.schedule, NEW.timezone, NEW.prompt, NEW.enabled)
+       IS DISTINCT FROM (OLD.tenant_id, OLD.name, OLD.schedule, OLD.timezone, OLD.prompt, OLD.enabled) THEN
+      NEW.updated_at := now();
+    END IF;
+    RETURN NEW;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_active_runs()
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, pod_id text, status text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT id, cron_job_id, pod_id, status FROM cron_job_runs
+     WHERE status IN ('claimed', 'running')
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH adopted AS (
+      UPDATE cron_job_runs r SET pod_id = p_pod_id
+        FROM unnest(p_run_ids, p_from_pods) AS i (run_id, from_pod)
+       WHERE r.id = i.run_id AND r.pod_id = i.from_pod AND r.status = 'claimed'
+      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
+    )
+    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt
+      FROM adopted a JOIN cron_jobs j ON j.id = a.cron_job_id
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text)
+ RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:tenant-cap:' || t.id::text, 0))
+       FROM tenants t
+      WHERE t.max_concurrent_runs > 0
+        AND t.id IN (SELECT j.tenant_id FROM cron_jobs j WHERE j.id IN (SELECT unnest(p_job_ids)))
+      ORDER BY t.id;
+    RETURN QUERY
+    WITH input AS (
+      SELECT c.job_id, c.scheduled_at, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats) WITH ORDINALITY AS c (job_id, scheduled_at, ord)
+    ), candidate AS (
+      SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
+             row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
+        FROM input i
+        JOIN cron_jobs j ON j.id = i.job_id
+        JOIN tenants t ON t.id = j.tenant_id
+       WHERE j.enabled AND t.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
+                          WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running'))
+    ), room AS (
+      SELECT c.*, CASE WHEN coalesce(c.cap, 0) = 0 THEN true
+                       ELSE c.rank_in_tenant <= c.cap - (
+                         SELECT count(*) FROM cron_job_runs a
+                          WHERE a.tenant_id = c.tenant_id AND a.status IN ('claimed', 'running'))
+                  END AS admitted
+        FROM candidate c
+    ), claimed AS (
+      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+      SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
+      ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
+      RETURNING r.cron_job_id, r.scheduled_at, r.id
+    )
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text
+      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
+    UNION ALL
+    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped'
+      FROM room m WHERE NOT m.admitted;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_claim_runs(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text)
+ RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  BEGIN
+    RETURN QUERY
+    WITH claimed AS (
+      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+      SELECT j.id, j.tenant_id, c.scheduled_at, 'running', p_pod_id
+        FROM unnest(p_job_ids, p_scheduled_ats) AS c (job_id, scheduled_at)
+        JOIN cron_jobs j ON j.id = c.job_id
+        JOIN tenants t ON t.id = j.tenant_id
+       WHERE j.enabled AND t.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
+                          WHERE x.cron_job_id = c.job_id AND x.status IN ('claimed', 'running'))
+      ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
+      RETURNING r.cron_job_id, r.scheduled_at, r.id
+    )
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt
+      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_cleanup_stale_runs(lock_ttl_seconds integer)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT count(*)::integer FROM scheduler_fail(
+      ARRAY(SELECT id FROM cron_job_runs
+             WHERE status IN ('claimed', 'running')
+               AND started_at < now() - make_interval(secs => lock_ttl_seconds)),
+      'pod crash or lock TTL exceeded', 'lock_lost')
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH failed AS (
+      UPDATE cron_job_runs r
+         SET status = 'failed',
+             error = left(p_error, 1024),
+             error_kind = p_error_kind,
+             finished_at = now(),
+             duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
+       WHERE r.id IN (SELECT unnest(p_run_ids)) AND r.status IN ('claimed', 'running')
+      RETURNING r.id, r.cron_job_id, r.started_at
+    ), latest AS (
+      SELECT DISTINCT ON (f.cron_job_id) f.cron_job_id, f.started_at
+        FROM failed f ORDER BY f.cron_job_id, f.started_at DESC
+    ), jobs AS (
+      UPDATE cron_jobs j
+         SET last_run_at = l.started_at,
+             last_run_success = false,
+             last_run_error = left(p_error, 1024),
+             run_count = j.run_count + 1
+        FROM latest l
+       WHERE j.id = l.cron_job_id
+    )
+    SELECT f.id, f.cron_job_id FROM failed f
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_fail_named_runs(p_run_ids uuid[], p_error text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$ SELECT * FROM scheduler_fail_runs(p_run_ids, p_error) $function$
+CREATE OR REPLACE FUNCTION public.scheduler_fail_runs(p_run_ids uuid[], p_error text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+    WITH failed AS (
+      UPDATE cron_job_runs r
+         SET status = 'failed',
+             error = left(p_error, 1024),
+             finished_at = now(),
+             duration_ms = (extract(epoch FROM now() - r.started_at) * 1000)::integer
+       WHERE r.id = ANY (p_run_ids) AND r.status = 'running'
+      RETURNING r.id, r.cron_job_id, r.started_at
+    ), latest AS (
+      SELECT DISTINCT ON (f.cron_job_id) f.cron_job_id, f.started_at
+        FROM failed f ORDER BY f.cron_job_id, f.started_at DESC
+    ), jobs AS (
+      UPDATE cron_jobs j
+         SET last_run_at = l.started_at,
+             last_run_success = false,
+             last_run_error = left(p_error, 1024),
+             run_count = j.run_count + 1
+        FROM latest l
+       WHERE j.id = l.cron_job_id
+    )
+    SELECT f.id, f.cron_job_id FROM failed f
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text)
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  BEGIN
+    RETURN QUERY
+    WITH input AS (
+      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
+                           p_next_run_ats)
+               AS i (run_id, success, result, error, error_kind, attempts, next_run_at)
+    ), run AS (
+      UPDATE cron_job_runs r
+         SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
+             result = left(i.result, 4096),
+             error = left(i.error, 1024),
+             error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
+             attempts = i.attempts,
+             finished_at = now(),
+             duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
+        FROM input i
+       WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, i.next_run_at
+    ), job AS (
+      UPDATE cron_jobs j
+         SET last_run_at = run.started_at,
+             last_run_success = run.success,
+             last_run_error = left(run.error, 1024),
+             run_count = j.run_count + 1,
+             next_run_at = run.next_run_at
+        FROM run
+       WHERE j.id = run.cron_job_id
+    )
+    SELECT run.id FROM run;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_finish_runs(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_next_run_ats timestamp with time zone[])
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+  #variable_conflict use_column
+  BEGIN
+    RETURN QUERY
+    WITH input AS (
+      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_next_run_ats)
+               AS i (run_id, success, result, error, next_run_at)
+    ), run AS (
+      UPDATE cron_job_runs r
+         SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
+             result = left(i.result, 4096),
+             error = left(i.error, 1024),
+             finished_at = clock_timestamp(),
+             duration_ms = (extract(epoch FROM clock_timestamp() - r.started_at) * 1000)::integer
+        FROM input i
+       WHERE r.id = i.run_id AND r.status = 'running'
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, i.next_run_at
+    ), job AS (
+      UPDATE cron_jobs j
+         SET last_run_at = run.started_at,
+             last_run_success = run.success,
+             last_run_error = left(run.error, 1024),
+             run_count = j.run_count + 1,
+             next_run_at = run.next_run_at
+        FROM run
+       WHERE j.id = run.cron_job_id
+    )
+    SELECT run.id FROM run;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_installation_id()
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$ SELECT id FROM installation $function$
+CREATE OR REPLACE FUNCTION public.scheduler_job_versions()
+ RETURNS TABLE(id uuid, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+    SELECT j.id, j.updated_at FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND t.deleted_at IS NULL
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT NULL::uuid[])
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, last_scheduled_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
+           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
+      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND t.deleted_at IS NULL
+       -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
+       -- every id, quadratic for the 100,000 ids a bulk insert notifies.
+       AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_job_runs SET status = 'running'
+     WHERE id IN (SELECT unnest(p_run_ids)) AND status = 'claimed' AND pod_id = p_pod_id
+    RETURNING id
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_running_runs()
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, pod_id text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$ SELECT id, cron_job_id, pod_id FROM cron_job_runs WHERE status = 'running' $function$
+CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public'
+AS $function$
+  BEGIN
+    PERFORM pg_notify('hermesx_cron_jobs', j.id::text) FROM cron_jobs j WHERE j.tenant_id = NEW.id;
+    RETURN NULL;
+  END
+  $function$
