@@ -1,6 +1,7 @@
-// Prints what GET /metrics serves, with every metric family of the service registered as
-// src/main.ts registers them (no database, Redis or model server needed), for
+// What GET /metrics serves, with every metric family of the service registered as src/main.ts
+// registers them (no database, Redis or model server needed), for
 // `node --import tsx scripts/metrics-exposition.ts | promtool check metrics`.
+import { pathToFileURL } from 'node:url';
 import { createModelMetrics } from '../src/agent/model-metrics.js';
 import { loadConfig } from '../src/config.js';
 import { createPool } from '../src/db/pool.js';
@@ -9,16 +10,24 @@ import { createServiceRegistry } from '../src/http/metrics.js';
 import { createLogger } from '../src/log.js';
 import { createSchedulerMetrics } from '../src/scheduler/metrics.js';
 
-const log = createLogger({ format: 'json', level: 'error', write: () => undefined });
-const pool = createPool('postgres://metrics@127.0.0.1:1/metrics', log, { max: 1 });
-const registry = createServiceRegistry();
-createModelMetrics(registry);
-createSchedulerMetrics(registry);
-const app = await buildApp({ config: loadConfig({}), pool, redis: undefined, log, registry });
-// A few requests, so the HTTP families have series.
-await app.inject({ method: 'GET', url: '/health/live' });
-await app.inject({ method: 'GET', url: '/v1/cron-jobs' });
-const response = await app.inject({ method: 'GET', url: '/metrics' });
-process.stdout.write(response.body);
-await app.close();
-await pool.end();
+export async function readMetricsExposition(): Promise<string> {
+  const log = createLogger({ format: 'json', level: 'error', write: () => undefined });
+  const pool = createPool('postgres://metrics@127.0.0.1:1/metrics', log, { max: 1 });
+  const registry = createServiceRegistry();
+  createModelMetrics(registry);
+  createSchedulerMetrics(registry);
+  const app = await buildApp({ config: loadConfig({}), pool, redis: undefined, log, registry });
+  try {
+    // A few requests, so the HTTP families have series.
+    await app.inject({ method: 'GET', url: '/health/live' });
+    await app.inject({ method: 'GET', url: '/v1/cron-jobs' });
+    return (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  } finally {
+    await app.close();
+    await pool.end();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(await readMetricsExposition());
+}

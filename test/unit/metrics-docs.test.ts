@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readMetricsExposition } from '../../scripts/metrics-exposition.js';
 import { REPO_ROOT } from '../helpers/process-cli.js';
 
 const operations = readFileSync(path.join(REPO_ROOT, 'docs/operations.md'), 'utf8');
@@ -34,6 +35,13 @@ function isDocumented(name: string): boolean {
 }
 
 describe('metric names in the dashboard and the alert rules', () => {
+  it('the table describes every hermesx_ family /metrics serves', async () => {
+    const text = await readMetricsExposition();
+    const families = [...text.matchAll(/^# TYPE (hermesx_\w+) /gm)].map((m) => m[1] ?? '');
+    expect(families.length).toBeGreaterThan(15);
+    expect(families.filter((name) => !documented().names.has(name))).toEqual([]);
+  });
+
   it('the dashboard uses only documented metrics', () => {
     const exprs = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((t) => t.expr);
     expect(exprs.length).toBeGreaterThan(10);
