@@ -70,7 +70,7 @@ export const JobPatchBody = z
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change')
-  .meta({ id: 'CronJobPatch', description: 'at least one field' });
+  .meta({ id: 'CronJobPatch', description: 'at least one field', minProperties: 1 });
 
 export const Job = z
   .object({
@@ -191,7 +191,7 @@ export const TenantCreateBody = z
 
 export const TenantPatchBody = TenantCreateBody.partial()
   .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change')
-  .meta({ id: 'TenantPatch', description: 'at least one field' });
+  .meta({ id: 'TenantPatch', description: 'at least one field', minProperties: 1 });
 
 export const Tenant = z
   .object({

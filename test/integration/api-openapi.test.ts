@@ -135,6 +135,9 @@ describe('OpenAPI description and /docs', () => {
     expect(preview?.properties?.count).toMatchObject({ minimum: 1, maximum: 100 });
     const job = resolve(spec.components?.schemas?.CronJob);
     expect(job?.properties?.created_at).toMatchObject({ type: 'string', format: 'date-time' });
+    // An empty PATCH is a 400: the document says so too.
+    expect(spec.components?.schemas?.CronJobPatch).toMatchObject({ minProperties: 1 });
+    expect(spec.components?.schemas?.TenantPatch).toMatchObject({ minProperties: 1 });
   });
 
   it('describes the job with all its fields, and the request bodies', () => {
