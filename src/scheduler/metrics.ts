@@ -94,7 +94,7 @@ export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
     }),
     waiting: new Gauge({
       name: 'hermesx_scheduler_waiting_occurrences',
-      help: 'Occurrences set aside on this pod, waiting for a free slot or their tenant\'s cap',
+      help: "Occurrences set aside on this pod, waiting for a free slot or their tenant's cap",
       registers,
     }),
     syncDuration: new Histogram({
