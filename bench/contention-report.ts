@@ -52,6 +52,13 @@ function rows(r: ContentionResult, nproc: number): [string, string][] {
         `${(drained / (waveBound(r) + r.settings.latencyMs)).toFixed(2)}×`,
     ],
     [
+      'runs per pod (its last start, s)',
+      Object.entries(r.perPod)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([, p]) => `${p.runs} (${s1(p.lastStartedMs)})`)
+        .join(' / '),
+    ],
+    [
       'model attempts per run p50 / max',
       r.attempts
         ? `${r.attempts.p50} / ${r.attempts.max} (column ${r.columns.attempts})`

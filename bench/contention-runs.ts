@@ -29,6 +29,7 @@ export async function readRuns(
     finished: number | null;
     status: string;
     error: string | null;
+    pod: string;
     kind: string | null;
     attempts: number | null;
   }>(
@@ -36,7 +37,7 @@ export async function readRuns(
             extract(epoch FROM scheduled_at)::float8 * 1000 AS nominal,
             extract(epoch FROM started_at)::float8 * 1000 AS started,
             extract(epoch FROM finished_at)::float8 * 1000 AS finished,
-            status, error, ${kind} AS kind, ${attempts} AS attempts
+            status, error, pod_id AS pod, ${kind} AS kind, ${attempts} AS attempts
        FROM cron_job_runs
       WHERE scheduled_at >= to_timestamp($1 / 1000.0) AND scheduled_at < to_timestamp($2 / 1000.0)`,
     [fromMs, toMs],
@@ -51,6 +52,7 @@ export async function readRuns(
     error: r.error,
     errorKind: r.kind,
     attempts: r.attempts,
+    podId: r.pod,
   }));
 }
 

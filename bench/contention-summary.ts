@@ -41,6 +41,7 @@ export interface ContentionRun {
   error: string | null;
   errorKind: string | null;
   attempts: number | null;
+  podId: string;
 }
 
 export interface SmallTenantLag {
@@ -80,6 +81,8 @@ export interface ContentionResult {
   small: { perTenant: SmallTenantLag[]; runLag: Lag; callLag: Lag };
   big: { runLag: Lag; callLag: Lag };
   drains: Drain[];
+  /** Runs each pod started, and its last start after the nominal second (ms). */
+  perPod: Record<string, { runs: number; lastStartedMs: number }>;
   outcomes: OutcomeGroup[];
   /** Which optional columns cron_job_runs had (error_kind, attempts). */
   columns: { errorKind: boolean; attempts: string | null };
@@ -114,7 +117,7 @@ export function summarise(
       jobId: r.jobId,
       nominalMs: r.nominalMs,
       lagMs: r.startedMs - r.nominalMs,
-      replica: 'all',
+      replica: r.podId,
       failed: r.status === 'failed',
     })),
     calls,
@@ -161,6 +164,12 @@ export function summarise(
     groups.set(key, group);
   }
   const attempts = known(runs.map((r) => r.attempts));
+  const perPod: ContentionResult['perPod'] = {};
+  for (const r of runs) {
+    const pod = (perPod[r.podId] ??= { runs: 0, lastStartedMs: -Infinity });
+    pod.runs += 1;
+    pod.lastStartedMs = Math.max(pod.lastStartedMs, r.startedMs - r.nominalMs);
+  }
   const { bigJobs, smallTenants, latencyMs, throttleRate, bursts, seed, slots } = s;
   return {
     workload: name,
@@ -176,6 +185,7 @@ export function summarise(
     },
     big: { runLag: lagOf(bigRun), callLag: lagOf(bigCall) },
     drains,
+    perPod,
     outcomes: [...groups.values()].sort((a, b) => b.count - a.count),
     columns: c.columns,
     attempts: attempts.length > 0 ? lagOf(attempts) : null,

@@ -12,8 +12,8 @@
 // A throttled request is answered at once with HTTP 429, `Retry-After: 1` and OpenAI's error body;
 // it did no work, so it is tallied apart from the answered (200) calls: an occurrence whose only
 // requests were throttled counts as a model-call miss, and its retries are not duplicates.
-// Which requests are throttled is a hash of (seed, job, occurrence, attempt), not arrival order:
-// the same load gets the same answers in every run.
+// Which requests are throttled is a hash of (seed, job, attempt within the occurrence), not arrival
+// order nor the time of day: the same jobs get the same answers in every run (and in every burst).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeLlm, type FakeReply } from '../test/helpers/fake-llm.js';
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
         tally = { ...occurrence, count: 0, throttled: 0, firstMs: Date.now() };
         tallies.set(key, tally);
       }
-      if (isThrottled(settings, key, tally.count + tally.throttled)) {
+      if (isThrottled(settings, occurrence.jobId, tally.count + tally.throttled)) {
         tally.throttled += 1;
         throttled += 1;
         return throttledReply(settings.retryAfterS);
