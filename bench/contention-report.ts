@@ -107,6 +107,10 @@ export function renderContention(results: ContentionResult[], nproc: number): st
       const kind = o.errorKind ? ` \`${o.errorKind}\`` : '';
       lines.push(`- ${name}: ${o.count} ${o.status}${kind}${o.error ? `: ${o.error}` : ''}`);
     }
+    if (r.counters.length > 0) {
+      const moved = r.counters.map(([key, n]) => `\`${key.replace(/^hermesx_/, '')}\` ${n}`);
+      lines.push(`- ${name} replicas' counters, summed over the pods: ${moved.join(', ')}`);
+    }
     if (!r.columns.errorKind) lines.push(`- ${name}: cron_job_runs has no error_kind column`);
     for (const event of r.events) lines.push(`- ${name}: ${event}`);
   }

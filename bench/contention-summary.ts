@@ -89,6 +89,8 @@ export interface ContentionResult {
   attempts: Lag | null;
   model: { answered: number; throttled: number; throttledOccurrences: number };
   usage: Usage;
+  /** The replicas' counters that moved during the measurement (sum over pods). */
+  counters: [string, number][];
   events: string[];
 }
 
@@ -100,6 +102,7 @@ export interface ContentionContext {
   nominalMs: number[];
   usage: Usage;
   columns: ContentionResult['columns'];
+  counters: [string, number][];
   events: string[];
 }
 
@@ -195,6 +198,7 @@ export function summarise(
       throttledOccurrences: calls.filter((c) => (c[4] ?? 0) > 0).length,
     },
     usage: c.usage,
+    counters: c.counters,
     events: c.events,
   };
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { expectedOccurrences, type CallTally, type JobSpec } from './analysis.js';
 import { countFinished, optionalColumns, readRuns } from './contention-runs.js';
+import { counterDeltas, sumCounters } from './counters.js';
 import {
   slotBound,
   summarise,
@@ -12,6 +13,7 @@ import {
   type ContentionResult,
   type ContentionSettings,
 } from './contention-summary.js';
+import { Hermes } from './ours.js';
 import type { System } from './system.js';
 import { startUsage } from './usage.js';
 import { modelCalls, resetModel, setModel } from './watch.js';
@@ -87,6 +89,9 @@ export async function runContention(
     ctx.log(`[${tag}] ${events[0]}; first burst at ${new Date(firstMs).toISOString()}`);
     const slotBoundMs = slotBound(s, jobs.length);
     await sleep(firstMs - 500 - Date.now());
+    const counters = async () =>
+      system instanceof Hermes ? sumCounters((await system.metrics()).values()) : {};
+    const countersBefore = await counters();
     const usage = await startUsage(ctx.sources(system));
     const lastMs = nominalMs.at(-1) as number;
     const toMs = lastMs + 1;
@@ -118,11 +123,21 @@ export async function runContention(
       }
     }
     const measured = await usage.stop();
+    const moved = counterDeltas(countersBefore, await counters());
     const columns = await optionalColumns(db);
     const runs = await readRuns(db, columns, firstMs, toMs);
     const calls: CallTally[] = await modelCalls(ctx, firstMs, toMs);
     const result = summarise(
-      { name, settings: { ...s, throttleRate }, jobs, nominalMs, usage: measured, columns, events },
+      {
+        name,
+        settings: { ...s, throttleRate },
+        jobs,
+        nominalMs,
+        usage: measured,
+        columns,
+        counters: moved,
+        events,
+      },
       runs,
       calls,
     );
