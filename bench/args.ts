@@ -154,6 +154,8 @@ export function parseArgs(argv: string[]): BenchArgs {
   if (args.contentionTenants > 99) throw new UsageError('--contention-tenants must be ≤ 99');
   args.contentionLatencyMs = int('contention-latency-ms', 0) ?? args.contentionLatencyMs;
   args.contentionBursts = int('contention-bursts', 1) ?? args.contentionBursts;
+  // One burst a minute, at minutes listed in an hourly schedule: at most an hour's worth.
+  if (args.contentionBursts > 60) throw new UsageError('--contention-bursts must be ≤ 60');
   args.seed = int('seed', 0) ?? args.seed;
   const rate = values.get('throttle-rate');
   if (rate !== undefined) {
