@@ -48,14 +48,18 @@ export function breakdown(
   return { startToCall: lagOf(startToCall), callToFinish: lagOf(callToFinish), held: lagOf(held) };
 }
 
-/** [jobId, occurrenceMs, calls, first call ms], from the model server. */
-export type CallTally = [string, number, number, number];
+/**
+ * [jobId, occurrenceMs, calls answered 200, first request ms, requests answered 429], from the
+ * model server. Only answered calls count as calls (duplicates, misses): a 429 did no work.
+ */
+export type CallTally = [string, number, number, number, number?];
 
 export const occurrenceKey = (jobId: string, ms: number) => `${jobId}|${ms}`;
 
 /**
  * Occurrences due in [fromMs, toMs) for schedules "<s> * * * * *" (every minute at second s) or
- * "<s> <m> * * * *" (hourly). Computed here, not by either scheduler's cron library.
+ * "<s> <m>[,<m>…] * * * *" (hourly, at one or more minutes). Computed here, not by either
+ * scheduler's cron library.
  */
 export function expectedOccurrences(
   jobs: readonly JobSpec[],
@@ -64,13 +68,15 @@ export function expectedOccurrences(
 ): Set<string> {
   const due = new Set<string>();
   for (const job of jobs) {
-    const [sec, min] = job.schedule.split(' ');
+    const [sec, min = '*'] = job.schedule.split(' ');
     const second = Number(sec);
-    const minute = min === '*' ? undefined : Number(min);
-    const step = minute === undefined ? 60_000 : 3_600_000;
-    const offset = second * 1000 + (minute ?? 0) * 60_000;
-    let t = Math.ceil((fromMs - offset) / step) * step + offset;
-    for (; t < toMs; t += step) due.add(occurrenceKey(job.id, t));
+    const minutes = min === '*' ? [undefined] : min.split(',').map(Number);
+    for (const minute of minutes) {
+      const step = minute === undefined ? 60_000 : 3_600_000;
+      const offset = second * 1000 + (minute ?? 0) * 60_000;
+      let t = Math.ceil((fromMs - offset) / step) * step + offset;
+      for (; t < toMs; t += step) due.add(occurrenceKey(job.id, t));
+    }
   }
   return due;
 }
@@ -138,7 +144,8 @@ export function account(
     if (seen === undefined || run.lagMs < seen) firstLag.set(key, run.lagMs);
   }
   const callCount = new Map<string, number>();
-  for (const [jobId, ms, count] of calls) callCount.set(occurrenceKey(jobId, ms), count);
+  for (const [jobId, ms, count] of calls)
+    if (count > 0) callCount.set(occurrenceKey(jobId, ms), count);
   let runDuplicates = 0;
   for (const count of runCount.values()) runDuplicates += Math.max(0, count - 1);
   let callDuplicates = 0;

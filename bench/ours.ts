@@ -88,7 +88,8 @@ export class Hermes implements System {
     return this.live().map((pod) => ({ id: pod.podId, pid: pod.child.pid }));
   }
 
-  private async metrics(): Promise<Map<string, string>> {
+  /** Each live replica's /metrics text, by pod id. */
+  async metrics(): Promise<Map<string, string>> {
     const texts = await Promise.all(
       this.live().map((pod) => fetchText(`${pod.url}/metrics`, 10_000)),
     );
