@@ -108,6 +108,8 @@ export interface Accounting {
   expected: number;
   runs: number;
   failedRuns: number;
+  /** Failed runs whose occurrence never reached the model (lost between claim and request). */
+  failedWithoutCall: number;
   calls: number;
   /** Occurrences run more than once (extra runs counted). */
   runDuplicates: number;
@@ -154,6 +156,11 @@ export function account(
     callDuplicates += Math.max(0, count - 1);
     callTotal += count;
   }
+  let failedWithoutCall = 0;
+  for (const run of runs) {
+    if (run.failed && !callCount.has(occurrenceKey(run.jobId, run.nominalMs)))
+      failedWithoutCall += 1;
+  }
   let runMisses = 0;
   let callMisses = 0;
   for (const key of due) {
@@ -166,6 +173,7 @@ export function account(
     expected: due.size,
     runs: runs.length,
     failedRuns,
+    failedWithoutCall,
     calls: callTotal,
     runDuplicates,
     callDuplicates,

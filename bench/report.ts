@@ -76,6 +76,7 @@ function windowRows(
   );
   text('misses (runs / model calls)', (w) => `${w.acc.runMisses} / ${w.acc.callMisses}`);
   add('runs recorded failed', (w) => w.acc.failedRuns, String, false);
+  add('… of which without a model call', (w) => w.acc.failedWithoutCall, String, false);
   add('fire lag p50 (ms)', (w) => w.acc.lag.p50);
   add('fire lag p99 (ms)', (w) => w.acc.lag.p99);
   add('fire lag max (ms)', (w) => w.acc.lag.max);
