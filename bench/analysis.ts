@@ -48,14 +48,18 @@ export function breakdown(
   return { startToCall: lagOf(startToCall), callToFinish: lagOf(callToFinish), held: lagOf(held) };
 }
 
-/** [jobId, occurrenceMs, calls, first call ms], from the model server. */
-export type CallTally = [string, number, number, number];
+/**
+ * [jobId, occurrenceMs, calls answered 200, first request ms, requests answered 429], from the
+ * model server. Only answered calls count as calls (duplicates, misses): a 429 did no work.
+ */
+export type CallTally = [string, number, number, number, number?];
 
 export const occurrenceKey = (jobId: string, ms: number) => `${jobId}|${ms}`;
 
 /**
  * Occurrences due in [fromMs, toMs) for schedules "<s> * * * * *" (every minute at second s) or
- * "<s> <m> * * * *" (hourly). Computed here, not by either scheduler's cron library.
+ * "<s> <m>[,<m>…] * * * *" (hourly, at one or more minutes). Computed here, not by either
+ * scheduler's cron library.
  */
 export function expectedOccurrences(
   jobs: readonly JobSpec[],
@@ -64,13 +68,15 @@ export function expectedOccurrences(
 ): Set<string> {
   const due = new Set<string>();
   for (const job of jobs) {
-    const [sec, min] = job.schedule.split(' ');
+    const [sec, min = '*'] = job.schedule.split(' ');
     const second = Number(sec);
-    const minute = min === '*' ? undefined : Number(min);
-    const step = minute === undefined ? 60_000 : 3_600_000;
-    const offset = second * 1000 + (minute ?? 0) * 60_000;
-    let t = Math.ceil((fromMs - offset) / step) * step + offset;
-    for (; t < toMs; t += step) due.add(occurrenceKey(job.id, t));
+    const minutes = min === '*' ? [undefined] : min.split(',').map(Number);
+    for (const minute of minutes) {
+      const step = minute === undefined ? 60_000 : 3_600_000;
+      const offset = second * 1000 + (minute ?? 0) * 60_000;
+      let t = Math.ceil((fromMs - offset) / step) * step + offset;
+      for (; t < toMs; t += step) due.add(occurrenceKey(job.id, t));
+    }
   }
   return due;
 }
@@ -102,6 +108,8 @@ export interface Accounting {
   expected: number;
   runs: number;
   failedRuns: number;
+  /** Failed runs whose occurrence never reached the model (lost between claim and request). */
+  failedWithoutCall: number;
   calls: number;
   /** Occurrences run more than once (extra runs counted). */
   runDuplicates: number;
@@ -138,7 +146,8 @@ export function account(
     if (seen === undefined || run.lagMs < seen) firstLag.set(key, run.lagMs);
   }
   const callCount = new Map<string, number>();
-  for (const [jobId, ms, count] of calls) callCount.set(occurrenceKey(jobId, ms), count);
+  for (const [jobId, ms, count] of calls)
+    if (count > 0) callCount.set(occurrenceKey(jobId, ms), count);
   let runDuplicates = 0;
   for (const count of runCount.values()) runDuplicates += Math.max(0, count - 1);
   let callDuplicates = 0;
@@ -146,6 +155,11 @@ export function account(
   for (const count of callCount.values()) {
     callDuplicates += Math.max(0, count - 1);
     callTotal += count;
+  }
+  let failedWithoutCall = 0;
+  for (const run of runs) {
+    if (run.failed && !callCount.has(occurrenceKey(run.jobId, run.nominalMs)))
+      failedWithoutCall += 1;
   }
   let runMisses = 0;
   let callMisses = 0;
@@ -159,6 +173,7 @@ export function account(
     expected: due.size,
     runs: runs.length,
     failedRuns,
+    failedWithoutCall,
     calls: callTotal,
     runDuplicates,
     callDuplicates,

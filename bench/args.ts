@@ -25,6 +25,16 @@ export interface BenchArgs {
   cpuProf?: string;
   /** Keep the work directory (worker run logs, Redis and PostgreSQL data) for a look afterwards. */
   keep: boolean;
+  /** W5 / W5t (HermesX only): the big tenant's jobs, the small tenants, the model's latency. */
+  contentionJobs: number;
+  contentionTenants: number;
+  contentionLatencyMs: number;
+  /** W5t: share of model requests answered 429 (Retry-After: 1). */
+  throttleRate: number;
+  /** W5 / W5t: consecutive minutes measured, one burst each. */
+  contentionBursts: number;
+  /** Seeds the W5 job ids and which model requests are throttled: reruns see the same load. */
+  seed: number;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -32,7 +42,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --jobs N                   jobs in W1, W2 and W4
   --scale-jobs N             jobs loaded in W3
   --duration S               measurement window of W1 and W4, in seconds (the issue's W1: 180)
-  --workloads w1,w2,w3,w4    which workloads
+  --workloads w1,w2,w3,w4    which workloads (default all four); w5 and w5t are opt-in, see below
   --systems hermesx,bullmq   which systems (one after the other)
   --latency-ms N             model server latency (50)
   --replicas N               replicas / workers per system (3)
@@ -48,7 +58,26 @@ export const USAGE = `usage: npm run bench -- [options]
   --limit S                  W3: bound of a replica's cold start with every job (90)
   --absorb-limit S           W3: bound of the wait for replicas to take the jobs by notification (10)
   --cpu-prof DIR             write V8 CPU profiles of the HermesX replicas into DIR
-  --keep yes                 keep the work directory (BullMQ run logs, data) and print its path`;
+  --keep yes                 keep the work directory (BullMQ run logs, data) and print its path
+contention (HermesX only; BullMQ is not started when only these are chosen):
+  --workloads w5,w5t         w5: one tenant's backlog and small tenants' jobs all due at the same
+                             second, slow model; w5t: the same with a share of answers 429
+  --contention-jobs N        the big tenant's jobs (2400)
+  --contention-tenants N     small tenants, one job each (10)
+  --contention-latency-ms N  model latency in w5 / w5t (4000)
+  --throttle-rate R          w5t: share of model requests answered 429 with Retry-After: 1 (0.3)
+  --contention-bursts N      consecutive minutes measured, one burst each (1)
+  --seed N                   seeds the w5 job ids and which requests get a 429 (1)
+  e.g. npm run bench -- --workloads w5,w5t --systems hermesx --out /tmp/w5`;
+
+const CONTENTION = {
+  contentionJobs: 2400,
+  contentionTenants: 10,
+  contentionLatencyMs: 4000,
+  throttleRate: 0.3,
+  contentionBursts: 1,
+  seed: 1,
+};
 
 const PRESETS: Record<
   BenchArgs['size'],
@@ -67,6 +96,7 @@ const PRESETS: Record<
     progressS: 5,
     limitS: 90,
     absorbLimitS: 10,
+    ...CONTENTION,
   },
   tiny: {
     jobs: 120,
@@ -81,6 +111,10 @@ const PRESETS: Record<
     progressS: 4,
     limitS: 30,
     absorbLimitS: 10,
+    ...CONTENTION,
+    contentionJobs: 30,
+    contentionTenants: 3,
+    contentionLatencyMs: 500,
   },
 };
 
@@ -115,6 +149,21 @@ export function parseArgs(argv: string[]): BenchArgs {
   args.progressS = int('progress', 1) ?? args.progressS;
   args.limitS = int('limit', 5) ?? args.limitS;
   args.absorbLimitS = int('absorb-limit', 1) ?? args.absorbLimitS;
+  args.contentionJobs = int('contention-jobs', 1) ?? args.contentionJobs;
+  args.contentionTenants = int('contention-tenants', 1) ?? args.contentionTenants;
+  if (args.contentionTenants > 99) throw new UsageError('--contention-tenants must be ≤ 99');
+  args.contentionLatencyMs = int('contention-latency-ms', 0) ?? args.contentionLatencyMs;
+  args.contentionBursts = int('contention-bursts', 1) ?? args.contentionBursts;
+  // One burst a minute, at minutes listed in an hourly schedule: at most an hour's worth.
+  if (args.contentionBursts > 60) throw new UsageError('--contention-bursts must be ≤ 60');
+  args.seed = int('seed', 0) ?? args.seed;
+  const rate = values.get('throttle-rate');
+  if (rate !== undefined) {
+    const n = Number(rate);
+    if (rate.trim() === '' || !(n >= 0 && n <= 1))
+      throw new UsageError('--throttle-rate must be a number from 0 to 1');
+    args.throttleRate = n;
+  }
   const burst = values.get('burst-second');
   if (burst !== undefined) {
     const n = Number(burst);
@@ -135,7 +184,8 @@ export function parseArgs(argv: string[]): BenchArgs {
       throw new UsageError(`--${key}: one or more of ${allowed.join(',')}`);
     return items as T[];
   };
-  args.workloads = list('workloads', ['w1', 'w2', 'w3', 'w4'] as const) ?? args.workloads;
+  args.workloads =
+    list('workloads', ['w1', 'w2', 'w3', 'w4', 'w5', 'w5t'] as const) ?? args.workloads;
   args.systems = list('systems', ['hermesx', 'bullmq'] as const) ?? args.systems;
   args.databaseUrl = values.get('database-url');
   args.redisUrl = values.get('redis-url');
@@ -161,6 +211,12 @@ export function parseArgs(argv: string[]): BenchArgs {
     'absorb-limit',
     'cpu-prof',
     'keep',
+    'contention-jobs',
+    'contention-tenants',
+    'contention-latency-ms',
+    'throttle-rate',
+    'contention-bursts',
+    'seed',
   ]);
   for (const key of values.keys())
     if (!known.has(key)) throw new UsageError(`unknown option --${key}`);

@@ -88,7 +88,8 @@ export class Hermes implements System {
     return this.live().map((pod) => ({ id: pod.podId, pid: pod.child.pid }));
   }
 
-  private async metrics(): Promise<Map<string, string>> {
+  /** Each live replica's /metrics text, by pod id. */
+  async metrics(): Promise<Map<string, string>> {
     const texts = await Promise.all(
       this.live().map((pod) => fetchText(`${pod.url}/metrics`, 10_000)),
     );
@@ -220,7 +221,7 @@ export class Hermes implements System {
   async inFlightOf(replicaId: string): Promise<string[]> {
     const { rows } = await this.o.db.query<{ job: string; nominal: number }>(
       `SELECT cron_job_id::text AS job, extract(epoch FROM scheduled_at)::float8 * 1000 AS nominal
-         FROM cron_job_runs WHERE status = 'running' AND pod_id = $1`,
+         FROM cron_job_runs WHERE status IN ('claimed', 'running') AND pod_id = $1`,
       [replicaId],
     );
     return rows.map((r) => occurrenceKey(r.job, Math.round(r.nominal)));

@@ -2,6 +2,7 @@
 // workloads go first when they fit in the wait; W3 (which restarts replicas) comes last.
 import { nextSecondOfMinute } from './analysis.js';
 import type { BenchArgs } from './args.js';
+import { runContention } from './contention.js';
 import type { BenchResults } from './report.js';
 import type { System } from './system.js';
 import {
@@ -86,6 +87,27 @@ export async function runSystem(
       continue;
     }
     await runOne(steady.shift() as 'w1' | 'w4');
+  }
+  // W5 / W5t (HermesX only) before W3, which restarts the replicas with 100,000 jobs loaded.
+  for (const w of args.workloads.filter((x) => x === 'w5' || x === 'w5t')) {
+    if (system.name !== 'hermesx') {
+      log(`[${system.name} ${w}] skipped: the contention workloads measure HermesX only`);
+      continue;
+    }
+    await guarded(w, async () => {
+      out.contention.push(
+        await runContention(ctx, system, w, {
+          bigJobs: args.contentionJobs,
+          smallTenants: args.contentionTenants,
+          latencyMs: args.contentionLatencyMs,
+          throttleRate: args.throttleRate,
+          bursts: args.contentionBursts,
+          seed: args.seed,
+          slots: args.replicas * args.concurrency,
+          baseLatencyMs: args.latencyMs,
+        }),
+      );
+    });
   }
   if (args.workloads.includes('w3')) {
     await guarded('w3', async () => {

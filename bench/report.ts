@@ -1,5 +1,8 @@
 // The results as Markdown (tables per workload: HermesX, BullMQ, ratio) and the target verdicts.
+import type { ContentionResult } from './contention-summary.js';
+import { renderContention } from './contention-report.js';
 import { f1, f2, MB, perReplica, ratio, sum } from './format.js';
+import { outsideShare } from './usage.js';
 import { verdicts } from './verdicts.js';
 import type { ScaleOutcome, WindowResult } from './workloads.js';
 
@@ -34,17 +37,14 @@ export interface BenchResults {
   meta: BenchMeta;
   windows: WindowResult[];
   scale: ScaleOutcome[];
+  /** W5 / W5t (HermesX only). */
+  contention: ContentionResult[];
   failures: { system: string; workload: string; error: string }[];
 }
 
 type Row = [string, string, string, string];
 
-/** Busy share of the machine not explained by the processes measured here (other load). */
-function outside(w: WindowResult, nproc: number): number {
-  const u = w.usage;
-  const ours = sum(u.cpu) + u.postgresCpu + u.redisCpu + u.modelServerCpu + u.harnessCpu;
-  return Math.max(0, u.machineBusy - ours / (u.seconds * nproc));
-}
+const outside = (w: WindowResult, nproc: number) => outsideShare(w.usage, nproc);
 
 function windowRows(
   ours: WindowResult | undefined,
@@ -76,6 +76,7 @@ function windowRows(
   );
   text('misses (runs / model calls)', (w) => `${w.acc.runMisses} / ${w.acc.callMisses}`);
   add('runs recorded failed', (w) => w.acc.failedRuns, String, false);
+  add('… of which without a model call', (w) => w.acc.failedWithoutCall, String, false);
   add('fire lag p50 (ms)', (w) => w.acc.lag.p50);
   add('fire lag p99 (ms)', (w) => w.acc.lag.p99);
   add('fire lag max (ms)', (w) => w.acc.lag.max);
@@ -262,6 +263,7 @@ export function renderMarkdown(r: BenchResults, chartFile: string | undefined): 
       );
     }
   }
+  lines.push(...renderContention(r.contention, m.nproc));
   if (r.failures.length > 0) {
     lines.push('## Workloads that failed', '');
     for (const f of r.failures) lines.push(`- ${f.system} ${f.workload}: ${f.error}`);

@@ -160,9 +160,14 @@ async function main(): Promise<number> {
       },
       windows: [],
       scale: [],
+      contention: [],
       failures: [],
     };
     for (const name of args.systems) {
+      if (name === 'bullmq' && args.workloads.every((w) => w === 'w5' || w === 'w5t')) {
+        log('BullMQ not started: w5 and w5t measure HermesX only');
+        continue;
+      }
       const common = {
         llmUrl: model.url,
         replicas: args.replicas,

@@ -205,3 +205,14 @@ export async function startUsage(
     },
   };
 }
+
+/** Busy share of the machine not explained by the processes measured here (other load). */
+export function outsideShare(u: Usage, nproc: number): number {
+  const ours =
+    Object.values(u.cpu).reduce((a, b) => a + b, 0) +
+    u.postgresCpu +
+    u.redisCpu +
+    u.modelServerCpu +
+    u.harnessCpu;
+  return Math.max(0, u.machineBusy - ours / (u.seconds * nproc));
+}

@@ -1,4 +1,5 @@
 // The issue's targets, each with what was measured and whether it was met.
+import { contentionVerdicts } from './contention-report.js';
 import { f1, f2, MB, perReplica } from './format.js';
 import type { BenchResults } from './report.js';
 
@@ -88,5 +89,6 @@ export function verdicts(r: BenchResults): Verdict[] {
       measured: `${f1(o2.acc.lag.p99)} vs ${f1(b2.acc.lag.p99)} ms`,
       met: o2.acc.lag.p99 < b2.acc.lag.p99,
     });
+  out.push(...contentionVerdicts(r.contention));
   return out;
 }

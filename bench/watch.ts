@@ -113,3 +113,16 @@ export async function firstRunSample(
     onTime: first !== undefined && first.nominalMs === expectedFirstMs,
   };
 }
+
+/** Changes the model server's latency, share of 429 answers or seed (bench/model-server.ts). */
+export async function setModel(
+  ctx: WorkloadContext,
+  settings: { latencyMs?: number; throttleRate?: number; seed?: number },
+): Promise<void> {
+  const response = await fetch(`${ctx.modelControl}/settings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(settings),
+  });
+  if (!response.ok) throw new Error(`model server settings: ${await response.text()}`);
+}

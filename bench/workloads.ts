@@ -16,7 +16,7 @@ import type { ScaleLimits, ScaleResult, System } from './system.js';
 import { modelCalls, resetModel, warmUp, watch } from './watch.js';
 import { startUsage, type Usage, type UsageSources } from './usage.js';
 
-export type WorkloadName = 'w1' | 'w2' | 'w3' | 'w4';
+export type WorkloadName = 'w1' | 'w2' | 'w3' | 'w4' | 'w5' | 'w5t';
 
 export interface WorkloadContext {
   tenants: string[];

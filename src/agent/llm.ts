@@ -62,7 +62,7 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 // Without a deadline (chat), retries stop after this: a person is waiting.
 const DEFAULT_RETRY_BUDGET_MS = 5000;
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 12;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Calls held behind a Retry-After go out spread over this much, not all at the same instant.

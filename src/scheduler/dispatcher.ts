@@ -8,7 +8,7 @@ import { FairQueue, orderFairly } from './fair-queue.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
 import type { Clock, LockHolder } from './ports.js';
-import type { RunResult, Slot } from './run-occurrence.js';
+import type { RunResult, Slot } from './pipeline.js';
 import type { SchedulerSettings } from './settings.js';
 import { StealLists } from './steal-lists.js';
 

@@ -1,66 +1,12 @@
 // One occurrence on this pod, top to bottom: lock -> claim -> call the agent -> record -> release.
 // The dispatcher gives it a slot and an AbortController and consumes the result; nothing here
 // reaches back into the scheduler.
-import { formatDurationMs } from '../duration.js';
-import type { Logger } from '../log.js';
-import type { SchedulerEvents, SkipReason } from './events.js';
-import type { SchedulerMetrics } from './metrics.js';
-import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
-import type {
-  AgentRunner,
-  ClaimAnswer,
-  ClaimedRun,
-  Clock,
-  ErrorKind,
-  JobStore,
-  LockHolder,
-  LockStore,
-  RunContext,
-  RunOutcome,
-  RunReply,
-} from './ports.js';
-import type { SchedulerSettings } from './settings.js';
-
-export interface PipelineDeps {
-  store: JobStore;
-  locks: LockStore;
-  runner: AgentRunner;
-  clock: Clock;
-  log: Logger;
-  metrics: SchedulerMetrics;
-  settings: SchedulerSettings;
-  events: SchedulerEvents;
-  /** The job as this pod holds it now; undefined once it was removed. */
-  lookup(jobId: string): LoadedJob | undefined;
-}
-
-/** The slot the dispatcher lent. */
-export interface Slot {
-  /** The lock and the claim are this pod's: the occurrence will run here. */
-  claimed(): void;
-  /** Freed as soon as the agent has answered (idempotent). */
-  release(): void;
-}
-
-export type RunResult =
-  | { kind: 'skipped'; reason: SkipReason; holder?: LockHolder | null }
-  | { kind: 'ran'; runId: string; outcome: RunOutcome; recorded: boolean };
-
-/** Why a run was aborted; its message becomes the run's error text. */
-export class RunAborted extends Error {
-  override name = 'RunAborted';
-  constructor(
-    readonly kind: 'timeout' | 'shutdown',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const SHUTDOWN_ERROR = 'interrupted by shutdown';
-const MAX_RESULT_CHARS = 4096;
-const MAX_ERROR_CHARS = 1024;
-const RECORD_RETRY_DELAYS_MS = [250, 1000, 3000];
+import { callAgent } from './call-agent.js';
+import type { SkipReason } from './events.js';
+import { errorMessage, type Occurrence } from './occurrence.js';
+import type { ClaimAnswer, LockHolder } from './ports.js';
+import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
+import { recordRun } from './record-run.js';
 
 export async function runOccurrence(
   deps: PipelineDeps,
@@ -99,8 +45,9 @@ export async function runOccurrence(
       doneAtMs = null;
       return skip('handed_back');
     }
-    return await record(deps, occurrence, runId, call);
+    return await recordRun(deps, occurrence, runId, call);
   } finally {
+    slot.release();
     if (token !== null) await releaseQuietly(deps, occurrence.jobId, token, doneAtMs);
   }
 }
@@ -171,197 +118,6 @@ async function claimOccurrence(
       'cannot claim occurrence: database unavailable',
     );
     return { kind: 'db_error' };
-  }
-}
-
-interface AgentCall {
-  outcome: RunOutcome;
-  startedMs: number;
-  finishedMs: number;
-}
-
-/**
- * Calls the agent under the exec timeout. Nothing is recorded as sent until the runner is about
- * to send: a run that never sent anything (shutdown, or no longer this pod's) is handed back,
- * for another pod to adopt, instead of failing an occurrence the model never saw.
- */
-async function callAgent(
-  deps: PipelineDeps,
-  loaded: LoadedJob,
-  occurrence: Occurrence,
-  run: ClaimedRun,
-  controller: AbortController,
-): Promise<AgentCall | 'handed_back'> {
-  const { clock, metrics, settings } = deps;
-  const startedMs = clock.now();
-  if (occurrence.kind === 'scheduled') {
-    metrics.fireLag.observe(Math.max(0, startedMs - occurrence.scheduledAtMs) / 1000);
-  } else if (occurrence.kind === 'catchup') metrics.caughtUp.inc();
-  const timeout = clock.setTimeout(() => {
-    const limit = formatDurationMs(settings.execTimeoutMs);
-    controller.abort(
-      new RunAborted('timeout', `timeout: run exceeded SCHEDULER_EXEC_TIMEOUT (${limit})`),
-    );
-  }, settings.execTimeoutMs);
-  let attempts = 0;
-  let sent = false;
-  let marking: Promise<unknown> | undefined;
-  const { signal } = controller;
-  const context: RunContext = {
-    signal,
-    deadlineMs: startedMs + settings.execTimeoutMs,
-    beforeSend: async () => {
-      if (!sent) {
-        marking ??= deps.store.markSent(run.runId, settings.podId);
-        const ours = await marking.catch((err: unknown) => {
-          throw new Error(`cannot record that the run started: ${errorMessage(err)}`);
-        });
-        if (!ours) throw new Error('the run was taken over by another pod');
-        sent = true;
-      }
-      if (signal.aborted) throw signal.reason;
-      attempts += 1;
-    },
-  };
-  const request = {
-    jobId: occurrence.jobId,
-    tenantId: occurrence.tenantId,
-    name: run.name,
-    prompt: run.prompt,
-    timezone: loaded.schedule.timezone,
-    scheduledAt: new Date(occurrence.scheduledAtMs),
-  };
-  const reply = await runUntilAborted(() => deps.runner(request, context), signal);
-  clock.clearTimeout(timeout);
-  // A mark still on its way decides whether anything may have been sent.
-  await marking?.then((ours) => (sent = ours === true)).catch(() => {});
-  const shutdown = signal.reason instanceof RunAborted && signal.reason.kind === 'shutdown';
-  if (!sent && (marking !== undefined || shutdown)) return 'handed_back';
-  return { outcome: toOutcome(reply, attempts), startedMs, finishedMs: clock.now() };
-}
-
-type Settled = RunReply | { ok: false; errorKind: ErrorKind; error: string; thrown: true };
-
-/** The runner's reply, or its failure; an abort wins even when the runner ignores its signal. */
-async function runUntilAborted(
-  run: () => Promise<RunReply>,
-  signal: AbortSignal,
-): Promise<Settled> {
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([run(), aborted]);
-  } catch (err) {
-    if (signal.aborted) {
-      const reason: unknown = signal.reason;
-      const kind = reason instanceof RunAborted ? reason.kind : 'agent_error';
-      return { ok: false, errorKind: kind, error: errorMessage(reason), thrown: true };
-    }
-    return {
-      ok: false,
-      errorKind: 'agent_error',
-      error: errorMessage(err) || 'run failed',
-      thrown: true,
-    };
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    aborted.catch(() => {});
-  }
-}
-
-function toOutcome(reply: Settled, attempts: number): RunOutcome {
-  if (reply.ok) {
-    return {
-      success: true,
-      result: boundText(reply.text, MAX_RESULT_CHARS),
-      error: null,
-      errorKind: null,
-      attempts,
-    };
-  }
-  return {
-    success: false,
-    result: null,
-    error: boundText(reply.error || 'run failed', MAX_ERROR_CHARS),
-    errorKind: reply.errorKind,
-    attempts,
-  };
-}
-
-/**
- * Text PostgreSQL can store, cut before it leaves the process: U+0000 is the one character a
- * text column cannot hold (it would fail the whole batched statement, other tenants' runs with it).
- */
-export function boundText(text: string, maxChars: number): string {
-  const clean = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
-  return clean.length > maxChars ? clean.slice(0, maxChars) : clean;
-}
-
-async function record(
-  deps: PipelineDeps,
-  occurrence: Occurrence,
-  runId: string,
-  call: AgentCall,
-): Promise<RunResult> {
-  const { outcome } = call;
-  const loaded = deps.lookup(occurrence.jobId);
-  const nextRunAt = loaded?.schedule.nextAfter(new Date(call.finishedMs)) ?? null;
-  const recorded = await recordOutcome(deps, runId, outcome, nextRunAt);
-  const status = outcome.success ? 'success' : 'failed';
-  const durationMs = call.finishedMs - call.startedMs;
-  deps.metrics.runs.inc({ status, error_kind: outcome.errorKind ?? 'none' });
-  deps.metrics.runDuration.observe({ status }, durationMs / 1000);
-  const line = {
-    job_id: occurrence.jobId,
-    tenant_id: occurrence.tenantId,
-    run_id: runId,
-    scheduled_at: new Date(occurrence.scheduledAtMs).toISOString(),
-    status,
-    duration_ms: durationMs,
-    pod: deps.settings.podId,
-    attempts: outcome.attempts,
-    ...(outcome.success ? {} : { error_kind: outcome.errorKind, error: outcome.error }),
-    ...(recorded ? {} : { recorded: false }),
-  };
-  if (outcome.success) deps.log.info(line, 'cron job executed');
-  else deps.log.warn(line, 'cron job executed');
-  deps.events.emit('recorded', {
-    jobId: occurrence.jobId,
-    runId,
-    scheduledAtMs: occurrence.scheduledAtMs,
-    status,
-    errorKind: outcome.errorKind,
-    recorded,
-  });
-  return { kind: 'ran', runId, outcome, recorded };
-}
-
-/** Writes the outcome, retrying through short database blips; false if it could not. */
-async function recordOutcome(
-  deps: PipelineDeps,
-  runId: string,
-  outcome: RunOutcome,
-  nextRunAt: Date | null,
-): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await deps.store.finishRun(runId, outcome, nextRunAt, deps.settings.podId);
-    } catch (err) {
-      const delayMs = RECORD_RETRY_DELAYS_MS[attempt];
-      if (delayMs === undefined) {
-        deps.log.error(
-          { run_id: runId, error: errorMessage(err) },
-          'cannot record run; recovery will mark it failed',
-        );
-        return false;
-      }
-      deps.log.warn({ run_id: runId, error: errorMessage(err) }, 'cannot record run, retrying');
-      await new Promise<void>((resolve) => deps.clock.setTimeout(resolve, delayMs));
-    }
   }
 }
 

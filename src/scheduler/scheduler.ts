@@ -11,7 +11,8 @@ import {
   recoverRuns,
   type RecoveryDeps,
 } from './recover.js';
-import { RunAborted, SHUTDOWN_ERROR, runOccurrence } from './run-occurrence.js';
+import { RunAborted, SHUTDOWN_ERROR } from './pipeline.js';
+import { runOccurrence } from './run-occurrence.js';
 import type { SchedulerDeps } from './settings.js';
 import { syncAll, syncJobs, type SyncDeps } from './sync.js';
 import { Timeline } from './timeline.js';

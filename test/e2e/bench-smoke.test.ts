@@ -1,5 +1,6 @@
-// The benchmark harness at its tiny size, so it cannot rot: a few dozen jobs, W1 only, both
-// systems, on the suite's PostgreSQL and Redis. Zero duplicates, zero misses, and a report.
+// The benchmark harness at its tiny size, so it cannot rot: a few dozen jobs, W1 on both systems
+// and W5t (contention with 429s) on HermesX, on the suite's PostgreSQL and Redis. Zero duplicates,
+// zero misses, every throttled run accounted for, and a report.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,14 @@ const outDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-bench-smoke-'));
 afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });
 });
+
+interface Contention {
+  workload: string;
+  acc: Window['acc'];
+  model: { answered: number; throttled: number };
+  outcomes: { status: string; count: number }[];
+  small: { perTenant: { runLagMs: number | null }[] };
+}
 
 interface Window {
   workload: string;
@@ -50,13 +59,15 @@ function runBench(
   });
 }
 
-describe('npm run bench -- --size tiny', () => {
-  it('runs W1 on both systems with no duplicate and no miss, and writes a report', async () => {
+describe('npm run bench -- --size tiny --workloads w1,w5t', () => {
+  it('runs W1 on both systems and W5t on HermesX with no duplicate and no miss, and writes a report', async () => {
     const databaseUrl = await createTestDatabase({ migrate: false });
     const { code, output } = await runBench(
       [
         '--size',
         'tiny',
+        '--workloads',
+        'w1,w5t',
         '--database-url',
         databaseUrl,
         '--redis-url',
@@ -64,12 +75,13 @@ describe('npm run bench -- --size tiny', () => {
         '--out',
         outDir,
       ],
-      110_000,
+      130_000,
     );
     expect(code, output).toBe(0);
 
     const results = JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')) as {
       windows: Window[];
+      contention: Contention[];
     };
     expect(results.windows.map((w) => `${w.system} ${w.workload}`).sort()).toEqual([
       'bullmq w1',
@@ -85,10 +97,28 @@ describe('npm run bench -- --size tiny', () => {
       ).toEqual([0, 0, 0, 0]);
     }
 
+    // W5t: 30 jobs of one tenant and 3 small tenants' jobs at one second, 30 % of requests 429.
+    // Whether the scheduler retries them or not, every run is recorded once, and a run succeeds
+    // exactly when its occurrence got one answered (200) call.
+    expect(results.contention.map((c) => c.workload)).toEqual(['w5t']);
+    const [w5t] = results.contention as [Contention];
+    expect(w5t.acc.expected).toBe(33);
+    expect(w5t.acc.runs).toBe(33);
+    expect([w5t.acc.runDuplicates, w5t.acc.runMisses, w5t.acc.callDuplicates]).toEqual([0, 0, 0]);
+    expect(w5t.model.throttled).toBeGreaterThan(0);
+    const count = (status: string) =>
+      w5t.outcomes.filter((o) => o.status === status).reduce((n, o) => n + o.count, 0);
+    expect(count('success')).toBe(w5t.model.answered);
+    expect(w5t.model.answered + w5t.acc.callMisses).toBe(33);
+    expect(w5t.outcomes.reduce((n, o) => n + o.count, 0)).toBe(33);
+    expect(w5t.small.perTenant.map((t) => t.runLagMs !== null)).toEqual([true, true, true]);
+
     const report = readFileSync(path.join(outDir, 'benchmarks.md'), 'utf8');
     expect(report).toContain('bench:results:start');
     expect(report).toMatch(/W1 steady/);
     expect(report).toMatch(/\| fire lag p99 \(ms\) +\| +\d/);
+    expect(report).toMatch(/W5 contention/);
+    expect(report).toMatch(/\| small tenants: start lag p50 \/ max [^|]*\| +\d/);
     expect(existsSync(path.join(outDir, 'img', 'fire-lag.svg'))).toBe(true);
-  }, 150_000);
+  }, 170_000);
 });

@@ -18,6 +18,9 @@ export interface FakeReply {
   status?: number;
   /** The error body's message, with `status`. */
   errorMessage?: string;
+  /** The error body's `type` and `code`, with `status` (OpenAI's 429: `requests`, `rate_limit_exceeded`). */
+  errorType?: string;
+  errorCode?: string;
   /** Extra response headers (Retry-After with a 429, say). */
   headers?: Record<string, string>;
   /** Sent as is (status 200, JSON content type): for garbage answers. */
@@ -124,7 +127,8 @@ export async function startFakeLlm(
     res.once('finish', () => (call.answeredAt = Date.now()));
     if (reply.status !== undefined && reply.status !== 200) {
       const message = reply.errorMessage ?? `fake error ${reply.status}`;
-      return sendJson(res, reply.status, errorBody(message, 'fake_error'), reply.headers);
+      const body = errorBody(message, reply.errorType ?? 'fake_error', reply.errorCode);
+      return sendJson(res, reply.status, body, reply.headers);
     }
     if (reply.rawBody !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -172,8 +176,8 @@ function modelEntry() {
   return { id: FAKE_MODEL, object: 'model', created: 1_700_000_000, owned_by: 'hermesx-tests' };
 }
 
-function errorBody(message: string, type: string) {
-  return { error: { message, type, param: null, code: type } };
+function errorBody(message: string, type: string, code = type) {
+  return { error: { message, type, param: null, code } };
 }
 
 function sendJson(

@@ -1,0 +1,136 @@
+// The agent call of a claimed occurrence: under the exec timeout, with the run marked "running"
+// just before its first model request leaves the process.
+import { formatDurationMs } from '../duration.js';
+import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
+import type { ClaimedRun, ErrorKind, RunContext, RunOutcome, RunReply } from './ports.js';
+import { RunAborted, type PipelineDeps } from './pipeline.js';
+
+const MAX_RESULT_CHARS = 4096;
+const MAX_ERROR_CHARS = 1024;
+
+export interface AgentCall {
+  outcome: RunOutcome;
+  startedMs: number;
+  finishedMs: number;
+}
+
+/**
+ * Calls the agent under the exec timeout. Nothing is recorded as sent until the runner is about
+ * to send: a run that never sent anything (shutdown, or no longer this pod's) is handed back,
+ * for another pod to adopt, instead of failing an occurrence the model never saw.
+ */
+export async function callAgent(
+  deps: PipelineDeps,
+  loaded: LoadedJob,
+  occurrence: Occurrence,
+  run: ClaimedRun,
+  controller: AbortController,
+): Promise<AgentCall | 'handed_back'> {
+  const { clock, metrics, settings } = deps;
+  const startedMs = clock.now();
+  if (occurrence.kind === 'scheduled') {
+    metrics.fireLag.observe(Math.max(0, startedMs - occurrence.scheduledAtMs) / 1000);
+  } else if (occurrence.kind === 'catchup') metrics.caughtUp.inc();
+  const timeout = clock.setTimeout(() => {
+    const limit = formatDurationMs(settings.execTimeoutMs);
+    controller.abort(
+      new RunAborted('timeout', `timeout: run exceeded SCHEDULER_EXEC_TIMEOUT (${limit})`),
+    );
+  }, settings.execTimeoutMs);
+  let attempts = 0;
+  let sent = false;
+  let marking: Promise<unknown> | undefined;
+  const { signal } = controller;
+  const context: RunContext = {
+    signal,
+    deadlineMs: startedMs + settings.execTimeoutMs,
+    beforeSend: async () => {
+      if (!sent) {
+        marking ??= deps.store.markSent(run.runId, settings.podId);
+        const ours = await marking.catch((err: unknown) => {
+          throw new Error(`cannot record that the run started: ${errorMessage(err)}`);
+        });
+        if (!ours) throw new Error('the run was taken over by another pod');
+        sent = true;
+      }
+      if (signal.aborted) throw signal.reason;
+      attempts += 1;
+    },
+  };
+  const request = {
+    jobId: occurrence.jobId,
+    tenantId: occurrence.tenantId,
+    name: run.name,
+    prompt: run.prompt,
+    timezone: loaded.schedule.timezone,
+    scheduledAt: new Date(occurrence.scheduledAtMs),
+  };
+  const reply = await runUntilAborted(() => deps.runner(request, context), signal);
+  clock.clearTimeout(timeout);
+  // A mark still on its way decides whether anything may have been sent.
+  await marking?.then((ours) => (sent = ours === true)).catch(() => {});
+  const shutdown = signal.reason instanceof RunAborted && signal.reason.kind === 'shutdown';
+  if (!sent && (marking !== undefined || shutdown)) return 'handed_back';
+  return { outcome: toOutcome(reply, attempts), startedMs, finishedMs: clock.now() };
+}
+
+type Settled = RunReply | { ok: false; errorKind: ErrorKind; error: string; thrown: true };
+
+/** The runner's reply, or its failure; an abort wins even when the runner ignores its signal. */
+async function runUntilAborted(
+  run: () => Promise<RunReply>,
+  signal: AbortSignal,
+): Promise<Settled> {
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([run(), aborted]);
+  } catch (err) {
+    if (signal.aborted) {
+      const reason: unknown = signal.reason;
+      const kind = reason instanceof RunAborted ? reason.kind : 'agent_error';
+      return { ok: false, errorKind: kind, error: errorMessage(reason), thrown: true };
+    }
+    return {
+      ok: false,
+      errorKind: 'agent_error',
+      error: errorMessage(err) || 'run failed',
+      thrown: true,
+    };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => {});
+  }
+}
+
+function toOutcome(reply: Settled, attempts: number): RunOutcome {
+  if (reply.ok) {
+    return {
+      success: true,
+      result: boundText(reply.text, MAX_RESULT_CHARS),
+      error: null,
+      errorKind: null,
+      attempts,
+    };
+  }
+  return {
+    success: false,
+    result: null,
+    error: boundText(reply.error || 'run failed', MAX_ERROR_CHARS),
+    errorKind: reply.errorKind,
+    attempts,
+  };
+}
+
+/**
+ * Text PostgreSQL can store, cut before it leaves the process: U+0000 is the one character a
+ * text column cannot hold (it would fail the whole batched statement, other tenants' runs with it).
+ */
+export function boundText(text: string, maxChars: number): string {
+  const clean = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+  return clean.length > maxChars ? clean.slice(0, maxChars) : clean;
+}

@@ -1,0 +1,52 @@
+// No import cycles in src/: a module's dependencies can be read without coming back to it.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(import.meta.dirname, '../../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Relative imports (type-only ones included: they still tie the modules together). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)].map((m) => m[1] as string);
+  return found.map((spec) => path.resolve(path.dirname(file), `${spec}.ts`));
+}
+
+function findCycle(graph: Map<string, string[]>): string[] | null {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | null => {
+    if (state.get(node) === 'done') return null;
+    if (state.get(node) === 'visiting') return [...stack.slice(stack.indexOf(node)), node];
+    state.set(node, 'visiting');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(node, 'done');
+    return null;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+describe('module graph', () => {
+  it('has no import cycle in src/', () => {
+    const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
+    const cycle = findCycle(graph)?.map((file) => path.relative(SRC, file));
+    expect(cycle ?? null).toBeNull();
+  });
+});
