@@ -65,10 +65,12 @@ export function instrumentLlm(llm: Llm, metrics: ModelMetrics, caller: ModelCall
   return {
     ...llm,
     model: llm.model,
-    async complete(params, signal) {
+    // Every argument passes through as given (the client's per-call options included).
+    async complete(...args: Parameters<Llm['complete']>) {
+      const signal = args[1];
       const stop = metrics.duration.startTimer({ caller });
       try {
-        const completion = await llm.complete(params, signal);
+        const completion = await llm.complete(...args);
         metrics.calls.inc({ caller, outcome: 'ok' });
         const usage = completion.usage;
         if (usage) {
