@@ -1,5 +1,5 @@
 import { formatDurationMs } from '../duration.js';
-import { Dispatcher, type DispatcherSnapshot } from './dispatcher.js';
+import { Dispatcher } from './dispatcher.js';
 import { SchedulerEvents } from './events.js';
 import { startLoop, type Loop } from './loop.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
@@ -82,16 +82,6 @@ export class Scheduler {
 
   get running(): boolean {
     return this.state === 'running';
-  }
-
-  /** Slots, runs in flight and waiting occurrences, for metrics and the admin API. */
-  snapshot(): DispatcherSnapshot & { state: State; jobs: number; peers: number } {
-    return {
-      ...this.dispatcher.snapshot(),
-      state: this.state,
-      jobs: this.timeline.size,
-      peers: this.peers.length,
-    };
   }
 
   start(): void {
