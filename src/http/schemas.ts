@@ -128,7 +128,26 @@ export const Run = z
     pod_id: z.string(),
     created_at: timestamp,
   })
-  .meta({ id: 'Run' });
+  .meta({
+    id: 'Run',
+    examples: [
+      {
+        id: '3f6e2a1c-8b4d-4e7f-9a2b-5c6d7e8f9a0b',
+        cron_job_id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
+        scheduled_at: '2026-03-02T08:00:00.000Z',
+        started_at: '2026-03-02T08:00:00.012Z',
+        finished_at: '2026-03-02T08:00:04.530Z',
+        status: 'failed',
+        result: null,
+        error: 'timeout: run exceeded SCHEDULER_EXEC_TIMEOUT (5m)',
+        error_kind: 'timeout',
+        attempts: 1,
+        duration_ms: 4518,
+        pod_id: 'hermesx-7f9c-1',
+        created_at: '2026-03-02T08:00:00.010Z',
+      },
+    ],
+  });
 
 const pageOf = <T extends z.ZodType>(item: T, id: string) =>
   z
@@ -202,7 +221,21 @@ export const Tenant = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'Tenant' });
+  .meta({
+    id: 'Tenant',
+    examples: [
+      {
+        id: '5b1e9c3a-2d4f-4a6b-8c9d-0e1f2a3b4c5d',
+        name: 'acme',
+        max_cron_jobs: 50,
+        min_schedule_interval_seconds: 60,
+        rate_limit_rpm: 600,
+        max_concurrent_runs: null,
+        created_at: '2026-03-01T09:00:00.000Z',
+        updated_at: '2026-03-01T09:00:00.000Z',
+      },
+    ],
+  });
 
 export const TenantList = z.object({ data: z.array(Tenant) }).meta({ id: 'TenantList' });
 
