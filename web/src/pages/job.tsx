@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Page, type Preview, type Run } from '../api';
 import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
-import { describeSchedule } from '../schedule';
+import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 
 const RUNS_PER_PAGE = 20;
 const POLL_FAST_MS = 1500;
@@ -20,6 +20,8 @@ export function JobPage({ jobId }: { jobId: string }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [awaitingUntilMs, setAwaitingUntilMs] = useState(0);
   const [missing, setMissing] = useState(false);
+  const [dstNotes, setDstNotes] = useState<DstNote[]>([]);
+  const dstFor = useRef('');
   const path = `/v1/cron-jobs/${encodeURIComponent(jobId)}`;
 
   const loadJob = async () => {
@@ -32,6 +34,19 @@ export function JobPage({ jobId }: { jobId: string }) {
         count: 10,
       });
       setNext(preview.next);
+      // Daylight-saving notes depend only on the definition: computed again when it changes.
+      const definition = `${loaded.schedule}|${preview.timezone}`;
+      if (definition !== dstFor.current) {
+        dstFor.current = definition;
+        setDstNotes(
+          await findDstNotes(
+            loaded.schedule,
+            preview.timezone,
+            Date.now(),
+            new AbortController().signal,
+          ),
+        );
+      }
     } catch (err) {
       if (err instanceof ApiFailure && err.status === 404) setMissing(true);
       else setError(messageOf(err));
@@ -178,7 +193,7 @@ export function JobPage({ jobId }: { jobId: string }) {
                 <li key={t}>
                   {formatInZone(t, job.timezone)}
                   {job.timezone !== browserZone ? (
-                    <span class="muted small"> · {formatInZone(t, browserZone)} yours</span>
+                    <span class="muted small"> · your time {formatInZone(t, browserZone)}</span>
                   ) : null}
                 </li>
               ))}
@@ -186,6 +201,12 @@ export function JobPage({ jobId }: { jobId: string }) {
           ) : (
             <p class="muted">Paused: nothing runs until you resume it.</p>
           )}
+          {dstNotes.map((note) => (
+            <p key={note.key} class="warning" role="note">
+              <span aria-hidden="true">⚠ </span>
+              {note.text}
+            </p>
+          ))}
         </div>
       </div>
       <h2>Runs</h2>

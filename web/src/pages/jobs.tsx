@@ -117,7 +117,7 @@ function JobRow({ job }: { job: Job }) {
           <>
             <div>{formatInZone(job.next_run_at, job.timezone)}</div>
             {browserZone !== job.timezone ? (
-              <div class="muted small">{formatInZone(job.next_run_at, browserZone)} (yours)</div>
+              <div class="muted small">your time {formatInZone(job.next_run_at, browserZone)}</div>
             ) : null}
             <div class="muted small">{relative(job.next_run_at)}</div>
           </>

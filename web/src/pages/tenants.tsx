@@ -52,6 +52,8 @@ export function TenantsPage() {
     }
   };
 
+  // Shown once the API reports it (tenants.max_concurrent_runs); older servers do not.
+  const withConcurrency = (tenants ?? []).some((t) => 'max_concurrent_runs' in t);
   return (
     <section>
       <h1>Tenants</h1>
@@ -65,6 +67,7 @@ export function TenantsPage() {
               <th scope="col">Max cron jobs</th>
               <th scope="col">Min interval</th>
               <th scope="col">Requests per minute</th>
+              {withConcurrency ? <th scope="col">Max concurrent runs</th> : null}
               <th scope="col">Created</th>
             </tr>
           </thead>
@@ -78,6 +81,7 @@ export function TenantsPage() {
                 <td>{t.max_cron_jobs}</td>
                 <td>{t.min_schedule_interval_seconds} s</td>
                 <td>{t.rate_limit_rpm}</td>
+                {withConcurrency ? <td>{t.max_concurrent_runs ?? 'no cap'}</td> : null}
                 <td>{formatInZone(t.created_at, browserZone)}</td>
               </tr>
             ))}

@@ -1,0 +1,268 @@
+// The dashboard in a real Chromium against a real `saas-api` (PostgreSQL, Redis, fake model):
+// the tenant and operator flows of the issue, an axe scan of every page, and the screenshots
+// docs/dashboard.md shows.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startPod, stopAllPods, type Pod } from '../helpers/cluster.js';
+import { createTestDatabase } from '../helpers/database.js';
+import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import { launchChromium, type Chromium } from './chromium.js';
+import {
+  scanPage,
+  screenshot,
+  seriousOrWorse,
+  writeAxeReport,
+  type AxeFigure,
+} from './page-checks.js';
+import { ensureWebBuilt } from './web-build.js';
+
+const ADMIN_TOKEN = 'browser-admin-token-0123456789';
+const WAIT_MS = 20_000;
+
+let pod: Pod;
+let llm: FakeLlm;
+let chromium: Chromium;
+let tenantKey: string;
+let otherJob: { id: string; name: string };
+const axe: AxeFigure[] = [];
+const cspViolations: string[] = [];
+
+async function adminApi<T>(method: string, path: string, body?: unknown, token = ADMIN_TOKEN) {
+  const response = await fetch(`${pod.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${path}`).toBeLessThan(300);
+  return (await response.json()) as T;
+}
+
+async function tenantWithKey(name: string): Promise<string> {
+  const tenant = await adminApi<{ id: string }>('POST', '/v1/tenants', { name });
+  const key = await adminApi<{ key: string }>('POST', '/v1/api-keys', {
+    tenant_id: tenant.id,
+    name: 'browser test',
+  });
+  return key.key;
+}
+
+async function newPage(): Promise<Page> {
+  const page = await chromium.context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  return page;
+}
+
+async function signIn(page: Page, token: string): Promise<void> {
+  await page.goto(`${pod.url}/`);
+  await page.getByLabel('API key').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function scanBoth(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    axe.push(await scanPage(page, name, scheme));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function shoot(page: Page, name: string, phone = false) {
+  // No focus ring or hover in the pictures.
+  await page.evaluate('document.activeElement && document.activeElement.blur()');
+  await page.mouse.move(0, 0);
+  for (const scheme of ['light', 'dark'] as const) {
+    await screenshot(page, name, 'laptop', scheme);
+    if (phone) await screenshot(page, name, 'phone', scheme);
+  }
+  await page.setViewportSize({ width: 1366, height: 860 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+beforeAll(async () => {
+  ensureWebBuilt();
+  const databaseUrl = await createTestDatabase();
+  llm = await startFakeLlm();
+  pod = await startPod({
+    databaseUrl,
+    redisUrl: inject('redisUrl'),
+    llmUrl: llm.url,
+    podId: 'browser-pod-1',
+    env: { HERMES_ACP_TOKEN: ADMIN_TOKEN },
+  });
+  tenantKey = await tenantWithKey('Acme Robotics');
+  const otherKey = await tenantWithKey('Other Tenant');
+  otherJob = await adminApi<{ id: string; name: string }>(
+    'POST',
+    '/v1/cron-jobs',
+    { name: 'other tenant secret job', schedule: '0 * * * *', prompt: 'never show me' },
+    otherKey,
+  );
+  for (const [name, schedule, timezone] of [
+    ['Morning briefing', '0 8 * * 1-5', 'Europe/Berlin'],
+    ['Weekly digest', '0 17 * * 5', 'America/Los_Angeles'],
+    ['Quarter-hour health check', '*/15 * * * *', 'UTC'],
+  ] as const) {
+    await adminApi(
+      'POST',
+      '/v1/cron-jobs',
+      { name, schedule, timezone, prompt: `Do: ${name}` },
+      tenantKey,
+    );
+  }
+  chromium = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  writeAxeReport(axe);
+  await chromium?.close();
+  await stopAllPods();
+  await llm?.close();
+});
+
+describe('dashboard in Chromium', () => {
+  it('serves the page with a strict CSP and keeps the key out of localStorage and URLs', async () => {
+    const response = await fetch(`${pod.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const page = await newPage();
+    await page.goto(`${pod.url}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await scanBoth(page, 'sign-in');
+    await shoot(page, 'sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('API key').fill('hk_not_a_real_key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+    await signIn(page, tenantKey);
+    await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+    // Evaluated in the page (a string: this file is compiled without the DOM library).
+    const storage = await page.evaluate<{ local: string; session: string }>(
+      '({ local: JSON.stringify(localStorage), session: JSON.stringify(sessionStorage) })',
+    );
+    expect(storage.local).not.toContain(tenantKey);
+    expect(storage.session).toContain(tenantKey);
+    expect(page.url()).not.toContain(tenantKey);
+    await page.close();
+  });
+
+  it('lists the tenant its own jobs only, with the schedule in words', async () => {
+    const page = await newPage();
+    await signIn(page, tenantKey);
+    await page.getByRole('link', { name: 'Morning briefing' }).waitFor();
+    const table = page.getByRole('table');
+    await expect(table.getByRole('columnheader', { name: 'Schedule' }).count()).resolves.toBe(1);
+    await page.getByText('At 08:00, Monday through Friday').waitFor();
+    expect(await page.getByText(otherJob.name).count()).toBe(0);
+    await page.getByLabel('Filter by name').fill('weekly');
+    await page.getByRole('link', { name: 'Morning briefing' }).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Weekly digest' }).waitFor();
+    await page.getByLabel('Filter by name').fill('');
+    await scanBoth(page, 'jobs');
+    await shoot(page, 'jobs', true);
+    // Another tenant's job by its id: not found, nothing of it shown.
+    await page.goto(`${pod.url}/jobs/${otherJob.id}`);
+    await page.getByRole('heading', { name: 'Job not found' }).waitFor();
+    expect(await page.getByText('never show me').count()).toBe(0);
+    await page.close();
+  });
+
+  it('creates a job with a DST-affected schedule, runs it now, pauses and resumes it', async () => {
+    const page = await newPage();
+    await signIn(page, tenantKey);
+    await page.getByRole('link', { name: 'New job' }).click();
+    await page.getByLabel('Name').fill('Night report');
+    await page.getByLabel('Schedule').fill('30 2 * * *');
+    await page.getByLabel('Time zone').fill('America/New_York');
+    await page.getByLabel('Prompt').fill('Summarise the night');
+    const warning = page.getByRole('note').filter({ hasText: 'Daylight saving' });
+    await warning.filter({ hasText: 'moves to 03:00' }).waitFor();
+    expect(await warning.first().textContent()).toContain('02:30 does not exist');
+    await expect(page.locator('.fire-times li').count()).resolves.toBe(5);
+    await page.getByLabel('Schedule').fill('61 * * * *');
+    await page.locator('#schedule-error[role=alert]').waitFor();
+    await page.getByLabel('Schedule').fill('30 2 * * *');
+    await warning.first().waitFor();
+    await scanBoth(page, 'new-job');
+    await shoot(page, 'new-job', true);
+    await page.getByRole('button', { name: 'Create' }).click();
+
+    await page.getByRole('heading', { name: 'Night report' }).waitFor();
+    await page.getByText('No runs yet').waitFor();
+    const callsBefore = llm.calls.length;
+    await page.getByRole('button', { name: 'Run now' }).click();
+    // The run shows up and succeeds without a reload.
+    await page.locator('table.runs tbody tr[data-status="success"]').waitFor({ timeout: 30_000 });
+    expect(llm.calls.length).toBeGreaterThan(callsBefore);
+    await page.getByRole('table').getByText('browser-pod-1').first().waitFor();
+    await page.locator('table.runs details summary').first().click();
+    await page.locator('table.runs details pre').first().waitFor();
+    await scanBoth(page, 'job');
+    await shoot(page, 'job', true);
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    const paused = await adminApi<{ data: { name: string; enabled: boolean }[] }>(
+      'GET',
+      '/v1/cron-jobs?limit=100',
+      undefined,
+      tenantKey,
+    );
+    expect(paused.data.find((j) => j.name === 'Night report')?.enabled).toBe(false);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+
+    // Delete asks first; Cancel keeps the job.
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('heading', { name: 'Night report' }).waitFor();
+    await page.close();
+  });
+
+  it('lets an operator create a tenant and a key that is shown once', async () => {
+    const page = await newPage();
+    await signIn(page, ADMIN_TOKEN);
+    await page.getByRole('heading', { name: 'Tenants' }).waitFor();
+    await page.getByLabel('Tenant name').fill('Globex');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('link', { name: 'Globex' }).waitFor();
+    await scanBoth(page, 'tenants');
+    await shoot(page, 'tenants');
+
+    await page.getByRole('link', { name: 'Create an API key for it' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByLabel('Key name').fill('ci deploys');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const shown = page.getByTestId('new-key');
+    await shown.waitFor();
+    const key = (await shown.textContent())?.trim() ?? '';
+    expect(key).toMatch(/^hk_/);
+    await page.getByText('shown only once').waitFor();
+    await scanBoth(page, 'keys');
+    await shoot(page, 'keys');
+    // The key works, and it is not shown again.
+    const jobs = await adminApi<{ data: unknown[] }>('GET', '/v1/cron-jobs', undefined, key);
+    expect(jobs.data).toEqual([]);
+    await page.reload();
+    await page.getByRole('cell', { name: 'ci deploys' }).waitFor();
+    expect(await page.getByText(key).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Cluster' }).click();
+    await page.getByRole('cell', { name: 'browser-pod-1' }).waitFor();
+    await page.getByText('scheduling', { exact: true }).first().waitFor();
+    await scanBoth(page, 'cluster');
+    await shoot(page, 'cluster', true);
+    await page.close();
+  });
+
+  it('has no serious or critical axe violations and no CSP violations', () => {
+    expect(axe.length).toBeGreaterThanOrEqual(14);
+    expect(seriousOrWorse(axe)).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});
