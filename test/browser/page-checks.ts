@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { REPO_ROOT } from '../helpers/process-cli.js';
 
 export interface AxeFigure {
@@ -60,6 +60,7 @@ export async function screenshot(
   name: string,
   viewport: keyof typeof VIEWPORTS,
   scheme: 'light' | 'dark',
+  mask: Locator[] = [],
 ): Promise<void> {
   const dir = path.join(REPO_ROOT, 'docs', 'img');
   mkdirSync(dir, { recursive: true });
@@ -69,5 +70,7 @@ export async function screenshot(
     path: path.join(dir, `dashboard-${name}-${viewport}-${scheme}.png`),
     fullPage: viewport === 'phone',
     animations: 'disabled',
+    mask,
+    maskColor: '#8a8f9c',
   });
 }

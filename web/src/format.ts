@@ -59,6 +59,7 @@ export function relative(iso: string | null, nowMs = Date.now()): string {
   if (!iso) return '';
   const deltaS = Math.round((new Date(iso).getTime() - nowMs) / 1000);
   const abs = Math.abs(deltaS);
+  if (abs < 5) return 'just now';
   const [value, unit] =
     abs < 60
       ? [abs, 's']

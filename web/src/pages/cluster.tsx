@@ -44,7 +44,7 @@ export function ClusterPage() {
           </ul>
           <h2>Pods</h2>
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <caption class="sr-only">Pods</caption>
               <thead>
                 <tr>
@@ -61,18 +61,22 @@ export function ClusterPage() {
               <tbody>
                 {cluster!.pods.map((pod) => (
                   <tr key={pod.pod_id}>
-                    <td>
+                    <td data-label="Pod">
                       <code>{pod.pod_id}</code>
                     </td>
-                    <td>
+                    <td data-label="State">
                       <span class={`badge badge-${pod.state}`}>{pod.state}</span>
                     </td>
-                    <td>{pod.heartbeat_at ? relative(pod.heartbeat_at) : '—'}</td>
-                    <td>{pod.runs_in_flight}</td>
-                    <td>{pod.runs_last_hour}</td>
-                    <td>{pod.failures_last_hour}</td>
-                    <td>{formatDuration(pod.fire_lag_p99_ms)}</td>
-                    <td>{pod.last_run_started_at ? relative(pod.last_run_started_at) : '—'}</td>
+                    <td data-label="Heartbeat">
+                      {pod.heartbeat_at ? relative(pod.heartbeat_at) : '—'}
+                    </td>
+                    <td data-label="In flight">{pod.runs_in_flight}</td>
+                    <td data-label="Runs (1 h)">{pod.runs_last_hour}</td>
+                    <td data-label="Failures (1 h)">{pod.failures_last_hour}</td>
+                    <td data-label="Fire lag p99">{formatDuration(pod.fire_lag_p99_ms)}</td>
+                    <td data-label="Last run">
+                      {pod.last_run_started_at ? relative(pod.last_run_started_at) : '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -80,7 +84,7 @@ export function ClusterPage() {
           </div>
           <p class="muted small">
             scheduling: live and taking its share of jobs · live: heartbeat only · gone: seen in the
-            last hour's runs, no heartbeat. Updated {relative(cluster!.generated_at)}.
+            last hour's runs, no heartbeat. Updated {relative(cluster!.generated_at)}, every 5 s.
           </p>
         </>
       ) : error ? null : (

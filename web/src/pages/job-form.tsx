@@ -185,7 +185,9 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                   <li key={t} class={affected.has(new Date(t).getTime()) ? 'dst' : ''}>
                     {formatInZone(t, preview.timezone)}
                     {preview.timezone !== browserZone ? (
-                      <span class="muted small"> · your time {formatInZone(t, browserZone)}</span>
+                      <span class="muted small yours">
+                        your time {formatInZone(t, browserZone)}
+                      </span>
                     ) : null}
                   </li>
                 ))}

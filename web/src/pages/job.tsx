@@ -193,7 +193,7 @@ export function JobPage({ jobId }: { jobId: string }) {
                 <li key={t}>
                   {formatInZone(t, job.timezone)}
                   {job.timezone !== browserZone ? (
-                    <span class="muted small"> · your time {formatInZone(t, browserZone)}</span>
+                    <span class="muted small yours">your time {formatInZone(t, browserZone)}</span>
                   ) : null}
                 </li>
               ))}
@@ -232,7 +232,7 @@ function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
   const showAttempts = runs.some((r) => typeof r.attempts === 'number');
   return (
     <div class="table-wrap">
-      <table class="runs">
+      <table class="runs stack">
         <caption class="sr-only">Runs, newest first</caption>
         <thead>
           <tr>
@@ -249,24 +249,26 @@ function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
         <tbody>
           {runs.map((run) => (
             <tr key={run.id} data-status={run.status}>
-              <td>{formatInZone(run.scheduled_at, zone)}</td>
-              <td>
+              <td data-label="Nominal time">{formatInZone(run.scheduled_at, zone)}</td>
+              <td data-label="Start lag">
                 {run.started_at
                   ? formatDuration(
                       new Date(run.started_at).getTime() - new Date(run.scheduled_at).getTime(),
                     )
                   : '—'}
               </td>
-              <td>{formatDuration(run.duration_ms)}</td>
-              <td>
+              <td data-label="Duration">{formatDuration(run.duration_ms)}</td>
+              <td data-label="Status">
                 <StatusBadge status={run.status} />
               </td>
-              <td>{run.error_kind ?? (run.status === 'failed' ? '—' : '')}</td>
-              {showAttempts ? <td>{run.attempts ?? ''}</td> : null}
-              <td>
+              <td data-label="Error kind">
+                {run.error_kind ?? (run.status === 'failed' ? '—' : '')}
+              </td>
+              {showAttempts ? <td data-label="Attempts">{run.attempts ?? ''}</td> : null}
+              <td data-label="Pod">
                 <code class="small">{run.pod_id}</code>
               </td>
-              <td class="result">
+              <td data-label="Result" class="result">
                 {run.result || run.error ? (
                   <details>
                     <summary>{preview(run.error ?? run.result ?? '')}</summary>

@@ -67,7 +67,7 @@ export function JobsPage() {
       {jobs !== null && jobs.length > 0 ? (
         <>
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <caption class="sr-only">Cron jobs</caption>
               <thead>
                 <tr>
@@ -104,15 +104,15 @@ function JobRow({ job }: { job: Job }) {
   const words = describeSchedule(job.schedule);
   return (
     <tr>
-      <td>
+      <td data-label="Name">
         <a href={`/jobs/${job.id}`}>{job.name}</a>
       </td>
-      <td>
+      <td data-label="Schedule">
         <code>{job.schedule}</code>
         {words ? <div class="muted small">{words}</div> : null}
       </td>
-      <td>{job.timezone}</td>
-      <td>
+      <td data-label="Time zone">{job.timezone}</td>
+      <td data-label="Next run">
         {job.enabled && job.next_run_at ? (
           <>
             <div>{formatInZone(job.next_run_at, job.timezone)}</div>
@@ -125,7 +125,7 @@ function JobRow({ job }: { job: Job }) {
           <span class="muted">paused</span>
         )}
       </td>
-      <td>
+      <td data-label="Last run">
         {job.last_run_at ? (
           <>
             <StatusBadge
@@ -138,7 +138,7 @@ function JobRow({ job }: { job: Job }) {
           <span class="muted">never</span>
         )}
       </td>
-      <td>{job.enabled ? 'Yes' : 'No'}</td>
+      <td data-label="Enabled">{job.enabled ? 'Yes' : 'No'}</td>
     </tr>
   );
 }

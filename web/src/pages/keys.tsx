@@ -111,7 +111,7 @@ export function KeysPage() {
         ) : null}
       </form>
       <div class="table-wrap">
-        <table>
+        <table class="stack">
           <caption class="sr-only">API keys</caption>
           <thead>
             <tr>
@@ -128,13 +128,13 @@ export function KeysPage() {
           <tbody>
             {(keys ?? []).map((key) => (
               <tr key={key.id}>
-                <td>{tenantName(key.tenant_id)}</td>
-                <td>{key.name}</td>
-                <td>
+                <td data-label="Tenant">{tenantName(key.tenant_id)}</td>
+                <td data-label="Name">{key.name}</td>
+                <td data-label="Prefix">
                   <code>{key.key_prefix}…</code>
                 </td>
-                <td>{formatInZone(key.created_at, browserZone)}</td>
-                <td>
+                <td data-label="Created">{formatInZone(key.created_at, browserZone)}</td>
+                <td data-label="State">
                   {key.revoked_at
                     ? 'revoked'
                     : key.expires_at && new Date(key.expires_at).getTime() < Date.now()

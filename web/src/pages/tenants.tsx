@@ -59,7 +59,7 @@ export function TenantsPage() {
       <h1>Tenants</h1>
       <Alert message={error} />
       <div class="table-wrap">
-        <table>
+        <table class="stack">
           <caption class="sr-only">Tenants and their quotas</caption>
           <thead>
             <tr>
@@ -74,15 +74,17 @@ export function TenantsPage() {
           <tbody>
             {(tenants ?? []).map((t) => (
               <tr key={t.id}>
-                <td>
+                <td data-label="Name">
                   <a href={`/tenants/${t.id}`}>{t.name}</a>
                   <div class="muted small mono">{t.id}</div>
                 </td>
-                <td>{t.max_cron_jobs}</td>
-                <td>{t.min_schedule_interval_seconds} s</td>
-                <td>{t.rate_limit_rpm}</td>
-                {withConcurrency ? <td>{t.max_concurrent_runs ?? 'no cap'}</td> : null}
-                <td>{formatInZone(t.created_at, browserZone)}</td>
+                <td data-label="Max cron jobs">{t.max_cron_jobs}</td>
+                <td data-label="Min interval">{t.min_schedule_interval_seconds} s</td>
+                <td data-label="Requests per minute">{t.rate_limit_rpm}</td>
+                {withConcurrency ? (
+                  <td data-label="Max concurrent runs">{t.max_concurrent_runs ?? 'no cap'}</td>
+                ) : null}
+                <td data-label="Created">{formatInZone(t.created_at, browserZone)}</td>
               </tr>
             ))}
           </tbody>
