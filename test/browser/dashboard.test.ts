@@ -193,6 +193,12 @@ describe('dashboard in Chromium', () => {
     await warning.filter({ hasText: 'moves to 03:00' }).waitFor();
     expect(await warning.first().textContent()).toContain('02:30 does not exist');
     await expect(page.locator('.fire-times li').count()).resolves.toBe(5);
+    // Fall-back: a fixed-time job in the repeated hour fires once, a wildcard job twice.
+    await page.getByLabel('Schedule').fill('30 1 * * *');
+    await warning.filter({ hasText: 'fires at 01:30 once that day' }).waitFor();
+    await page.getByLabel('Schedule').fill('0 * * * *');
+    await warning.filter({ hasText: 'fires at 01:00 twice that day' }).waitFor();
+    await warning.filter({ hasText: 'are skipped that day' }).waitFor();
     await page.getByLabel('Schedule').fill('61 * * * *');
     await page.locator('#schedule-error[role=alert]').waitFor();
     await page.getByLabel('Schedule').fill('30 2 * * *');

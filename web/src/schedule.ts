@@ -101,7 +101,10 @@ export async function findDstNotes(
     const asked = wallTimeOfWall(firstWall);
     if (forward) {
       const next = zoneFires[0];
-      const moved = next !== undefined && next === transition.atMs;
+      // A fire right at the end of the gap is a moved run, unless the schedule has that wall
+      // time anyway (wildcard jobs: the skipped runs are simply skipped).
+      const ownFire = (await preview(pattern, 'UTC', wallEndMs - 1, 1))[0] === wallEndMs;
+      const moved = next !== undefined && next === transition.atMs && !ownFire;
       notes.push({
         key: `f${transition.atMs}`,
         firesMs: next !== undefined ? [next] : [],
