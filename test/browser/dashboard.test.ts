@@ -181,6 +181,42 @@ describe('dashboard in Chromium', () => {
     await page.close();
   });
 
+  it('pages through a tenant with many jobs and filters across all of them', async () => {
+    const bulk = await adminApi<{ id: string }>('POST', '/v1/tenants', {
+      name: 'Bulk Co',
+      max_cron_jobs: 500,
+    });
+    const { key } = await adminApi<{ key: string }>('POST', '/v1/api-keys', {
+      tenant_id: bulk.id,
+      name: 'bulk',
+    });
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        adminApi(
+          'POST',
+          '/v1/cron-jobs',
+          { name: `bulk job ${String(i).padStart(2, '0')}`, schedule: '0 3 * * *', prompt: 'p' },
+          key,
+        ),
+      ),
+    );
+    const page = await newPage();
+    await signIn(page, key);
+    const pager = page.getByRole('navigation', { name: 'Job pages' });
+    await pager.getByText('Page 1 · 60 jobs').waitFor();
+    expect(await page.locator('table tbody tr').count()).toBe(25);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('Page 2 · 60 jobs').waitFor();
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('Page 3 · 60 jobs').waitFor();
+    expect(await page.locator('table tbody tr').count()).toBe(10);
+    // The filter covers every page (the oldest job is on the last one).
+    await page.getByLabel('Filter by name').fill('bulk job 00');
+    await page.getByRole('link', { name: 'bulk job 00' }).waitFor();
+    expect(await page.locator('table tbody tr').count()).toBe(1);
+    await page.close();
+  });
+
   it('creates a job with a DST-affected schedule, runs it now, pauses and resumes it', async () => {
     const page = await newPage();
     await signIn(page, tenantKey);
