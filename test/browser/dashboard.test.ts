@@ -7,13 +7,8 @@ import { startPod, stopAllPods, type Pod } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { launchChromium, type Chromium } from './chromium.js';
-import {
-  scanPage,
-  screenshot,
-  seriousOrWorse,
-  writeAxeReport,
-  type AxeFigure,
-} from './page-checks.js';
+import { createDriver, type Driver } from './driver.js';
+import { seriousOrWorse, writeAxeReport } from './page-checks.js';
 import { ensureWebBuilt } from './web-build.js';
 
 const ADMIN_TOKEN = 'browser-admin-token-0123456789';
@@ -24,62 +19,7 @@ let llm: FakeLlm;
 let chromium: Chromium;
 let tenantKey: string;
 let otherJob: { id: string; name: string };
-const axe: AxeFigure[] = [];
-const cspViolations: string[] = [];
-
-async function adminApi<T>(method: string, path: string, body?: unknown, token = ADMIN_TOKEN) {
-  const response = await fetch(`${pod.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${path}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
-
-async function tenantWithKey(name: string): Promise<string> {
-  const tenant = await adminApi<{ id: string }>('POST', '/v1/tenants', { name });
-  const key = await adminApi<{ key: string }>('POST', '/v1/api-keys', {
-    tenant_id: tenant.id,
-    name: 'browser test',
-  });
-  return key.key;
-}
-
-async function newPage(): Promise<Page> {
-  const page = await chromium.context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-  return page;
-}
-
-async function signIn(page: Page, token: string): Promise<void> {
-  await page.goto(`${pod.url}/`);
-  await page.getByLabel('API key').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function scanBoth(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    axe.push(await scanPage(page, name, scheme));
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-async function shoot(page: Page, name: string, phone = false, mask: Locator[] = []) {
-  // No focus ring or hover in the pictures.
-  await page.evaluate('document.activeElement && document.activeElement.blur()');
-  await page.mouse.move(0, 0);
-  for (const scheme of ['light', 'dark'] as const) {
-    await screenshot(page, name, 'laptop', scheme, mask);
-    if (phone) await screenshot(page, name, 'phone', scheme, mask);
-  }
-  await page.setViewportSize({ width: 1366, height: 860 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+let driver: Driver;
 
 beforeAll(async () => {
   ensureWebBuilt();
@@ -92,6 +32,14 @@ beforeAll(async () => {
     podId: 'browser-pod-1',
     env: { HERMES_ACP_TOKEN: ADMIN_TOKEN },
   });
+  chromium = await launchChromium();
+  driver = createDriver({
+    baseUrl: pod.url,
+    adminToken: ADMIN_TOKEN,
+    context: chromium.context,
+    waitMs: WAIT_MS,
+  });
+  const { tenantWithKey, api: adminApi } = driver;
   tenantKey = await tenantWithKey('Acme Robotics');
   const otherKey = await tenantWithKey('Other Tenant');
   otherJob = await adminApi<{ id: string; name: string }>(
@@ -112,17 +60,25 @@ beforeAll(async () => {
       tenantKey,
     );
   }
-  chromium = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
-  writeAxeReport(axe);
+  if (driver) writeAxeReport(driver.axe);
   await chromium?.close();
   await stopAllPods();
   await llm?.close();
 });
 
 describe('dashboard in Chromium', () => {
+  // Bound late: the driver exists once beforeAll has run.
+  const newPage = () => driver.newPage();
+  const signIn = (page: Page, token: string) => driver.signIn(page, token);
+  const scanBoth = (page: Page, name: string) => driver.scanBoth(page, name);
+  const shoot = (page: Page, name: string, phone = false, mask: Locator[] = []) =>
+    driver.shoot(page, name, phone, mask);
+  const adminApi = <T>(method: string, path: string, body?: unknown, token?: string) =>
+    driver.api<T>(method, path, body, token);
+
   it('serves the page with a strict CSP and keeps the key out of localStorage and URLs', async () => {
     const response = await fetch(`${pod.url}/`);
     expect(response.status).toBe(200);
@@ -328,8 +284,8 @@ describe('dashboard in Chromium', () => {
   });
 
   it('has no serious or critical axe violations and no CSP violations', () => {
-    expect(axe.length).toBeGreaterThanOrEqual(14);
-    expect(seriousOrWorse(axe)).toEqual([]);
-    expect(cspViolations).toEqual([]);
+    expect(driver.axe.length).toBeGreaterThanOrEqual(14);
+    expect(seriousOrWorse(driver.axe)).toEqual([]);
+    expect(driver.cspViolations).toEqual([]);
   });
 });
