@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startPod, stopAllPods, type Pod } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import { waitFor } from '../helpers/process-wait.js';
 import { launchChromium, type Chromium } from './chromium.js';
 import { createDriver, type Driver } from './driver.js';
 import { seriousOrWorse, writeAxeReport } from './page-checks.js';
@@ -48,18 +49,41 @@ beforeAll(async () => {
     { name: 'other tenant secret job', schedule: '0 * * * *', prompt: 'never show me' },
     otherKey,
   );
+  // A history to look at: one run that succeeded, one the model refused.
+  llm.setHandler((body) =>
+    JSON.stringify(body).includes('Do: Weekly digest')
+      ? { status: 400 }
+      : { content: `Done at ${new Date().toISOString()}` },
+  );
+  const seeded: string[] = [];
   for (const [name, schedule, timezone] of [
     ['Morning briefing', '0 8 * * 1-5', 'Europe/Berlin'],
     ['Weekly digest', '0 17 * * 5', 'America/Los_Angeles'],
     ['Quarter-hour health check', '*/15 * * * *', 'UTC'],
   ] as const) {
-    await adminApi(
+    const job = await adminApi<{ id: string }>(
       'POST',
       '/v1/cron-jobs',
       { name, schedule, timezone, prompt: `Do: ${name}` },
       tenantKey,
     );
+    if (name !== 'Quarter-hour health check') seeded.push(job.id);
   }
+  for (const id of seeded) await adminApi('POST', `/v1/cron-jobs/${id}/trigger`, {}, tenantKey);
+  await waitFor(
+    async () => {
+      for (const id of seeded) {
+        const job = await adminApi<{ last_run_at: string | null }>(
+          'GET',
+          `/v1/cron-jobs/${id}`,
+          undefined,
+          tenantKey,
+        );
+        if (!job.last_run_at) throw new Error(`job ${id} has not run yet`);
+      }
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -124,6 +148,14 @@ describe('dashboard in Chromium', () => {
     await expect(table.getByRole('columnheader', { name: 'Schedule' }).count()).resolves.toBe(1);
     await page.getByText('At 08:00, Monday through Friday').waitFor();
     expect(await page.getByText(otherJob.name).count()).toBe(0);
+    await page
+      .getByRole('row', { name: /Weekly digest/ })
+      .getByText('failed')
+      .waitFor();
+    await page
+      .getByRole('row', { name: /Morning briefing/ })
+      .getByText('success')
+      .waitFor();
     await page.getByLabel('Filter by name').fill('weekly');
     await page.getByRole('link', { name: 'Morning briefing' }).waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Weekly digest' }).waitFor();

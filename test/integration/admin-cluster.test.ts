@@ -121,6 +121,23 @@ describe('GET /v1/cluster', () => {
     expect(body.totals.live_pods).toBeGreaterThanOrEqual(2);
   });
 
+  it('without Redis, says so and lists the pods of the run history', async () => {
+    const noRedis = await buildTestApp({ databaseUrl });
+    try {
+      const response = await call(noRedis.app, ADMIN_TOKEN, 'GET', '/v1/cluster');
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json<ClusterBody>();
+      expect(body.redis).toBe('error');
+      expect(body.pods.map((p) => [p.pod_id, p.state])).toEqual([
+        [scheduling, 'gone'],
+        [gone, 'gone'],
+      ]);
+      expect(body.totals).toMatchObject({ live_pods: 0, runs_last_hour: 5 });
+    } finally {
+      await noRedis.close();
+    }
+  });
+
   it('is for the admin only', async () => {
     expectError(await call(service.app, undefined, 'GET', '/v1/cluster'), 401, 'unauthorized');
     expectError(
