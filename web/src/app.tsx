@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { setToken, setUnauthorizedHandler } from './api';
 import { ClusterPage } from './pages/cluster';
 import { JobFormPage } from './pages/job-form';
@@ -40,8 +40,12 @@ export function App() {
   }, [session, path]);
 
   const page = session ? route(session, path) : <SignInPage onSignIn={signIn} />;
+  const firstPath = useRef(path);
   useEffect(() => {
     document.title = `${titleOf(path)} · HermesX`;
+    // After a client-side navigation, keyboard and screen-reader users start at the new content.
+    if (path !== firstPath.current) document.getElementById('main')?.focus({ preventScroll: true });
+    firstPath.current = '';
   }, [path]);
 
   return (
