@@ -64,7 +64,7 @@ async function measureOnce(cwd: string): Promise<{ serviceMs: number; pageMs: nu
   }
 }
 
-ensureWebBuilt();
+await ensureWebBuilt();
 const cwd = mkdtempSync(path.join(os.tmpdir(), 'hermesx-measure-'));
 // As root, embedded PostgreSQL runs initdb as the postgres user, which must reach the data dir.
 chmodSync(cwd, 0o755);

@@ -43,10 +43,10 @@ export function seriousOrWorse(figures: AxeFigure[]) {
   );
 }
 
-export function writeAxeReport(figures: AxeFigure[]): void {
+export function writeAxeReport(name: string, figures: AxeFigure[]): void {
   const dir = path.join(REPO_ROOT, 'test-results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'axe.json'), JSON.stringify(figures, null, 2) + '\n');
+  writeFileSync(path.join(dir, `axe-${name}.json`), JSON.stringify(figures, null, 2) + '\n');
 }
 
 export const VIEWPORTS = {

@@ -23,6 +23,7 @@ const tag = randomBytes(4).toString('hex');
 const scheduling = `cluster-${tag}-a`;
 const heartbeatOnly = `cluster-${tag}-b`;
 const gone = `cluster-${tag}-c`;
+const foreign = `cluster-${tag}-other-installation`;
 
 interface ClusterBody {
   redis: string;
@@ -44,7 +45,8 @@ beforeAll(async () => {
       [DEFAULT_TENANT_ID],
     );
     const jobId = jobs[0]!.id;
-    // Fire lags 100 ms … 1 s on pod a, one failure on pod c, one run in flight on pod a, and an
+    // Fire lags 100 ms … 1 s on pod a, one run on pod b, one failure on pod c, one run in flight
+    // on pod a, and an
     // old run (two hours ago) that the window leaves out.
     const runs: [string, string, number, number][] = [
       [scheduling, 'success', 100, 5],
@@ -53,6 +55,7 @@ beforeAll(async () => {
       [scheduling, 'running', 300, 1],
       [gone, 'failed', 400, 20],
       [gone, 'success', 50, 130],
+      [heartbeatOnly, 'success', 20, 30],
     ];
     for (const [pod, status, lagMs, minutesAgo] of runs) {
       await db.query(
@@ -66,6 +69,8 @@ beforeAll(async () => {
   const [seconds] = await redis.time();
   await redis.set(livenessKey(scheduling), String(Date.now()), 'PX', 60_000);
   await redis.set(livenessKey(heartbeatOnly), String(Date.now()), 'PX', 60_000);
+  // A pod of another database on the same Redis: a liveness key, nothing else here.
+  await redis.set(livenessKey(foreign), String(Date.now()), 'PX', 60_000);
   await redis.zadd(peersKey(installation), Number(seconds) * 1000 + 60_000, scheduling);
   await redis.zadd(peersKey(installation), Number(seconds) * 1000 - 60_000, `${tag}-expired`);
 });
@@ -82,7 +87,7 @@ function readyWithin(client: Redis, timeoutMs: number): Promise<void> {
 }
 
 afterAll(async () => {
-  await redis?.del(livenessKey(scheduling), livenessKey(heartbeatOnly));
+  await redis?.del(livenessKey(scheduling), livenessKey(heartbeatOnly), livenessKey(foreign));
   await service?.close();
   redis?.disconnect();
 });
@@ -101,6 +106,7 @@ describe('GET /v1/cluster', () => {
       [gone, 'gone'],
     ]);
     expect(body.pods.some((p) => p.pod_id.includes('expired'))).toBe(false);
+    expect(body.pods.some((p) => p.pod_id === foreign)).toBe(false);
     const [a, b, c] = mine;
     expect(a).toMatchObject({
       runs_in_flight: 1,
@@ -111,11 +117,16 @@ describe('GET /v1/cluster', () => {
     // p99 of 100, 200, 300, 1000 ms (interpolated, as percentile_cont does).
     expect(a!.fire_lag_p99_ms).toBeGreaterThan(900);
     expect(a!.fire_lag_p99_ms).toBeLessThanOrEqual(1000);
-    expect(b).toMatchObject({ runs_in_flight: 0, runs_last_hour: 0, fire_lag_p99_ms: null });
+    expect(b).toMatchObject({
+      runs_in_flight: 0,
+      runs_last_hour: 1,
+      fire_lag_p99_ms: 20,
+      heartbeat_at: expect.any(String) as unknown,
+    });
     expect(c).toMatchObject({ runs_last_hour: 1, failures_last_hour: 1, heartbeat_at: null });
     expect(body.totals).toMatchObject({
       runs_in_flight: 1,
-      runs_last_hour: 5,
+      runs_last_hour: 6,
       failures_last_hour: 1,
     });
     expect(body.totals.live_pods).toBeGreaterThanOrEqual(2);
@@ -130,9 +141,10 @@ describe('GET /v1/cluster', () => {
       expect(body.redis).toBe('error');
       expect(body.pods.map((p) => [p.pod_id, p.state])).toEqual([
         [scheduling, 'gone'],
+        [heartbeatOnly, 'gone'],
         [gone, 'gone'],
       ]);
-      expect(body.totals).toMatchObject({ live_pods: 0, runs_last_hour: 5 });
+      expect(body.totals).toMatchObject({ live_pods: 0, runs_last_hour: 6 });
     } finally {
       await noRedis.close();
     }

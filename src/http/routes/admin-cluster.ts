@@ -29,7 +29,7 @@ export const ClusterPod = z.object({
   state: z
     .enum(['scheduling', 'live', 'gone'])
     .describe(
-      'scheduling: live and in the peers registry; live: liveness key only (not scheduling); gone: seen in recent runs only',
+      'scheduling: in the peers registry; live: seen in recent runs, liveness key present, not scheduling; gone: seen in recent runs, no liveness key',
     ),
   heartbeat_at: timestamp.nullable().describe('when the pod last published its liveness key'),
   last_run_started_at: timestamp.nullable(),
@@ -135,7 +135,9 @@ async function readPods(redis: Redis | undefined, installation: string): Promise
 function toCluster(nowMs: number, runs: RunStats[], pods: RedisPods): z.infer<typeof Cluster> {
   const byPod = new Map(runs.filter((r) => r.pod_id !== null).map((r) => [r.pod_id!, r]));
   const total = runs.find((r) => r.pod_id === null);
-  const ids = new Set([...pods.heartbeats.keys(), ...pods.scheduling, ...byPod.keys()]);
+  // Liveness keys are per Redis, not per installation (another database's pods on the same Redis
+  // have them too), so the pods listed are this installation's: its peers registry and its runs.
+  const ids = new Set([...pods.scheduling, ...byPod.keys()]);
   const list = [...ids].sort().map((podId) => {
     const stats = byPod.get(podId);
     const heartbeat = pods.heartbeats.get(podId);

@@ -83,8 +83,9 @@ export function ClusterPage() {
             </table>
           </div>
           <p class="muted small">
-            scheduling: live and taking its share of jobs · live: heartbeat only · gone: seen in the
-            last hour's runs, no heartbeat. Updated {relative(cluster!.generated_at)}, every 5 s.
+            scheduling: taking its share of jobs · live: heartbeat, not scheduling · gone: in the
+            last hour's runs, no heartbeat. Pods of this installation only (its peers registry and
+            runs). Updated {relative(cluster!.generated_at)}, every 5 s.
           </p>
         </>
       ) : error ? null : (
