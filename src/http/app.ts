@@ -16,9 +16,11 @@ import { registerAuth } from './auth.js';
 import { frameworkErrorReply, registerErrorHandling } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
+import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
+import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerOpenApiRoutes } from './routes/openapi.js';
 import { registerTenantRoutes } from './routes/tenants.js';
@@ -77,5 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerChatRoutes(app, { pool: deps.pool, now, llm: deps.llm ?? createLlm(deps.config.llm) });
   registerOpenApiRoutes(app);
+  registerAdminClusterRoutes(app, deps);
+  registerDashboardRoutes(app);
   return app;
 }
