@@ -38,6 +38,7 @@ cron_jobs.run_count bigint NOT NULL DEFAULT 0
 cron_jobs.due_from timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.updated_at timestamp with time zone NOT NULL DEFAULT now()
+cron_jobs.last_run_error_kind text
 installation.id uuid NOT NULL DEFAULT gen_random_uuid()
 installation.singleton boolean NOT NULL DEFAULT true
 installation.created_at timestamp with time zone NOT NULL DEFAULT now()
@@ -91,6 +92,7 @@ CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_ha
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id)
 CREATE INDEX cron_job_runs_active_idx ON public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_created_brin ON public.cron_job_runs USING brin (created_at)
 CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON public.cron_job_runs USING btree (cron_job_id, scheduled_at)
 CREATE UNIQUE INDEX cron_job_runs_pkey ON public.cron_job_runs USING btree (id)
 CREATE INDEX cron_job_runs_tenant_active_idx ON public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
@@ -142,6 +144,7 @@ CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR 
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
 -- function grants
+admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
@@ -165,6 +168,43 @@ scheduler_running_runs() SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 
 -- functions
+CREATE OR REPLACE FUNCTION public.admin_cluster_runs(p_since timestamp with time zone)
+ RETURNS TABLE(pod_id text, in_flight integer, runs integer, failures integer, fire_lag_p99_ms double precision, last_started_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+BEGIN
+  IF NOT app_is_admin() THEN
+    RAISE EXCEPTION 'admin_cluster_runs needs an admin transaction' USING ERRCODE = '42501';
+  END IF;
+  RETURN QUERY
+    WITH recent AS (
+      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at
+        FROM cron_job_runs r WHERE r.created_at >= p_since
+    ), flying AS (
+      SELECT r.pod_id FROM cron_job_runs r WHERE r.status = 'running'
+      UNION ALL
+      SELECT r.pod_id FROM cron_job_runs r
+       WHERE r.status = 'claimed' AND r.created_at >= p_since - interval '1 day'
+    ), rows_of AS (
+      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, 0 AS live FROM recent x
+      UNION ALL
+      SELECT f.pod_id, NULL, NULL, NULL, 1 FROM flying f
+    )
+    SELECT CASE WHEN GROUPING(o.pod_id) = 1 THEN NULL ELSE o.pod_id END,
+           sum(o.live)::integer,
+           count(*) FILTER (WHERE o.live = 0 AND o.status <> 'claimed')::integer,
+           count(*) FILTER (WHERE o.live = 0 AND o.status = 'failed')::integer,
+           percentile_cont(0.99) WITHIN GROUP (
+             ORDER BY extract(epoch FROM o.started_at - o.scheduled_at) * 1000)
+             FILTER (WHERE o.live = 0 AND o.started_at IS NOT NULL),
+           max(o.started_at)
+      FROM rows_of o
+     GROUP BY GROUPING SETS ((o.pod_id), ())
+     ORDER BY 1 NULLS FIRST;
+END
+$function$
 CREATE OR REPLACE FUNCTION public.app_current_tenant()
  RETURNS uuid
  LANGUAGE sql
@@ -345,6 +385,7 @@ AS $function$
          SET last_run_at = l.started_at,
              last_run_success = false,
              last_run_error = left(p_error, 1024),
+             last_run_error_kind = p_error_kind,
              run_count = j.run_count + 1
         FROM latest l
        WHERE j.id = l.cron_job_id
@@ -409,12 +450,13 @@ AS $function$
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, i.next_run_at
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind, i.next_run_at
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
+             last_run_error_kind = run.error_kind,
              run_count = j.run_count + 1,
              next_run_at = run.next_run_at
         FROM run

@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../scheduler/ports.js';
 import type { StoredJob } from '../scheduler/ports.js';
 import type { Pool, PoolClient } from './pool.js';
 
@@ -53,13 +54,14 @@ export interface JobRow {
   last_run_at: Date | null;
   last_run_success: boolean | null;
   last_run_error: string | null;
+  last_run_error_kind: ErrorKind | null;
   run_count: string;
   created_at: Date;
   updated_at: Date;
 }
 
 const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
-  last_run_at, last_run_success, last_run_error, run_count, created_at, updated_at`;
+  last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at`;
 
 export interface JobFields {
   name: string;

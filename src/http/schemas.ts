@@ -49,6 +49,7 @@ export const Job = z.object({
   last_run_at: timestamp.nullable(),
   last_run_success: z.boolean().nullable(),
   last_run_error: z.string().nullable(),
+  last_run_error_kind: z.enum(ERROR_KINDS).nullable(),
   run_count: z.number(),
   created_at: timestamp,
   updated_at: timestamp,

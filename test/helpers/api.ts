@@ -184,6 +184,7 @@ export const JOB_FIELDS = [
   'last_run_at',
   'last_run_success',
   'last_run_error',
+  'last_run_error_kind',
   'run_count',
   'created_at',
   'updated_at',
