@@ -4,6 +4,7 @@ import {
   insertJob,
   listJobs as listJobRows,
   notifyTrigger,
+  recordManualTrigger,
   selectJob,
   updateJob as updateJobRow,
   type JobFields,
@@ -31,6 +32,8 @@ export class CommandError extends Error {
     readonly code: string,
     message: string,
     readonly status: number,
+    /** For a refusal that passes with time (sent as Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -39,6 +42,11 @@ export class CommandError extends Error {
 export interface CommandDeps {
   pool: Pool;
   now: () => Date;
+}
+
+export interface TriggerDeps extends CommandDeps {
+  /** Whether this replica's scheduler runs: a trigger is only heard by running schedulers. */
+  schedulerRunning: () => boolean;
 }
 
 export interface JobInput {
@@ -143,18 +151,43 @@ export async function listRuns(
   return toPage(rows, limit, toRunView);
 }
 
-/** Asks the pods to run the job once now; the run is recorded like any other. */
+/**
+ * Asks the pods to run the job once now; the run is recorded like any other. Manual runs of a
+ * job are at least the tenant's minimum schedule interval apart, as scheduled ones are.
+ */
 export async function triggerJob(
-  deps: CommandDeps,
+  deps: TriggerDeps,
   tenantId: string,
   id: string,
 ): Promise<{ job_id: string; scheduled_at: string }> {
+  if (!deps.schedulerRunning()) {
+    throw new CommandError(
+      'scheduler_unavailable',
+      'the scheduler is waiting for Redis; try again shortly',
+      503,
+    );
+  }
   return withTenant(deps.pool, tenantId, async (client) => {
-    const job = await requireJob(client, id);
+    const job = await requireJob(client, id, true);
     if (!job.enabled) {
       throw new CommandError('job_disabled', 'the job is disabled; enable it to run it', 409);
     }
+    const tenant = await requireTenant(client, tenantId);
     const scheduledAt = deps.now();
+    const cooldownSeconds = tenant.min_schedule_interval_seconds;
+    const allowedAt = await recordManualTrigger(client, id, scheduledAt, cooldownSeconds);
+    if (allowedAt) {
+      const waitSeconds = Math.max(
+        1,
+        Math.ceil((allowedAt.getTime() - scheduledAt.getTime()) / 1000),
+      );
+      throw new CommandError(
+        'trigger_too_soon',
+        `this job was run by hand less than ${cooldownSeconds}s ago (the tenant's minimum interval); retry in ${waitSeconds}s`,
+        429,
+        waitSeconds,
+      );
+    }
     await notifyTrigger(client, id, scheduledAt);
     return { job_id: id, scheduled_at: scheduledAt.toISOString() };
   });
