@@ -191,12 +191,14 @@ export async function recordManualTrigger(
   const { rows } = await client.query<{ recorded: boolean; allowed_at: Date | null }>(
     `WITH previous AS (SELECT last_triggered_at FROM cron_jobs WHERE id = $1),
      recorded AS (
-       UPDATE cron_jobs SET last_triggered_at = $2
+       UPDATE cron_jobs SET last_triggered_at = $2::timestamptz
         WHERE id = $1
-          AND (last_triggered_at IS NULL OR last_triggered_at <= $2 - make_interval(secs => $3))
+          AND (last_triggered_at IS NULL
+               OR last_triggered_at <= $2::timestamptz - make_interval(secs => $3::double precision))
        RETURNING id)
      SELECT EXISTS (SELECT 1 FROM recorded) AS recorded,
-            (SELECT last_triggered_at + make_interval(secs => $3) FROM previous) AS allowed_at`,
+            (SELECT last_triggered_at + make_interval(secs => $3::double precision) FROM previous)
+              AS allowed_at`,
     [id, at, cooldownSeconds],
   );
   const row = rows[0];

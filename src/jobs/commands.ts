@@ -8,6 +8,7 @@ import {
   selectJob,
   updateJob as updateJobRow,
   type JobFields,
+  type JobRow,
 } from '../db/jobs.js';
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { listRunsOfJob } from '../db/run-history.js';
@@ -71,6 +72,8 @@ export async function createJob(
   tenantId: string,
   input: JobInput,
 ): Promise<JobView> {
+  // Schedule maths before the transaction: no connection or lock is held while it runs.
+  const prepared = prepareFields(deps, { ...input, enabled: input.enabled ?? true });
   return withTenant(deps.pool, tenantId, async (client) => {
     // Serialises creates of one tenant, so concurrent requests cannot overshoot the quota.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [tenantId]);
@@ -82,8 +85,7 @@ export async function createJob(
         409,
       );
     }
-    const fields = checkFields(deps, { ...input, enabled: input.enabled ?? true }, tenant);
-    return toJobView(await insertJob(client, tenantId, fields));
+    return toJobView(await insertJob(client, tenantId, checkInterval(prepared, tenant)));
   });
 }
 
@@ -93,21 +95,29 @@ export async function updateJob(
   id: string,
   patch: JobPatch,
 ): Promise<JobView> {
+  const merge = (current: JobRow) =>
+    prepareFields(deps, {
+      name: patch.name ?? current.name,
+      schedule: patch.schedule ?? current.schedule,
+      timezone: patch.timezone ?? current.timezone,
+      prompt: patch.prompt ?? current.prompt,
+      enabled: patch.enabled ?? current.enabled,
+    });
+  // The schedule maths runs before the transaction, on the job as it is now; if it changed in
+  // between (a concurrent update), it runs again on the locked row.
+  const before = await withTenant(deps.pool, tenantId, (client) => requireJob(client, id));
+  let prepared = merge(before);
   return withTenant(deps.pool, tenantId, async (client) => {
     const current = await requireJob(client, id, true);
     const tenant = await requireTenant(client, tenantId);
-    const fields = checkFields(
-      deps,
-      {
-        name: patch.name ?? current.name,
-        schedule: patch.schedule ?? current.schedule,
-        timezone: patch.timezone ?? current.timezone,
-        prompt: patch.prompt ?? current.prompt,
-        enabled: patch.enabled ?? current.enabled,
-      },
-      tenant,
-    );
-    const row = await updateJobRow(client, id, fields);
+    const same =
+      current.schedule === before.schedule &&
+      current.timezone === before.timezone &&
+      current.enabled === before.enabled &&
+      current.name === before.name &&
+      current.prompt === before.prompt;
+    if (!same) prepared = merge(current);
+    const row = await updateJobRow(client, id, checkInterval(prepared, tenant));
     if (!row) throw notFound(id);
     return toJobView(row);
   });
@@ -193,6 +203,11 @@ export async function triggerJob(
   });
 }
 
+// A preview lists occurrences within this many years of its start: 100 occurrences of 29 February
+// would otherwise take 400 years of zone data, and seconds of CPU for a few concurrent requests.
+export const PREVIEW_HORIZON_YEARS = 20;
+const PREVIEW_HORIZON_MS = PREVIEW_HORIZON_YEARS * 365.25 * 86_400_000;
+
 /** Validates a schedule and lists its next fire times (nothing is stored). */
 export function previewSchedule(
   input: {
@@ -208,10 +223,13 @@ export function previewSchedule(
   if (!Number.isInteger(count) || count < 1 || count > 100) {
     throw new CommandError('validation_error', 'count must be a whole number from 1 to 100', 400);
   }
+  const from = input.from ?? now;
+  const until = new Date(from.getTime() + PREVIEW_HORIZON_MS);
   const next = nextOccurrences(
     { schedule: input.schedule, timezone: input.timezone },
-    input.from ?? now,
+    from,
     count,
+    until,
   );
   return {
     schedule: input.schedule,
@@ -220,11 +238,18 @@ export function previewSchedule(
   };
 }
 
-function checkFields(
+interface PreparedFields {
+  fields: JobFields;
+  source: string;
+  /** The closest two occurrences (null: fewer than two within the look-ahead). */
+  gapMs: number | null;
+}
+
+/** Validates the fields and does the schedule maths; needs nothing from the database. */
+function prepareFields(
   deps: CommandDeps,
   input: Required<Omit<JobInput, 'timezone'>> & { timezone?: string | undefined },
-  tenant: { min_schedule_interval_seconds: number },
-): JobFields {
+): PreparedFields {
   const name = input.name.trim();
   if (name.length === 0 || name.length > LIMITS.nameChars) {
     throw invalid(`name must be 1 to ${LIMITS.nameChars} characters`);
@@ -239,16 +264,7 @@ function checkFields(
   }
   const parsed = checkSchedule(input.schedule, input.timezone);
   const now = deps.now();
-  const gapMs = minIntervalMs(parsed, now);
-  const minMs = tenant.min_schedule_interval_seconds * 1000;
-  if (gapMs !== null && gapMs < minMs) {
-    throw new CommandError(
-      'schedule_too_frequent',
-      `"${input.schedule}" fires every ${gapMs / 1000}s at its closest; this tenant allows at most one run every ${tenant.min_schedule_interval_seconds}s`,
-      422,
-    );
-  }
-  return {
+  const fields = {
     name,
     schedule: input.schedule.trim(),
     // The zone the schedule really fires in: a CRON_TZ= prefix overrides the timezone field.
@@ -257,6 +273,23 @@ function checkFields(
     enabled: input.enabled,
     nextRunAt: input.enabled ? parsed.nextAfter(now) : null,
   };
+  return { fields, source: input.schedule, gapMs: minIntervalMs(parsed, now) };
+}
+
+/** The tenant's minimum interval, checked inside the transaction (the tenant row is read there). */
+function checkInterval(
+  prepared: PreparedFields,
+  tenant: { min_schedule_interval_seconds: number },
+): JobFields {
+  const { gapMs } = prepared;
+  if (gapMs !== null && gapMs < tenant.min_schedule_interval_seconds * 1000) {
+    throw new CommandError(
+      'schedule_too_frequent',
+      `"${prepared.source}" fires every ${gapMs / 1000}s at its closest; this tenant allows at most one run every ${tenant.min_schedule_interval_seconds}s`,
+      422,
+    );
+  }
+  return prepared.fields;
 }
 
 function checkSchedule(schedule: string, timezone: string | undefined): ParsedSchedule {
