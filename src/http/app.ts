@@ -80,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config: deps.config,
     pool: deps.pool,
     rateLimiter: new RateLimiter(deps.redis),
+    failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
   registerHealthRoutes(app, deps);
