@@ -168,7 +168,10 @@ function conversationBytes(messages: ChatCompletionMessageParam[]): number {
 export function truncateText(text: string, maxBytes: number): string {
   if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
   const marker = ` …[truncated from ${Buffer.byteLength(text, 'utf8')} bytes]`;
-  const keep = Buffer.from(text, 'utf8').subarray(0, Math.max(0, maxBytes - Buffer.byteLength(marker)));
+  const keep = Buffer.from(text, 'utf8').subarray(
+    0,
+    Math.max(0, maxBytes - Buffer.byteLength(marker)),
+  );
   // A cut inside a multi-byte character decodes to U+FFFD; drop it.
   return keep.toString('utf8').replace(/\uFFFD+$/, '') + marker;
 }
