@@ -40,11 +40,21 @@ export interface AgentRequest {
   limits?: Partial<AgentLimits>;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
+  /**
+   * Asked before each model call after the first: a reason to stop (a tenant limit), or null.
+   * Every model call then costs the tenant what a request does.
+   */
+  beforeStep?: (() => Promise<string | null>) | undefined;
 }
 
 /** Why a turn ended before the model gave its final answer. */
 export type AgentStop =
-  'step_limit' | 'tool_call_limit' | 'conversation_limit' | 'model_failed' | undefined;
+  | 'step_limit'
+  | 'tool_call_limit'
+  | 'conversation_limit'
+  | 'model_failed'
+  | 'tenant_limit'
+  | undefined;
 
 export interface AgentAnswer {
   content: string;
@@ -93,6 +103,8 @@ export async function runAgent(
         `the conversation grew past ${limits.maxConversationBytes} bytes`,
       );
     }
+    const limited = steps > 0 && request.beforeStep ? await request.beforeStep() : null;
+    if (limited) return stop('tenant_limit', limited);
     steps++;
     let completion: ChatCompletion;
     try {

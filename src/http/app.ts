@@ -76,10 +76,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   registerHttpMetrics(app, deps.registry);
+  const rateLimiter = new RateLimiter(deps.redis);
   registerAuth(app, {
     config: deps.config,
     pool: deps.pool,
-    rateLimiter: new RateLimiter(deps.redis),
+    rateLimiter,
     failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pool: deps.pool,
     now,
     schedulerRunning,
+    rateLimiter,
     llm: deps.llm ?? createLlm(deps.config.llm),
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,

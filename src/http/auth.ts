@@ -17,6 +17,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** The tenant's requests per minute, for routes that spend more than one request's worth. */
+    tenantRateLimitRpm?: number;
   }
 }
 
@@ -82,6 +84,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       if (!tenant || tenant.deleted_at)
         throw new ApiError(401, 'unauthorized', 'tenant is deleted');
       await limitRate(deps.rateLimiter, tenant, reply);
+      request.tenantRateLimitRpm = tenant.rate_limit_rpm;
     }
     request.principal = principal;
   });

@@ -4,11 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLlm } from '../../src/agent/llm.js';
 import { runAgent } from '../../src/agent/loop.js';
 import type { AgentTool } from '../../src/agent/tool.js';
+import { MAX_ANSWER_BYTES } from '../../src/http/routes/chat.js';
 import {
   DEFAULT_TENANT_KEY,
   bearer,
   buildTestApp,
   createJob,
+  createTenantWithKey,
   type TestApp,
 } from '../helpers/api.js';
 import { createTestDatabase } from '../helpers/database.js';
@@ -84,6 +86,53 @@ describe('a bounded agent', () => {
     const prompt = listed.data.find((job) => job.prompt.startsWith('x'))?.prompt ?? '';
     expect(Buffer.byteLength(prompt)).toBeLessThanOrEqual(500);
     expect(prompt).toContain('[truncated from 16000 bytes]');
+  });
+});
+
+describe('tenant limits and answer size in chat', () => {
+  let llm: FakeLlm;
+  let api: TestApp;
+
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase();
+    llm = await startFakeLlm();
+    api = await buildTestApp({ databaseUrl, config: { LLM_API_URL: llm.url } });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await llm?.close();
+  });
+
+  it("counts every model call of a turn against the tenant's requests per minute", async () => {
+    const { key } = await createTenantWithKey(api.app, { rate_limit_rpm: 3 });
+    llm.calls.length = 0;
+    llm.setHandler(() => listCalls(1));
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: bearer(key),
+      payload: { messages: [{ role: 'user', content: 'loop' }] },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-hermesx-agent-stopped']).toBe('tenant_limit');
+    expect(response.json().choices[0].message.content).toContain(
+      "this tenant's limit of 3 requests per minute was reached",
+    );
+    // The request itself and two more model calls: three in all.
+    expect(llm.calls).toHaveLength(3);
+  });
+
+  it('cuts an oversized model answer before it reaches the tenant', async () => {
+    llm.setHandler(() => ({ content: 'z'.repeat(200_000) }));
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: bearer(DEFAULT_TENANT_KEY),
+      payload: { messages: [{ role: 'user', content: 'say a lot' }] },
+    });
+    const content = response.json().choices[0].message.content as string;
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
+    expect(content).toContain('[truncated from 200000 bytes]');
   });
 });
 

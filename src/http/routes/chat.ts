@@ -13,6 +13,7 @@ import { checkChatParameters } from '../chat-parameters.js';
 import { ChatStream } from '../chat-stream.js';
 import { ApiError, ClientDisconnected } from '../errors.js';
 import { claimIdempotencyKey, type StoredAnswer } from '../idempotency.js';
+import type { RateLimiter } from '../rate-limit.js';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() });
 const Message = z.object({
@@ -41,6 +42,8 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface ChatDeps extends TriggerDeps {
   llm: Llm;
+  /** The tenants' requests-per-minute counter (shared with the auth hook). */
+  rateLimiter: RateLimiter;
   streamingLlm: StreamingLlm;
   /** Ceiling of max_tokens / max_completion_tokens (CHAT_MAX_TOKENS). */
   maxTokens: number;
@@ -131,6 +134,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
             context: { tenantId, signal: controller.signal, changes: [] },
             temperature: body.temperature,
             maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+            beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
           },
         );
       } catch (err) {
@@ -167,6 +171,23 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       return reply;
     },
   );
+}
+
+/**
+ * Each model call after a turn's first counts against the tenant's requests per minute, as a
+ * request would: a turn of eight model calls costs eight requests.
+ */
+async function chargeModelCall(
+  limiter: RateLimiter,
+  tenantId: string,
+  request: FastifyRequest,
+): Promise<string | null> {
+  const rpm = request.tenantRateLimitRpm;
+  if (rpm === undefined) return null;
+  const decision = await limiter.hit(`tenant:${tenantId}`, rpm);
+  return decision.allowed
+    ? null
+    : `this tenant's limit of ${rpm} requests per minute was reached (each model call counts); retry in ${decision.retryAfterSeconds}s`;
 }
 
 function systemPrompt(now: Date): string {
