@@ -83,7 +83,7 @@ const envSchema = z.object({
     (text) => text === undefined || text.split(',').every((part) => isProxyAddress(part.trim())),
     'expected a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
   ),
-  SAAS_HTTP_REQUEST_TIMEOUT: duration('30s', 1000),
+  SAAS_HTTP_REQUEST_TIMEOUT: duration('10s', 1000),
   SAAS_HTTP_KEEPALIVE_TIMEOUT: duration('72s', 1000),
   SAAS_HTTP_IDLE_TIMEOUT: duration('20m', 1000),
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
