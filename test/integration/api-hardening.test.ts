@@ -66,6 +66,20 @@ describe('API hardening', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('does not cut an answer that takes longer than the request timeout', async () => {
+    llm.setHandler(() => ({ content: 'slow but whole', delayMs: 2500 }));
+    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...bearer(DEFAULT_TENANT_KEY), 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'take your time' }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(
+      ((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]
+        ?.message.content,
+    ).toBe('slow but whole');
+  });
+
   it('throttles failed authentications per address, even for a right key afterwards', async () => {
     const other = await buildTestApp({
       databaseUrl,
