@@ -162,7 +162,8 @@ export async function runAgent(
   return stop('step_limit', `the agent did not finish within ${limits.maxSteps} model calls`);
 }
 
-function describeStop(reason: string, changes: readonly string[]): string {
+/** The answer the agent writes when it ends a turn itself. */
+export function describeStop(reason: string, changes: readonly string[]): string {
   const done =
     changes.length > 0
       ? `Done so far: ${changes.join('; ')}. These changes are saved; do not repeat them.`

@@ -61,9 +61,10 @@ export class ChatStream {
     this.end(`data: ${JSON.stringify({ error: { code, message, type: code } })}\n\n`);
   }
 
-  /** Stops the heartbeat of a stream that never started (the route answers another way). */
+  /** Stops the heartbeat; a stream already started is ended (its client is gone). */
   cancel(): void {
     clearInterval(this.timer);
+    this.stream?.end();
   }
 
   private open(): PassThrough {

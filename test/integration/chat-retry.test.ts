@@ -1,5 +1,6 @@
 // Clients retry: the official SDK retries a 5xx twice by default. A turn that changed state must
 // not answer 5xx, and an Idempotency-Key must return the first answer instead of a second change.
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
 import { createTestDatabase, withOwner } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { capturingLogger } from '../helpers/log.js';
+import { waitFor } from '../helpers/process-wait.js';
 
 const createCall = (name: string) => ({
   toolCalls: [
@@ -129,6 +131,37 @@ describe('retries of a chat turn', () => {
     expect(await read()).toBe('Streamed twice, asked once.');
     expect(await read()).toBe('Streamed twice, asked once.');
     expect(llm.calls).toHaveLength(1);
+  });
+
+  it('keeps the key of a turn cut short after a change, so its retry changes nothing', async () => {
+    llm.setHandler((_body, index) => (index === 0 ? createCall('cut short') : { hang: true }));
+    const payload = JSON.stringify({ messages: [{ role: 'user', content: 'make cut short' }] });
+    const headers = {
+      ...bearer(DEFAULT_TENANT_KEY),
+      'content-type': 'application/json',
+      'idempotency-key': 'chat-key-cut',
+    };
+    const request = http.request(`${baseUrl}/v1/chat/completions`, { method: 'POST', headers });
+    request.on('error', () => {});
+    request.end(payload);
+    await llm.waitForCalls(2, 10_000);
+    request.destroy();
+    let retry: Awaited<ReturnType<typeof api.app.inject>> | undefined;
+    await waitFor(
+      async () => {
+        retry = await api.app.inject({
+          method: 'POST',
+          url: '/v1/chat/completions',
+          headers,
+          payload,
+        });
+        expect(retry.statusCode).toBe(200);
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(retry?.json().choices[0].message.content).toContain('created job "cut short"');
+    expect(await jobsNamed('cut short')).toHaveLength(1);
+    expect(llm.calls).toHaveLength(2);
   });
 
   it('creates one job for POST /v1/cron-jobs retried with the same key', async () => {

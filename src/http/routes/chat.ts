@@ -5,7 +5,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
 import type { StreamingLlm } from '../../agent/llm-stream.js';
-import { runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
+import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import { createCronjobTool } from '../../agent/tools/cronjob.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
@@ -122,6 +122,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       const stream = body.stream
         ? new ChatStream(reply, base, deps.heartbeatMs, MAX_ANSWER_BYTES)
         : undefined;
+      const changes: string[] = [];
       let answer: AgentAnswer;
       try {
         answer = await runAgent(
@@ -131,37 +132,36 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
           {
             messages: [{ role: 'system', content: systemPrompt(deps.now()) }, ...toMessages(body)],
             tools: [cronjob],
-            context: { tenantId, signal: controller.signal, changes: [] },
+            context: { tenantId, signal: controller.signal, changes },
             temperature: body.temperature,
             maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
             beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
           },
         );
       } catch (err) {
-        if (claim.kind === 'first') await claim.release().catch(() => undefined);
-        const failure = toApiError(err, request);
+        if (claim.kind === 'first') {
+          // A turn cut short after a change keeps its key, so a retry does not repeat the change.
+          const kept = changes.length > 0 ? interruptedAnswer(base, changes) : undefined;
+          await (kept ? claim.complete({ status: 200, body: kept }) : claim.release()).catch(
+            () => undefined,
+          );
+        }
+        const failure = err instanceof LlmError ? toApiError(err, request) : undefined;
         if (!stream?.opened) {
           stream?.cancel();
-          throw failure;
+          throw failure ?? err;
         }
-        stream.fail(failure.code, failure.message);
+        if (failure) stream.fail(failure.code, failure.message);
+        else if (err instanceof ClientDisconnected) stream.cancel();
+        else {
+          request.log.error({ error: String(err), request_id: request.id }, 'chat: turn failed');
+          stream.fail('internal', `internal error (request id ${request.id})`);
+        }
         return reply;
       }
       if (answer.failure) logModelFailure(request, answer.failure, 'after the turn changed state');
       const content = truncateText(answer.content, MAX_ANSWER_BYTES);
-      const completion = {
-        ...base,
-        object: 'chat.completion',
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content },
-            finish_reason: 'stop',
-            logprobs: null,
-          },
-        ],
-        usage: answer.usage,
-      };
+      const completion = toCompletion(base, content, answer.usage);
       if (claim.kind === 'first') await claim.complete({ status: 200, body: completion });
       if (answer.stopped) void reply.header('x-hermesx-agent-stopped', answer.stopped);
       if (!stream) return completion;
@@ -188,6 +188,31 @@ async function chargeModelCall(
   return decision.allowed
     ? null
     : `this tenant's limit of ${rpm} requests per minute was reached (each model call counts); retry in ${decision.retryAfterSeconds}s`;
+}
+
+type Usage = AgentAnswer['usage'];
+
+function toCompletion(
+  base: { id: string; created: number; model: string },
+  content: string,
+  usage: Usage,
+) {
+  return {
+    ...base,
+    object: 'chat.completion',
+    choices: [
+      { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null },
+    ],
+    usage,
+  };
+}
+
+function interruptedAnswer(
+  base: { id: string; created: number; model: string },
+  changes: string[],
+) {
+  const content = describeStop('the request was interrupted', changes);
+  return toCompletion(base, content, { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
 }
 
 function systemPrompt(now: Date): string {
@@ -243,18 +268,14 @@ function replay(reply: FastifyReply, answer: StoredAnswer, body: ChatBody, heart
  * What a tenant sees of a failure: a generic message with the request id. The model server's own
  * words (which may quote its configuration) go to the log only.
  */
-function toApiError(err: unknown, request: FastifyRequest): ApiError {
-  if (err instanceof ClientDisconnected) throw err;
-  if (err instanceof LlmError) {
-    logModelFailure(request, err, 'before the turn changed anything');
-    const timeout = err.kind === 'timeout';
-    return new ApiError(
-      timeout ? 504 : 502,
-      timeout ? 'llm_timeout' : 'llm_unavailable',
-      `${timeout ? 'the model server did not answer in time' : 'the model server failed'}; nothing was changed, so retrying is safe (request id ${request.id})`,
-    );
-  }
-  throw err;
+function toApiError(err: LlmError, request: FastifyRequest): ApiError {
+  logModelFailure(request, err, 'before the turn changed anything');
+  const timeout = err.kind === 'timeout';
+  return new ApiError(
+    timeout ? 504 : 502,
+    timeout ? 'llm_timeout' : 'llm_unavailable',
+    `${timeout ? 'the model server did not answer in time' : 'the model server failed'}; nothing was changed, so retrying is safe (request id ${request.id})`,
+  );
 }
 
 function logModelFailure(request: FastifyRequest, err: LlmError, when: string): void {
