@@ -3,6 +3,7 @@
 // of the zones: every measured call is likely a zone-year never seen before).
 //   node --import tsx scripts/measure-preview-cpu.ts
 import { previewSchedule } from '../src/jobs/commands.js';
+import { minIntervalMs, parseSchedule } from '../src/jobs/schedule.js';
 
 const zones = Intl.supportedValuesOf('timeZone');
 const schedules = [
@@ -16,7 +17,15 @@ const schedules = [
 let seed = 1;
 const rand = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
 
-function measure(calls: number): number[] {
+/** What create and update compute: parse, the closest gap (minimum interval), next_run_at. */
+function jobMaths(input: { schedule: string; timezone: string; from: Date }): void {
+  const check = parseSchedule(input);
+  if (!check.ok) throw new Error(check.message);
+  minIntervalMs(check.schedule, input.from);
+  check.schedule.nextAfter(input.from);
+}
+
+function measure(calls: number, what: 'preview' | 'job' = 'preview'): number[] {
   const samples: number[] = [];
   for (let i = 0; i < calls; i++) {
     const zone = zones[Math.floor(rand() * zones.length)] as string;
@@ -29,7 +38,9 @@ function measure(calls: number): number[] {
       ),
     );
     const before = process.cpuUsage();
-    previewSchedule({ schedule, timezone: zone, count: 100, from }, new Date());
+    if (what === 'preview') {
+      previewSchedule({ schedule, timezone: zone, count: 100, from }, new Date());
+    } else jobMaths({ schedule, timezone: zone, from });
     const used = process.cpuUsage(before);
     samples.push((used.user + used.system) / 1000);
   }
@@ -38,6 +49,12 @@ function measure(calls: number): number[] {
 
 measure(60);
 const samples = measure(600);
+const jobSamples = measure(600, 'job');
+const at = (list: number[], p: number) =>
+  (list[Math.min(list.length - 1, Math.floor(p * list.length))] ?? 0).toFixed(2);
+console.log(
+  `create/update maths, ${jobSamples.length} calls: p50 ${at(jobSamples, 0.5)} ms, p99 ${at(jobSamples, 0.99)} ms, max ${at(jobSamples, 1)} ms CPU`,
+);
 const q = (p: number) =>
   (samples[Math.min(samples.length - 1, Math.floor(p * samples.length))] ?? 0).toFixed(2);
 console.log(
