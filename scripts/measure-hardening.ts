@@ -14,19 +14,22 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { startPostgres } from '../src/dev/processes.js';
+import { startPostgres, startRedis } from '../src/dev/processes.js';
 import { createLogger } from '../src/log.js';
 import { startService } from '../src/main.js';
 import { startFakeLlm } from '../test/helpers/fake-llm.js';
 
 const KEY = 'measure-default-tenant-key-0123456789abcdef';
 // MEASURE=B,C runs only those scenarios (A on code without the agent caps needs gigabytes).
-const only = new Set((process.env.MEASURE ?? 'A,B,C,D').split(','));
+// E: five manual triggers in a row on a tenant with a 60 s minimum interval. F: 50 wrong keys.
+const only = new Set((process.env.MEASURE ?? 'A,B,C,D,E,F').split(','));
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-measure-'));
 const postgres = await startPostgres({ dataDir, persistent: false });
+const redis = await startRedis();
 const llm = await startFakeLlm();
 const config = loadConfig({
   DATABASE_URL: postgres.url,
+  REDIS_URL: redis.url,
   SAAS_API_PORT: '0',
   SAAS_API_HOST: '127.0.0.1',
   HERMES_API_KEY: KEY,
@@ -72,9 +75,12 @@ try {
   if (only.has('B')) await measurePreviews();
   if (only.has('C')) await measureSilentClient();
   if (only.has('D')) await measureRetries();
+  if (only.has('E')) await measureTriggers();
+  if (only.has('F')) await measureWrongKeys();
 } finally {
   await service.stop();
   await llm.close();
+  await redis.stop();
   await postgres.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -178,5 +184,40 @@ async function measureRetries() {
   await db.end();
   console.log(
     `D openai SDK, model fails after the tool ran: ${outcome}, jobs created ${jobs.rows[0].n}, model calls ${llm.calls.length}`,
+  );
+}
+
+async function measureTriggers() {
+  const created = await fetch(`${base}/v1/cron-jobs`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'manual', schedule: '@hourly', prompt: 'hi' }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  const started = performance.now();
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const response = await fetch(`${base}/v1/cron-jobs/${id}/trigger`, {
+      method: 'POST',
+      headers: { authorization: auth.authorization },
+    });
+    statuses.push(response.status);
+  }
+  const tookS = (performance.now() - started) / 1000;
+  console.log(
+    `E 5 manual triggers in ${tookS.toFixed(2)} s on a 60 s tenant: ${statuses.join(',')}`,
+  );
+}
+
+async function measureWrongKeys() {
+  const statuses = new Map<number, number>();
+  for (let i = 0; i < 50; i++) {
+    const response = await fetch(`${base}/v1/cron-jobs`, {
+      headers: { authorization: `Bearer hk_wrong_${i}_${'x'.repeat(40)}` },
+    });
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+  }
+  console.log(
+    `F 50 wrong keys in a row: ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}`,
   );
 }
