@@ -22,7 +22,8 @@ import { startFakeLlm } from '../test/helpers/fake-llm.js';
 const KEY = 'measure-default-tenant-key-0123456789abcdef';
 // MEASURE=B,C runs only those scenarios (A on code without the agent caps needs gigabytes).
 // E: five manual triggers in a row on a tenant with a 60 s minimum interval. F: 50 wrong keys.
-const only = new Set((process.env.MEASURE ?? 'A,B,C,D,E,F').split(','));
+// G: stream: true, the model streaming three pieces 200 ms apart: when the first delta arrives.
+const only = new Set((process.env.MEASURE ?? 'A,B,C,D,E,F,G').split(','));
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-measure-'));
 const postgres = await startPostgres({ dataDir, persistent: false });
 const redis = await startRedis();
@@ -77,6 +78,7 @@ try {
   if (only.has('D')) await measureRetries();
   if (only.has('E')) await measureTriggers();
   if (only.has('F')) await measureWrongKeys();
+  if (only.has('G')) await measureStreaming();
 } finally {
   await service.stop();
   await llm.close();
@@ -219,5 +221,25 @@ async function measureWrongKeys() {
   }
   console.log(
     `F 50 wrong keys in a row: ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}`,
+  );
+}
+
+async function measureStreaming() {
+  llm.setHandler(() => ({ content: 'a streamed answer in three pieces', chunkDelayMs: 200 }));
+  const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: KEY });
+  const started = performance.now();
+  const stream = await client.chat.completions.create({
+    model: 'm',
+    messages: [{ role: 'user', content: 'stream' }],
+    stream: true,
+  });
+  let firstMs: number | undefined;
+  for await (const chunk of stream) {
+    if (firstMs === undefined && chunk.choices[0]?.delta.content)
+      firstMs = performance.now() - started;
+  }
+  const totalMs = performance.now() - started;
+  console.log(
+    `G stream: first content delta after ${firstMs?.toFixed(0)} ms, last after ${totalMs.toFixed(0)} ms`,
   );
 }
