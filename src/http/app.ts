@@ -41,6 +41,13 @@ export interface AppDeps {
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
+const PUBLIC_PATHS = new Set([
+  '/health/live',
+  '/health/ready',
+  '/metrics',
+  '/openapi.json',
+  '/docs',
+]);
 
 /** The HTTP application, built but not listening (tests use inject; main.ts listens). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -58,6 +65,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+  // Routes are private unless marked public (auth.ts). These are public by design; marked here so
+  // the modules that register them need not know about access control.
+  app.addHook('onRoute', (route) => {
+    if (PUBLIC_PATHS.has(route.url) && route.config?.access === undefined) {
+      route.config = { ...route.config, access: 'public' };
+    }
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -21,7 +21,7 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry): v
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { config: { access: 'public' } }, async (_request, reply) => {
+  app.get('/metrics', async (_request, reply) => {
     const body = await registry.metrics();
     return reply.type(registry.contentType).send(body);
   });
