@@ -45,6 +45,21 @@ export interface AgentRequest {
    * Every model call then costs the tenant what a request does.
    */
   beforeStep?: (() => Promise<string | null>) | undefined;
+  /**
+   * Over a limit, answer (the chat: a client needs to know what was done) instead of throwing
+   * AgentError (a scheduled run then fails with the reason).
+   */
+  answerOnStop?: boolean;
+}
+
+export class AgentError extends Error {
+  override name = 'AgentError';
+  constructor(
+    message: string,
+    readonly code: Exclude<AgentStop, undefined>,
+  ) {
+    super(message);
+  }
 }
 
 /** Why a turn ended before the model gave its final answer. */
@@ -88,13 +103,14 @@ export async function runAgent(
   const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let toolCalls = 0;
   let steps = 0;
-  const stop = (stopped: AgentStop, reason: string, failure?: LlmError): AgentAnswer => ({
-    content: describeStop(reason, changes),
-    steps,
-    stopped,
-    failure,
-    usage,
-  });
+  const stop = (
+    stopped: Exclude<AgentStop, undefined>,
+    reason: string,
+    failure?: LlmError,
+  ): AgentAnswer => {
+    if (!request.answerOnStop) throw failure ?? new AgentError(reason, stopped);
+    return { content: describeStop(reason, changes), steps, stopped, failure, usage };
+  };
   while (steps < limits.maxSteps) {
     signal.throwIfAborted();
     if (conversationBytes(messages) > limits.maxConversationBytes) {
@@ -159,7 +175,7 @@ export async function runAgent(
       });
     }
   }
-  return stop('step_limit', `the agent did not finish within ${limits.maxSteps} model calls`);
+  return stop('step_limit', `the agent did not finish within ${limits.maxSteps} steps`);
 }
 
 /** The answer the agent writes when it ends a turn itself. */

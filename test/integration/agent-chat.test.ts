@@ -160,7 +160,7 @@ describe('chat completions and the cronjob tool', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-hermesx-agent-stopped']).toBe('step_limit');
     expect(response.json().choices[0].message.content).toMatch(
-      /stopped before finishing: the agent did not finish within 8 model calls\. Nothing was changed/,
+      /stopped before finishing: the agent did not finish within 8 steps\. Nothing was changed/,
     );
     expect(llm.calls).toHaveLength(8);
   });

@@ -159,6 +159,7 @@ describe('the agent loop on its own', () => {
       tools: [echo(async () => 'y'.repeat(100_000))],
       context: { tenantId: 't', signal: new AbortController().signal },
       limits: { maxToolResultBytes: 4096, maxConversationBytes: 10_000 },
+      answerOnStop: true,
     });
     expect(answer.stopped).toBe('conversation_limit');
     expect(answer.content).toContain('the conversation grew past 10000 bytes');
@@ -166,6 +167,21 @@ describe('the agent loop on its own', () => {
     expect(Math.max(...sent)).toBeLessThan(20_000);
     const tool = (llm.calls[1]?.body as SentBody).messages.find((m) => m.role === 'tool');
     expect(Buffer.byteLength(tool?.content ?? '')).toBeLessThanOrEqual(4096);
+  });
+
+  it('throws the limit for callers that want a failure (scheduled runs)', async () => {
+    llm.setHandler(() => ({ toolCalls: [{ name: 'echo', arguments: '{}' }] }));
+    const turn = runAgent(client(), {
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [echo(async () => 'ok')],
+      context: { tenantId: 't', signal: new AbortController().signal },
+      limits: { maxSteps: 2 },
+    });
+    await expect(turn).rejects.toMatchObject({
+      name: 'AgentError',
+      code: 'step_limit',
+      message: 'the agent did not finish within 2 steps',
+    });
   });
 
   it('checks the abort signal between tool calls', async () => {

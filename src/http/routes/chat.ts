@@ -136,6 +136,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
             temperature: body.temperature,
             maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
             beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
+            answerOnStop: true,
           },
         );
       } catch (err) {
