@@ -11,7 +11,7 @@ CREATE TABLE idempotency_keys (
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (tenant_id, scope, key)
 );
-CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at);
+CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (tenant_id, created_at);
 
 ALTER TABLE idempotency_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE idempotency_keys FORCE ROW LEVEL SECURITY;

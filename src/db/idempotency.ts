@@ -7,18 +7,16 @@ export interface IdempotencyRow {
   age_ms: number;
 }
 
-/** Forgets the key's answer once it is older than the window (so the key may be used again). */
-export async function deleteExpiredKey(
-  client: PoolClient,
-  scope: string,
-  key: string,
-  windowMs: number,
-): Promise<void> {
+/**
+ * Forgets the tenant's answers older than the window: their keys may be used again, and a
+ * tenant's table holds at most one window of keys (cleaned whenever it sends one).
+ */
+export async function deleteExpiredKeys(client: PoolClient, windowMs: number): Promise<void> {
   await client.query(
     `DELETE FROM idempotency_keys
-      WHERE tenant_id = app_current_tenant() AND scope = $1 AND key = $2
-        AND created_at < now() - make_interval(secs => $3::double precision / 1000)`,
-    [scope, key, windowMs],
+      WHERE tenant_id = app_current_tenant()
+        AND created_at < now() - make_interval(secs => $1::double precision / 1000)`,
+    [windowMs],
   );
 }
 

@@ -80,7 +80,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     origin: deps.config.allowedOrigins === '*' ? true : [...deps.config.allowedOrigins],
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
-    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'idempotent-replayed',
+      'x-hermesx-agent-stopped',
+    ],
   });
   await app.register(swagger, {
     openapi: {

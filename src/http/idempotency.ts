@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import {
   completeKey,
-  deleteExpiredKey,
+  deleteExpiredKeys,
   deleteKey,
   insertPendingKey,
   selectKey,
@@ -54,7 +54,7 @@ export async function claimIdempotencyKey(
     )
     .digest('hex');
   const outcome = await withTenant(pool, tenantId, async (client) => {
-    await deleteExpiredKey(client, scope, key, IDEMPOTENCY_WINDOW_MS);
+    await deleteExpiredKeys(client, IDEMPOTENCY_WINDOW_MS);
     if (await insertPendingKey(client, scope, key, hash)) return 'first' as const;
     const row = await selectKey(client, scope, key);
     if (!row) return 'busy' as const;

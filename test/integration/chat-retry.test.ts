@@ -189,6 +189,31 @@ describe('retries of a chat turn', () => {
     expectError(bad, 400, 'invalid_idempotency_key');
   });
 
+  it('forgets answers older than 24 hours, so their keys work again', async () => {
+    const body = { name: 'after a day', schedule: '@daily', prompt: 'hello' };
+    const post = (key: string) =>
+      api.app.inject({
+        method: 'POST',
+        url: '/v1/cron-jobs',
+        headers: { ...bearer(DEFAULT_TENANT_KEY), 'idempotency-key': key },
+        payload: body,
+      });
+    const first = await post('job-key-old');
+    await withOwner(databaseUrl, (c) =>
+      c.query(
+        "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'job-key-old'",
+      ),
+    );
+    expect((await post('job-key-other')).statusCode).toBe(201);
+    const left = await withOwner(databaseUrl, (c) =>
+      c.query("SELECT 1 FROM idempotency_keys WHERE key = 'job-key-old'"),
+    );
+    expect(left.rows).toEqual([]);
+    const again = await post('job-key-old');
+    expect(again.statusCode).toBe(201);
+    expect(again.json().id).not.toBe(first.json().id);
+  });
+
   it('lets a retry run again after a failure that changed nothing', async () => {
     const post = () =>
       api.app.inject({
