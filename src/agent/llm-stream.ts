@@ -15,6 +15,7 @@ export interface StreamingLlm {
   ): Promise<ChatCompletion>;
 }
 
+// How long the model may stay silent (before its first byte, or between two).
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -102,6 +103,8 @@ export function createStreamingLlm(
           let pending = '';
           res.setEncoding('utf8');
           res.on('data', (text: string) => {
+            // The limit is on silence: a long answer that keeps streaming is not cut.
+            timer.refresh();
             size += Buffer.byteLength(text);
             if (size > (ok ? MAX_RESPONSE_BYTES : MAX_ERROR_BODY_BYTES)) {
               return finish(new LlmError('the model server answered too much', 'bad_response'));
