@@ -55,15 +55,13 @@ describe('sparse schedules', () => {
     );
   });
 
-  it('preview lists occurrences within its horizon only', () => {
+  it('preview lists occurrences within its horizon only', async () => {
     const from = new Date('2026-01-01T00:00:00Z');
-    const preview = previewSchedule(
+    const preview = await previewSchedule(
       { schedule: '0 0 29 2 *', timezone: 'Europe/Paris', count: 100, from },
       from,
     );
-    expect(PREVIEW_HORIZON_YEARS).toBe(20);
-    expect(preview.next).toEqual(
-      [2028, 2032, 2036, 2040, 2044].map((y) => `${y}-02-28T23:00:00.000Z`),
-    );
+    expect(PREVIEW_HORIZON_YEARS).toBe(10);
+    expect(preview.next).toEqual([2028, 2032].map((y) => `${y}-02-28T23:00:00.000Z`));
   });
 });
