@@ -179,3 +179,30 @@ export async function notifyTrigger(
     `${id}|${scheduledAt.getTime()}`,
   ]);
 }
+
+/**
+ * Records a manual trigger unless the previous one is less than `cooldownSeconds` old; returns
+ * null when recorded, or when the next trigger is allowed. The job row must be locked.
+ */
+export async function recordManualTrigger(
+  client: PoolClient,
+  id: string,
+  at: Date,
+  cooldownSeconds: number,
+): Promise<Date | null> {
+  const { rows } = await client.query<{ recorded: boolean; allowed_at: Date | null }>(
+    `WITH previous AS (SELECT last_triggered_at FROM cron_jobs WHERE id = $1),
+     recorded AS (
+       UPDATE cron_jobs SET last_triggered_at = $2::timestamptz
+        WHERE id = $1
+          AND (last_triggered_at IS NULL
+               OR last_triggered_at <= $2::timestamptz - make_interval(secs => $3::double precision))
+       RETURNING id)
+     SELECT EXISTS (SELECT 1 FROM recorded) AS recorded,
+            (SELECT last_triggered_at + make_interval(secs => $3::double precision) FROM previous)
+              AS allowed_at`,
+    [id, at, cooldownSeconds],
+  );
+  const row = rows[0];
+  return row && !row.recorded ? row.allowed_at : null;
+}
