@@ -39,6 +39,14 @@ cron_jobs.due_from timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.updated_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.last_run_error_kind text
+cron_jobs.last_triggered_at timestamp with time zone
+idempotency_keys.tenant_id uuid NOT NULL
+idempotency_keys.scope text NOT NULL
+idempotency_keys.key text NOT NULL
+idempotency_keys.request_hash text NOT NULL
+idempotency_keys.status_code integer
+idempotency_keys.response jsonb
+idempotency_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
 installation.id uuid NOT NULL DEFAULT gen_random_uuid()
 installation.singleton boolean NOT NULL DEFAULT true
 installation.created_at timestamp with time zone NOT NULL DEFAULT now()
@@ -76,6 +84,8 @@ cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(promp
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
 cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
+idempotency_keys idempotency_keys_pkey PRIMARY KEY (tenant_id, scope, key)
+idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 installation installation_pkey PRIMARY KEY (id)
 installation installation_singleton_check CHECK (singleton)
 installation installation_singleton_key UNIQUE (singleton)
@@ -101,6 +111,8 @@ CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE en
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
+CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
+CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
@@ -110,6 +122,7 @@ CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
 api_keys rls=true force=true
 cron_job_runs rls=true force=true
 cron_jobs rls=true force=true
+idempotency_keys rls=true force=true
 installation rls=true force=true
 schema_migrations rls=false force=false
 tenants rls=true force=true
@@ -130,6 +143,8 @@ cron_jobs cron_jobs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_cu
 cron_jobs cron_jobs_owner ALL TO <owner> USING (true) WITH CHECK (true)
 cron_jobs cron_jobs_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
 cron_jobs cron_jobs_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+idempotency_keys idempotency_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
+idempotency_keys idempotency_keys_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenants tenants_delete DELETE TO hermesx_app USING (app_is_admin())
 tenants tenants_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
@@ -219,7 +234,7 @@ CREATE OR REPLACE FUNCTION public.auth_find_api_key(p_key_hash text)
  RETURNS TABLE(key_id uuid, tenant_id uuid)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT k.id, k.tenant_id
     FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
@@ -396,13 +411,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_fail_named_runs(p_run_ids uuid[], p_
  RETURNS TABLE(run_id uuid, cron_job_id uuid)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT * FROM scheduler_fail_runs(p_run_ids, p_error) $function$
 CREATE OR REPLACE FUNCTION public.scheduler_fail_runs(p_run_ids uuid[], p_error text)
  RETURNS TABLE(run_id uuid, cron_job_id uuid)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     WITH failed AS (
       UPDATE cron_job_runs r
@@ -469,7 +484,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_finish_runs(p_run_ids uuid[], p_succ
  RETURNS SETOF uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   #variable_conflict use_column
   BEGIN
@@ -504,13 +519,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_installation_id()
  RETURNS uuid
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id FROM installation $function$
 CREATE OR REPLACE FUNCTION public.scheduler_job_versions()
  RETURNS TABLE(id uuid, updated_at timestamp with time zone)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.updated_at FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND t.deleted_at IS NULL
@@ -519,7 +534,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT 
  RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, last_scheduled_at timestamp with time zone)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
            (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
@@ -543,13 +558,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_running_runs()
  RETURNS TABLE(run_id uuid, cron_job_id uuid, pod_id text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id, cron_job_id, pod_id FROM cron_job_runs WHERE status = 'running' $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   BEGIN
     PERFORM pg_notify('hermesx_cron_jobs', j.id::text) FROM cron_jobs j WHERE j.tenant_id = NEW.id;

@@ -9,7 +9,7 @@ import { createDriver, type Driver } from './driver.js';
 import { writeAxeReport } from './page-checks.js';
 import { ensureWebBuilt } from './web-build.js';
 
-export const ADMIN_TOKEN = 'browser-admin-token-0123456789';
+export const ADMIN_TOKEN = 'browser-admin-token-0123456789abcdef';
 const WAIT_MS = 20_000;
 
 export interface DashboardService {

@@ -60,7 +60,8 @@ export function registerDashboardRoutes(
   const webDir = options.webDir ?? defaultWebDir();
   const assets = loadAssets(webDir);
   const index = assets.get('/index.html');
-  const hidden = { schema: { hide: true } as object };
+  // The page and its assets are public: the API key is asked for by the page, kept in the tab.
+  const hidden = { schema: { hide: true } as object, config: { access: 'public' as const } };
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!index) return sendNotBuilt(reply, webDir);
