@@ -22,6 +22,8 @@ ALTER TABLE cron_job_runs ADD COLUMN error_kind text CHECK (error_kind IN (
   'timeout', 'pod_lost', 'shutdown', 'model_throttled', 'model_error', 'model_unreachable',
   'bad_response', 'agent_error', 'lock_lost', 'not_recorded'));
 ALTER TABLE cron_job_runs ADD COLUMN attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0);
+-- The job's last failure kind beside its last error, for lists of jobs.
+ALTER TABLE cron_jobs ADD COLUMN last_run_error_kind text;
 
 DROP INDEX cron_job_runs_running_idx;
 CREATE INDEX cron_job_runs_active_idx ON cron_job_runs (started_at)
@@ -130,12 +132,13 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, i.next_run_at
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind, i.next_run_at
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
+             last_run_error_kind = run.error_kind,
              run_count = j.run_count + 1,
              next_run_at = run.next_run_at
         FROM run
@@ -168,6 +171,7 @@ CREATE FUNCTION scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text
          SET last_run_at = l.started_at,
              last_run_success = false,
              last_run_error = left(p_error, 1024),
+             last_run_error_kind = p_error_kind,
              run_count = j.run_count + 1
         FROM latest l
        WHERE j.id = l.cron_job_id

@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util';
 import { readBuildInfo } from './build-info.js';
 import { COMMANDS, commandHelp, rootHelp, settingsHelp } from './cli-help.js';
-import { ConfigError, loadConfig, requireDatabaseUrl, type Config } from './config.js';
+import {
+  ConfigError,
+  checkSecretStrength,
+  loadConfig,
+  requireDatabaseUrl,
+  type Config,
+} from './config.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { createLogger, type Logger } from './log.js';
 import { startService } from './main.js';
@@ -109,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function runService(config: Config, log: Logger): Promise<number> {
+  for (const warning of checkSecretStrength(config)) log.warn(warning);
   const service = await startService(config, log);
   await waitForSignal();
   await service.stop();

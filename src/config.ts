@@ -78,6 +78,17 @@ const envSchema = z.object({
   LOG_FORMAT: choice(['text', 'json'], 'text'),
   LOG_LEVEL: choice(['debug', 'info', 'warn', 'error'], 'info'),
   HERMES_POD_ID: optionalText,
+  APP_DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://hermesx_login:pass@host:5432/db'),
+  SAAS_TRUSTED_PROXIES: optionalText.refine(
+    (text) => text === undefined || text.split(',').every((part) => isProxyAddress(part.trim())),
+    'expected a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
+  ),
+  SAAS_HTTP_REQUEST_TIMEOUT: duration('10s', 1000),
+  SAAS_HTTP_KEEPALIVE_TIMEOUT: duration('72s', 1000),
+  SAAS_HTTP_IDLE_TIMEOUT: duration('20m', 1000),
+  SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
+  CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
+  CHAT_STREAM_HEARTBEAT: duration('15s', 100),
 });
 
 /** The environment variables the configuration reads (for `hermesx help settings`). */
@@ -101,6 +112,16 @@ export interface Config {
   readonly logFormat: 'text' | 'json';
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly podId: string;
+  /** A dedicated login role for the app's pool (not the schema owner); DATABASE_URL migrates. */
+  readonly appDatabaseUrl: string | undefined;
+  /** Proxies whose X-Forwarded-For is believed (undefined: none). */
+  readonly trustedProxies: string | undefined;
+  readonly httpRequestTimeoutMs: number;
+  readonly httpKeepAliveTimeoutMs: number;
+  readonly httpIdleTimeoutMs: number;
+  readonly authFailuresPerMinute: number;
+  readonly chatMaxTokens: number;
+  readonly chatHeartbeatMs: number;
 }
 
 /** Reads the settings once; throws ConfigError naming the variable, its value and what is expected. */
@@ -139,6 +160,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: s.LOG_FORMAT,
     logLevel: s.LOG_LEVEL,
     podId: s.HERMES_POD_ID ?? `${os.hostname()}-${process.pid}`,
+    appDatabaseUrl: s.APP_DATABASE_URL,
+    trustedProxies: s.SAAS_TRUSTED_PROXIES,
+    httpRequestTimeoutMs: s.SAAS_HTTP_REQUEST_TIMEOUT,
+    httpKeepAliveTimeoutMs: s.SAAS_HTTP_KEEPALIVE_TIMEOUT,
+    httpIdleTimeoutMs: s.SAAS_HTTP_IDLE_TIMEOUT,
+    authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
+    chatMaxTokens: s.CHAT_MAX_TOKENS,
+    chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
   });
 }
 
@@ -150,6 +179,50 @@ export function requireDatabaseUrl(config: Config): string {
     );
   }
   return config.databaseUrl;
+}
+
+// The user guide's example values: accepted (its walkthroughs must keep working) with a warning.
+const GUIDE_SECRETS = new Set([
+  'my-admin-token',
+  'my-api-key',
+  'test-secret-key',
+  'test-admin-token',
+]);
+const MIN_SECRET_CHARS = 32;
+
+/**
+ * For `saas-api` (not `dev`): refuses an admin token or default-tenant key shorter than 32
+ * characters, which could be guessed; returns warnings for the guide's example values.
+ */
+export function checkSecretStrength(config: Config): string[] {
+  const warnings: string[] = [];
+  const secrets: [string, string | undefined][] = [
+    ['HERMES_ACP_TOKEN', config.adminToken],
+    ['HERMES_API_KEY', config.defaultTenantApiKey],
+  ];
+  for (const [name, value] of secrets) {
+    if (value === undefined || value.length >= MIN_SECRET_CHARS) continue;
+    if (GUIDE_SECRETS.has(value)) {
+      warnings.push(
+        `${name} is the user guide's example value: set a random value of at least ${MIN_SECRET_CHARS} characters before this service is reachable by others`,
+      );
+      continue;
+    }
+    throw new ConfigError(
+      `invalid setting ${name}="***": expected at least ${MIN_SECRET_CHARS} characters (e.g. openssl rand -hex 32), got ${value.length}`,
+    );
+  }
+  return warnings;
+}
+
+function isProxyAddress(text: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(text)) return true;
+  const [address = '', prefix, ...rest] = text.split('/');
+  if (rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) return false;
+  const ipv4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
+  if (ipv4)
+    return ipv4.slice(1).every((octet) => Number(octet) <= 255) && Number(prefix ?? 0) <= 32;
+  return /^[0-9a-f:.]+$/i.test(address) && address.includes(':') && Number(prefix ?? 0) <= 128;
 }
 
 function parseOrigins(text: string | undefined): readonly string[] | '*' {

@@ -31,7 +31,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
   log.info({ database: redactUrl(databaseUrl), pod: config.podId }, 'starting');
   await migrate(databaseUrl, log);
 
-  const pool = createPool(databaseUrl, log, { max: Math.min(50, config.maxConcurrentRuns + 10) });
+  // DATABASE_URL (the schema owner) migrates; APP_DATABASE_URL, when set, is a login role that is
+  // only a member of hermesx_app, so no statement can RESET ROLE back to the owner.
+  const appDatabaseUrl = config.appDatabaseUrl ?? databaseUrl;
+  const pool = createPool(appDatabaseUrl, log, {
+    max: Math.min(50, config.maxConcurrentRuns + 10),
+  });
   const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
   const registry = createServiceRegistry();
   const modelMetrics = createModelMetrics(registry);
@@ -58,7 +63,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     });
     const running = scheduler;
     listener = listenForJobChanges({
-      databaseUrl,
+      databaseUrl: appDatabaseUrl,
       log,
       onJobsChanged: (ids) => running.jobsChanged(ids),
       onTrigger: (jobId, scheduledAtMs) => running.trigger(jobId, scheduledAtMs),

@@ -38,6 +38,15 @@ cron_jobs.run_count bigint NOT NULL DEFAULT 0
 cron_jobs.due_from timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.updated_at timestamp with time zone NOT NULL DEFAULT now()
+cron_jobs.last_run_error_kind text
+cron_jobs.last_triggered_at timestamp with time zone
+idempotency_keys.tenant_id uuid NOT NULL
+idempotency_keys.scope text NOT NULL
+idempotency_keys.key text NOT NULL
+idempotency_keys.request_hash text NOT NULL
+idempotency_keys.status_code integer
+idempotency_keys.response jsonb
+idempotency_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
 installation.id uuid NOT NULL DEFAULT gen_random_uuid()
 installation.singleton boolean NOT NULL DEFAULT true
 installation.created_at timestamp with time zone NOT NULL DEFAULT now()
@@ -75,6 +84,8 @@ cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(promp
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
 cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
+idempotency_keys idempotency_keys_pkey PRIMARY KEY (tenant_id, scope, key)
+idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 installation installation_pkey PRIMARY KEY (id)
 installation installation_singleton_check CHECK (singleton)
 installation installation_singleton_key UNIQUE (singleton)
@@ -91,6 +102,7 @@ CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_ha
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id)
 CREATE INDEX cron_job_runs_active_idx ON public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_created_brin ON public.cron_job_runs USING brin (created_at)
 CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON public.cron_job_runs USING btree (cron_job_id, scheduled_at)
 CREATE UNIQUE INDEX cron_job_runs_pkey ON public.cron_job_runs USING btree (id)
 CREATE INDEX cron_job_runs_tenant_active_idx ON public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
@@ -99,6 +111,8 @@ CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE en
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
+CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
+CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
@@ -108,6 +122,7 @@ CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
 api_keys rls=true force=true
 cron_job_runs rls=true force=true
 cron_jobs rls=true force=true
+idempotency_keys rls=true force=true
 installation rls=true force=true
 schema_migrations rls=false force=false
 tenants rls=true force=true
@@ -128,6 +143,8 @@ cron_jobs cron_jobs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_cu
 cron_jobs cron_jobs_owner ALL TO <owner> USING (true) WITH CHECK (true)
 cron_jobs cron_jobs_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
 cron_jobs cron_jobs_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+idempotency_keys idempotency_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
+idempotency_keys idempotency_keys_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenants tenants_delete DELETE TO hermesx_app USING (app_is_admin())
 tenants tenants_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
@@ -142,6 +159,7 @@ CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR 
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
 -- function grants
+admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
@@ -165,6 +183,43 @@ scheduler_running_runs() SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 
 -- functions
+CREATE OR REPLACE FUNCTION public.admin_cluster_runs(p_since timestamp with time zone)
+ RETURNS TABLE(pod_id text, in_flight integer, runs integer, failures integer, fire_lag_p99_ms double precision, last_started_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+BEGIN
+  IF NOT app_is_admin() THEN
+    RAISE EXCEPTION 'admin_cluster_runs needs an admin transaction' USING ERRCODE = '42501';
+  END IF;
+  RETURN QUERY
+    WITH recent AS (
+      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at
+        FROM cron_job_runs r WHERE r.created_at >= p_since
+    ), flying AS (
+      SELECT r.pod_id FROM cron_job_runs r WHERE r.status = 'running'
+      UNION ALL
+      SELECT r.pod_id FROM cron_job_runs r
+       WHERE r.status = 'claimed' AND r.created_at >= p_since - interval '1 day'
+    ), rows_of AS (
+      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, 0 AS live FROM recent x
+      UNION ALL
+      SELECT f.pod_id, NULL, NULL, NULL, 1 FROM flying f
+    )
+    SELECT CASE WHEN GROUPING(o.pod_id) = 1 THEN NULL ELSE o.pod_id END,
+           sum(o.live)::integer,
+           count(*) FILTER (WHERE o.live = 0 AND o.status <> 'claimed')::integer,
+           count(*) FILTER (WHERE o.live = 0 AND o.status = 'failed')::integer,
+           percentile_cont(0.99) WITHIN GROUP (
+             ORDER BY extract(epoch FROM o.started_at - o.scheduled_at) * 1000)
+             FILTER (WHERE o.live = 0 AND o.started_at IS NOT NULL),
+           max(o.started_at)
+      FROM rows_of o
+     GROUP BY GROUPING SETS ((o.pod_id), ())
+     ORDER BY 1 NULLS FIRST;
+END
+$function$
 CREATE OR REPLACE FUNCTION public.app_current_tenant()
  RETURNS uuid
  LANGUAGE sql
@@ -179,7 +234,7 @@ CREATE OR REPLACE FUNCTION public.auth_find_api_key(p_key_hash text)
  RETURNS TABLE(key_id uuid, tenant_id uuid)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT k.id, k.tenant_id
     FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
@@ -345,6 +400,7 @@ AS $function$
          SET last_run_at = l.started_at,
              last_run_success = false,
              last_run_error = left(p_error, 1024),
+             last_run_error_kind = p_error_kind,
              run_count = j.run_count + 1
         FROM latest l
        WHERE j.id = l.cron_job_id
@@ -355,13 +411,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_fail_named_runs(p_run_ids uuid[], p_
  RETURNS TABLE(run_id uuid, cron_job_id uuid)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT * FROM scheduler_fail_runs(p_run_ids, p_error) $function$
 CREATE OR REPLACE FUNCTION public.scheduler_fail_runs(p_run_ids uuid[], p_error text)
  RETURNS TABLE(run_id uuid, cron_job_id uuid)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     WITH failed AS (
       UPDATE cron_job_runs r
@@ -409,12 +465,13 @@ AS $function$
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, i.next_run_at
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind, i.next_run_at
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
+             last_run_error_kind = run.error_kind,
              run_count = j.run_count + 1,
              next_run_at = run.next_run_at
         FROM run
@@ -427,7 +484,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_finish_runs(p_run_ids uuid[], p_succ
  RETURNS SETOF uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   #variable_conflict use_column
   BEGIN
@@ -462,13 +519,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_installation_id()
  RETURNS uuid
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id FROM installation $function$
 CREATE OR REPLACE FUNCTION public.scheduler_job_versions()
  RETURNS TABLE(id uuid, updated_at timestamp with time zone)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.updated_at FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND t.deleted_at IS NULL
@@ -477,7 +534,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT 
  RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, last_scheduled_at timestamp with time zone)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
            (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
@@ -501,13 +558,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_running_runs()
  RETURNS TABLE(run_id uuid, cron_job_id uuid, pod_id text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id, cron_job_id, pod_id FROM cron_job_runs WHERE status = 'running' $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   BEGIN
     PERFORM pg_notify('hermesx_cron_jobs', j.id::text) FROM cron_jobs j WHERE j.tenant_id = NEW.id;

@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../scheduler/ports.js';
 import type { StoredJob } from '../scheduler/ports.js';
 import type { Pool, PoolClient } from './pool.js';
 
@@ -53,13 +54,14 @@ export interface JobRow {
   last_run_at: Date | null;
   last_run_success: boolean | null;
   last_run_error: string | null;
+  last_run_error_kind: ErrorKind | null;
   run_count: string;
   created_at: Date;
   updated_at: Date;
 }
 
 const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
-  last_run_at, last_run_success, last_run_error, run_count, created_at, updated_at`;
+  last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at`;
 
 export interface JobFields {
   name: string;
@@ -176,4 +178,31 @@ export async function notifyTrigger(
   await client.query("SELECT pg_notify('hermesx_cron_triggers', $1)", [
     `${id}|${scheduledAt.getTime()}`,
   ]);
+}
+
+/**
+ * Records a manual trigger unless the previous one is less than `cooldownSeconds` old; returns
+ * null when recorded, or when the next trigger is allowed. The job row must be locked.
+ */
+export async function recordManualTrigger(
+  client: PoolClient,
+  id: string,
+  at: Date,
+  cooldownSeconds: number,
+): Promise<Date | null> {
+  const { rows } = await client.query<{ recorded: boolean; allowed_at: Date | null }>(
+    `WITH previous AS (SELECT last_triggered_at FROM cron_jobs WHERE id = $1),
+     recorded AS (
+       UPDATE cron_jobs SET last_triggered_at = $2::timestamptz
+        WHERE id = $1
+          AND (last_triggered_at IS NULL
+               OR last_triggered_at <= $2::timestamptz - make_interval(secs => $3::double precision))
+       RETURNING id)
+     SELECT EXISTS (SELECT 1 FROM recorded) AS recorded,
+            (SELECT last_triggered_at + make_interval(secs => $3::double precision) FROM previous)
+              AS allowed_at`,
+    [id, at, cooldownSeconds],
+  );
+  const row = rows[0];
+  return row && !row.recorded ? row.allowed_at : null;
 }

@@ -1,21 +1,25 @@
+import { randomBytes } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { createLlm, type Llm } from '../agent/llm.js';
+import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type { Redis } from '../redis/connection.js';
-import { registerAccessLog, requestIdOf } from './access-log.js';
+import { registerAccessLog } from './access-log.js';
 import { registerAuth } from './auth.js';
 import { frameworkErrorReply, registerErrorHandling } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
+import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
+import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerTenantRoutes } from './routes/tenants.js';
@@ -31,49 +35,106 @@ export interface AppDeps {
   schedulerRunning?: () => boolean;
   /** The model server client (defaults to one built from the LLM_* settings). */
   llm?: Llm;
+  /** The streaming model client (defaults to one built from the LLM_* settings). */
+  streamingLlm?: StreamingLlm;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
+const PUBLIC_PATHS = new Set([
+  '/health/live',
+  '/health/ready',
+  '/metrics',
+  '/openapi.json',
+  '/docs',
+]);
 
 /** The HTTP application, built but not listening (tests use inject; main.ts listens). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
-    logController: new LogController({
-      disableRequestLogging: true,
-      requestIdLogLabel: 'request_id',
-    }),
-    genReqId: requestIdOf,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies listed in SAAS_TRUSTED_PROXIES: from
+    // anyone else it would let a client pick the address that auth throttling counts.
+    trustProxy: deps.config.trustedProxies ?? false,
     frameworkErrors: frameworkErrorReply,
+    // Random ids, so the id a tenant quotes from an error message finds one log line.
+    genReqId: () => `req_${randomBytes(8).toString('hex')}`,
+    ...transportLimits(deps.config),
+  });
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  // Routes are private unless marked public (auth.ts). These are public by design; marked here so
+  // the modules that register them need not know about access control.
+  app.addHook('onRoute', (route) => {
+    if (PUBLIC_PATHS.has(route.url) && route.config?.access === undefined) {
+      route.config = { ...route.config, access: 'public' };
+    }
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   await app.register(cors, {
     origin: deps.config.allowedOrigins === '*' ? true : [...deps.config.allowedOrigins],
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'idempotent-replayed',
+      'x-hermesx-agent-stopped',
+    ],
   });
   // The API takes JSON only: without this, a text/plain body reaches validation and gets a 400.
   app.removeContentTypeParser('text/plain');
   await app.register(swagger, openApiOptions());
   registerHttpMetrics(app, deps.registry);
-  registerAccessLog(app);
+  registerAccessLog(app, deps.log);
+  const rateLimiter = new RateLimiter(deps.redis);
   registerAuth(app, {
     config: deps.config,
     pool: deps.pool,
-    rateLimiter: new RateLimiter(deps.redis),
+    rateLimiter,
+    failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
   registerHealthRoutes(app, deps);
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
-  registerCronJobRoutes(app, {
+  const schedulerRunning = deps.schedulerRunning ?? (() => false);
+  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning });
+  registerChatRoutes(app, {
     pool: deps.pool,
     now,
-    schedulerRunning: deps.schedulerRunning ?? (() => false),
+    schedulerRunning,
+    rateLimiter,
+    llm: deps.llm ?? createLlm(deps.config.llm),
+    streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
+    maxTokens: deps.config.chatMaxTokens,
+    heartbeatMs: deps.config.chatHeartbeatMs,
   });
-  registerChatRoutes(app, { pool: deps.pool, now, llm: deps.llm ?? createLlm(deps.config.llm) });
   registerOpenApiRoutes(app);
+  registerAdminClusterRoutes(app, deps);
+  registerDashboardRoutes(app);
   return app;
+}
+
+/**
+ * A client that sends headers or a body slowly (or announces a body it never sends) is cut
+ * after the request timeout; an idle kept-alive socket after the keep-alive timeout. The
+ * response may take longer (a chat turn): Node's request timeout covers receiving the request.
+ */
+function transportLimits(config: Config) {
+  const requestTimeout = config.httpRequestTimeoutMs;
+  return {
+    requestTimeout,
+    connectionTimeout: config.httpIdleTimeoutMs,
+    keepAliveTimeout: config.httpKeepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(requestTimeout, 10_000),
+      // How often Node looks for requests over their timeout (its default is 30 s).
+      connectionsCheckingInterval: Math.min(1000, requestTimeout),
+    },
+  };
 }

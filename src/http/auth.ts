@@ -17,6 +17,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** The tenant's requests per minute, for routes that spend more than one request's worth. */
+    tenantRateLimitRpm?: number;
   }
 }
 
@@ -24,6 +26,11 @@ export interface AuthDeps {
   config: Config;
   pool: Pool;
   rateLimiter: RateLimiter;
+  /**
+   * Counts failed authentications per client address. In-process: a Redis shared by several
+   * installations (staging and production, tests) must not let one lock the others out.
+   */
+  failureLimiter: RateLimiter;
 }
 
 const TENANT_CACHE_MS = 10_000;
@@ -44,10 +51,28 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   };
 
   app.addHook('onRequest', async (request, reply) => {
-    const access = request.routeOptions.config?.access ?? 'public';
+    // Deny by default: a route is public only when it says so; one that says nothing needs the
+    // admin token. Unknown URLs answer 404 as before.
+    const access = request.routeOptions.config?.access ?? (request.is404 ? 'public' : 'admin');
     if (access === 'public') return;
+    // Failed authentications are counted per client address; over the limit, every attempt from
+    // it is refused until the window ends, so keys cannot be guessed at network speed.
+    const failures = `auth-fail:${request.ip}`;
+    const limit = deps.config.authFailuresPerMinute;
+    const throttle = await deps.failureLimiter.isOver(failures, limit);
+    if (!throttle.allowed) {
+      void reply.header('retry-after', throttle.retryAfterSeconds);
+      throw new ApiError(
+        429,
+        'auth_throttled',
+        `too many failed authentications from this address; retry in ${throttle.retryAfterSeconds}s`,
+      );
+    }
     const principal = await authenticate(request, deps);
-    if (!principal) throw new ApiError(401, 'unauthorized', 'missing or invalid bearer token');
+    if (!principal) {
+      await deps.failureLimiter.hit(failures, limit);
+      throw new ApiError(401, 'unauthorized', 'missing or invalid bearer token');
+    }
     if (access === 'admin' && principal.kind !== 'admin') {
       throw new ApiError(403, 'forbidden', 'this route needs the admin token');
     }
@@ -59,6 +84,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       if (!tenant || tenant.deleted_at)
         throw new ApiError(401, 'unauthorized', 'tenant is deleted');
       await limitRate(deps.rateLimiter, tenant, reply);
+      request.tenantRateLimitRpm = tenant.rate_limit_rpm;
     }
     request.principal = principal;
   });

@@ -33,16 +33,15 @@ export const ChatCompletionStream = z
   .string()
   .describe('Server-sent events: `data: <chat.completion.chunk JSON>` lines, then `data: [DONE]`');
 
-export const ModelList = z
+export const Model = z
   .object({
-    object: z.string().describe('always list'),
-    data: z.array(
-      z.object({
-        id: z.string(),
-        object: z.string().describe('always model'),
-        created: z.number().int(),
-        owned_by: z.string(),
-      }),
-    ),
+    id: z.string(),
+    object: z.string().describe('always model'),
+    created: z.number().int(),
+    owned_by: z.string(),
   })
+  .meta({ id: 'Model' });
+
+export const ModelList = z
+  .object({ object: z.string().describe('always list'), data: z.array(Model) })
   .meta({ id: 'ModelList' });

@@ -13,6 +13,14 @@ export class ApiError extends Error {
   }
 }
 
+/** The client went away before its answer: nothing failed, and nothing can be sent. */
+export class ClientDisconnected extends Error {
+  override name = 'ClientDisconnected';
+  constructor() {
+    super('client disconnected');
+  }
+}
+
 export function errorBody(code: string, message: string) {
   return { error: { code, message } };
 }
@@ -48,11 +56,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .send(errorBody('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (
+      error instanceof ClientDisconnected ||
+      (error.name === 'AbortError' && request.raw.destroyed)
+    ) {
+      request.log.info({ method: request.method, url: request.url }, 'client disconnected');
+      return reply.code(499).send(errorBody('client_disconnected', 'client disconnected'));
+    }
     if (error instanceof ApiError || error instanceof CommandError) {
       const status = error instanceof ApiError ? error.statusCode : error.status;
-      // Upstream failures (model server down, timeout, bad answer) are for operators to see.
-      if (status >= 500)
-        request.log.warn({ code: error.code, error: error.message }, 'request failed');
+      if (error instanceof CommandError && error.retryAfterSeconds !== undefined) {
+        void reply.header('retry-after', error.retryAfterSeconds);
+      }
       return reply.code(status).send(errorBody(error.code, error.message));
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;

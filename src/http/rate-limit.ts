@@ -29,6 +29,31 @@ export class RateLimiter {
     };
   }
 
+  /** Whether `key` is already over `limitPerMinute` in this window, without counting a hit. */
+  async isOver(key: string, limitPerMinute: number, nowMs = Date.now()): Promise<RateDecision> {
+    const window = Math.floor(nowMs / WINDOW_MS);
+    const count = (await this.readShared(key, window)) ?? this.readLocal(key, window);
+    return {
+      allowed: count < limitPerMinute,
+      remaining: Math.max(0, limitPerMinute - count),
+      retryAfterSeconds: Math.ceil(((window + 1) * WINDOW_MS - nowMs) / 1000),
+    };
+  }
+
+  private async readShared(key: string, window: number): Promise<number | null> {
+    if (!this.redis || this.redis.status !== 'ready') return null;
+    try {
+      const value = await this.redis.get(`hermesx:rl:${key}:${window}`);
+      return value === null ? 0 : Number(value);
+    } catch {
+      return null;
+    }
+  }
+
+  private readLocal(key: string, window: number): number {
+    return window === this.localWindow ? (this.local.get(key) ?? 0) : 0;
+  }
+
   private async countShared(key: string, window: number): Promise<number | null> {
     if (!this.redis || this.redis.status !== 'ready') return null;
     const redisKey = `hermesx:rl:${key}:${window}`;

@@ -8,7 +8,7 @@ const MEANING = {
   401: 'Missing or invalid bearer token',
   403: 'The token cannot use this route (admin token vs tenant API key)',
   404: 'No such resource (for this tenant)',
-  409: 'Conflicts with the current state (quota reached, job disabled)',
+  409: 'Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused)',
   413: 'The body is larger than 256 KiB',
   414: 'A path parameter is longer than 100 characters',
   415: 'The body is not application/json',

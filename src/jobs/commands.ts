@@ -4,14 +4,16 @@ import {
   insertJob,
   listJobs as listJobRows,
   notifyTrigger,
+  recordManualTrigger,
   selectJob,
   updateJob as updateJobRow,
   type JobFields,
+  type JobRow,
 } from '../db/jobs.js';
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { listRunsOfJob } from '../db/run-history.js';
 import { selectTenant } from '../db/tenants.js';
-import { minIntervalMs, nextOccurrences, parseSchedule, type ParsedSchedule } from './schedule.js';
+import { minIntervalMs, parseSchedule, type ParsedSchedule } from './schedule.js';
 import {
   decodeCursor,
   encodeCursor,
@@ -31,6 +33,8 @@ export class CommandError extends Error {
     readonly code: string,
     message: string,
     readonly status: number,
+    /** For a refusal that passes with time (sent as Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -39,6 +43,11 @@ export class CommandError extends Error {
 export interface CommandDeps {
   pool: Pool;
   now: () => Date;
+}
+
+export interface TriggerDeps extends CommandDeps {
+  /** Whether this replica's scheduler runs: a trigger is only heard by running schedulers. */
+  schedulerRunning: () => boolean;
 }
 
 export interface JobInput {
@@ -63,6 +72,8 @@ export async function createJob(
   tenantId: string,
   input: JobInput,
 ): Promise<JobView> {
+  // Schedule maths before the transaction: no connection or lock is held while it runs.
+  const prepared = prepareFields(deps, { ...input, enabled: input.enabled ?? true });
   return withTenant(deps.pool, tenantId, async (client) => {
     // Serialises creates of one tenant, so concurrent requests cannot overshoot the quota.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [tenantId]);
@@ -74,8 +85,7 @@ export async function createJob(
         409,
       );
     }
-    const fields = checkFields(deps, { ...input, enabled: input.enabled ?? true }, tenant);
-    return toJobView(await insertJob(client, tenantId, fields));
+    return toJobView(await insertJob(client, tenantId, checkInterval(prepared, tenant)));
   });
 }
 
@@ -85,21 +95,29 @@ export async function updateJob(
   id: string,
   patch: JobPatch,
 ): Promise<JobView> {
+  const merge = (current: JobRow) =>
+    prepareFields(deps, {
+      name: patch.name ?? current.name,
+      schedule: patch.schedule ?? current.schedule,
+      timezone: patch.timezone ?? current.timezone,
+      prompt: patch.prompt ?? current.prompt,
+      enabled: patch.enabled ?? current.enabled,
+    });
+  // The schedule maths runs before the transaction, on the job as it is now; if it changed in
+  // between (a concurrent update), it runs again on the locked row.
+  const before = await withTenant(deps.pool, tenantId, (client) => requireJob(client, id));
+  let prepared = merge(before);
   return withTenant(deps.pool, tenantId, async (client) => {
     const current = await requireJob(client, id, true);
     const tenant = await requireTenant(client, tenantId);
-    const fields = checkFields(
-      deps,
-      {
-        name: patch.name ?? current.name,
-        schedule: patch.schedule ?? current.schedule,
-        timezone: patch.timezone ?? current.timezone,
-        prompt: patch.prompt ?? current.prompt,
-        enabled: patch.enabled ?? current.enabled,
-      },
-      tenant,
-    );
-    const row = await updateJobRow(client, id, fields);
+    const same =
+      current.schedule === before.schedule &&
+      current.timezone === before.timezone &&
+      current.enabled === before.enabled &&
+      current.name === before.name &&
+      current.prompt === before.prompt;
+    if (!same) prepared = merge(current);
+    const row = await updateJobRow(client, id, checkInterval(prepared, tenant));
     if (!row) throw notFound(id);
     return toJobView(row);
   });
@@ -143,25 +161,56 @@ export async function listRuns(
   return toPage(rows, limit, toRunView);
 }
 
-/** Asks the pods to run the job once now; the run is recorded like any other. */
+/**
+ * Asks the pods to run the job once now; the run is recorded like any other. Manual runs of a
+ * job are at least the tenant's minimum schedule interval apart, as scheduled ones are.
+ */
 export async function triggerJob(
-  deps: CommandDeps,
+  deps: TriggerDeps,
   tenantId: string,
   id: string,
 ): Promise<{ job_id: string; scheduled_at: string }> {
+  if (!deps.schedulerRunning()) {
+    throw new CommandError(
+      'scheduler_unavailable',
+      'the scheduler is waiting for Redis; try again shortly',
+      503,
+    );
+  }
   return withTenant(deps.pool, tenantId, async (client) => {
-    const job = await requireJob(client, id);
+    const job = await requireJob(client, id, true);
     if (!job.enabled) {
       throw new CommandError('job_disabled', 'the job is disabled; enable it to run it', 409);
     }
+    const tenant = await requireTenant(client, tenantId);
     const scheduledAt = deps.now();
+    const cooldownSeconds = tenant.min_schedule_interval_seconds;
+    const allowedAt = await recordManualTrigger(client, id, scheduledAt, cooldownSeconds);
+    if (allowedAt) {
+      const waitSeconds = Math.max(
+        1,
+        Math.ceil((allowedAt.getTime() - scheduledAt.getTime()) / 1000),
+      );
+      throw new CommandError(
+        'trigger_too_soon',
+        `this job was run by hand less than ${cooldownSeconds}s ago (the tenant's minimum interval); retry in ${waitSeconds}s`,
+        429,
+        waitSeconds,
+      );
+    }
     await notifyTrigger(client, id, scheduledAt);
     return { job_id: id, scheduled_at: scheduledAt.toISOString() };
   });
 }
 
+// A preview lists occurrences within this many years of its start: 100 occurrences of 29 February
+// would otherwise take 400 years of zone data, and seconds of CPU for a few concurrent requests.
+export const PREVIEW_HORIZON_YEARS = 10;
+const PREVIEW_HORIZON_MS = PREVIEW_HORIZON_YEARS * 365.25 * 86_400_000;
+const PREVIEW_SLICE_MS = 2;
+
 /** Validates a schedule and lists its next fire times (nothing is stored). */
-export function previewSchedule(
+export async function previewSchedule(
   input: {
     schedule: string;
     timezone?: string | undefined;
@@ -169,17 +218,27 @@ export function previewSchedule(
     from?: Date | undefined;
   },
   now: Date,
-): { schedule: string; timezone: string; next: string[] } {
+): Promise<{ schedule: string; timezone: string; next: string[] }> {
   const parsed = checkSchedule(input.schedule, input.timezone);
   const count = input.count ?? 10;
   if (!Number.isInteger(count) || count < 1 || count > 100) {
     throw new CommandError('validation_error', 'count must be a whole number from 1 to 100', 400);
   }
-  const next = nextOccurrences(
-    { schedule: input.schedule, timezone: input.timezone },
-    input.from ?? now,
-    count,
-  );
+  const from = input.from ?? now;
+  const untilMs = from.getTime() + PREVIEW_HORIZON_MS;
+  // Concurrent previews take turns with other requests: after each slice of work the event loop
+  // may serve them (a cold zone costs a few milliseconds).
+  const next: Date[] = [];
+  let sliceStart = performance.now();
+  for (let at = parsed.nextAfter(from); at !== null && at.getTime() <= untilMs;) {
+    next.push(at);
+    if (next.length === count) break;
+    if (performance.now() - sliceStart > PREVIEW_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+    at = parsed.nextAfter(at);
+  }
   return {
     schedule: input.schedule,
     timezone: parsed.timezone,
@@ -187,11 +246,18 @@ export function previewSchedule(
   };
 }
 
-function checkFields(
+interface PreparedFields {
+  fields: JobFields;
+  source: string;
+  /** The closest two occurrences (null: fewer than two within the look-ahead). */
+  gapMs: number | null;
+}
+
+/** Validates the fields and does the schedule maths; needs nothing from the database. */
+function prepareFields(
   deps: CommandDeps,
   input: Required<Omit<JobInput, 'timezone'>> & { timezone?: string | undefined },
-  tenant: { min_schedule_interval_seconds: number },
-): JobFields {
+): PreparedFields {
   const name = input.name.trim();
   if (name.length === 0 || name.length > LIMITS.nameChars) {
     throw invalid(`name must be 1 to ${LIMITS.nameChars} characters`);
@@ -206,16 +272,7 @@ function checkFields(
   }
   const parsed = checkSchedule(input.schedule, input.timezone);
   const now = deps.now();
-  const gapMs = minIntervalMs(parsed, now);
-  const minMs = tenant.min_schedule_interval_seconds * 1000;
-  if (gapMs !== null && gapMs < minMs) {
-    throw new CommandError(
-      'schedule_too_frequent',
-      `"${input.schedule}" fires every ${gapMs / 1000}s at its closest; this tenant allows at most one run every ${tenant.min_schedule_interval_seconds}s`,
-      422,
-    );
-  }
-  return {
+  const fields = {
     name,
     schedule: input.schedule.trim(),
     // The zone the schedule really fires in: a CRON_TZ= prefix overrides the timezone field.
@@ -224,6 +281,23 @@ function checkFields(
     enabled: input.enabled,
     nextRunAt: input.enabled ? parsed.nextAfter(now) : null,
   };
+  return { fields, source: input.schedule, gapMs: minIntervalMs(parsed, now) };
+}
+
+/** The tenant's minimum interval, checked inside the transaction (the tenant row is read there). */
+function checkInterval(
+  prepared: PreparedFields,
+  tenant: { min_schedule_interval_seconds: number },
+): JobFields {
+  const { gapMs } = prepared;
+  if (gapMs !== null && gapMs < tenant.min_schedule_interval_seconds * 1000) {
+    throw new CommandError(
+      'schedule_too_frequent',
+      `"${prepared.source}" fires every ${gapMs / 1000}s at its closest; this tenant allows at most one run every ${tenant.min_schedule_interval_seconds}s`,
+      422,
+    );
+  }
+  return prepared.fields;
 }
 
 function checkSchedule(schedule: string, timezone: string | undefined): ParsedSchedule {

@@ -4,7 +4,7 @@
 import { parseDurationMs } from '../duration.js';
 import { compileCronCalendar, type CronCalendar } from './cron-calendar.js';
 import { cronFieldsError, quote } from './schedule-fields.js';
-import { nextZonedInstant, type WallSchedule } from './zone-time.js';
+import { nextZonedInstant, zoneFormat, type WallSchedule } from './zone-time.js';
 
 export interface ScheduleSpec {
   schedule: string;
@@ -66,13 +66,24 @@ export function parseSchedule(spec: ScheduleSpec): ScheduleCheck {
   return check;
 }
 
-/** Up to `count` occurrences strictly after `after`. Throws Error with the readable message for invalid input. */
-export function nextOccurrences(spec: ScheduleSpec, after: Date, count: number): Date[] {
+/**
+ * Up to `count` occurrences strictly after `after`, and not after `until` when given (which
+ * bounds the cost of a sparse schedule such as 29 February). Throws Error with the readable
+ * message for invalid input.
+ */
+export function nextOccurrences(
+  spec: ScheduleSpec,
+  after: Date,
+  count: number,
+  until?: Date,
+): Date[] {
   const check = parseSchedule(spec);
   if (!check.ok) throw new Error(check.message);
   const out: Date[] = [];
+  const untilMs = until?.getTime() ?? Infinity;
   let cursor: Date | null = after;
   while (out.length < count && (cursor = check.schedule.nextAfter(cursor)) !== null) {
+    if (cursor.getTime() > untilMs) break;
     out.push(cursor);
   }
   return out;
@@ -105,12 +116,20 @@ export function latestOccurrenceBetween(
   return new Date(next(lo));
 }
 
-/** Smallest gap in ms between consecutive occurrences over the next `sample` occurrences after `from` (for a per-tenant minimum interval quota). */
+// The minimum interval a tenant may be given is one year: gaps are looked for over a year of
+// occurrences (from the first), which also bounds the cost for sparse schedules.
+const MIN_INTERVAL_WINDOW_MS = 366 * 86_400_000;
+
+/**
+ * Smallest gap in ms between consecutive occurrences over the next `sample` occurrences after
+ * `from`, those starting within a year of the first (for a per-tenant minimum interval quota).
+ */
 export function minIntervalMs(parsed: ParsedSchedule, from: Date, sample = 100): number | null {
   if (parsed.everyMs !== undefined) return parsed.everyMs;
   let min: number | null = null;
   let previous = parsed.nextAfter(from);
-  for (let i = 1; i < sample && previous !== null; i++) {
+  const windowEnd = (previous?.getTime() ?? 0) + MIN_INTERVAL_WINDOW_MS;
+  for (let i = 1; i < sample && previous !== null && previous.getTime() < windowEnd; i++) {
     const current = parsed.nextAfter(previous);
     if (current === null) break;
     const gap = current.getTime() - previous.getTime();
@@ -128,7 +147,7 @@ export function describeTimezoneError(zone: string): string | null {
   if (typeof zone !== 'string' || zone.trim() === '') return `unknown time zone ${quote(zone)}`;
   if (knownZones.has(zone)) return null;
   try {
-    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    zoneFormat(zone);
   } catch {
     return `unknown time zone ${quote(zone)}`;
   }

@@ -14,6 +14,7 @@ export interface JobView {
   last_run_at: string | null;
   last_run_success: boolean | null;
   last_run_error: string | null;
+  last_run_error_kind: ErrorKind | null;
   run_count: number;
   created_at: string;
   updated_at: string;
@@ -49,6 +50,7 @@ export function toJobView(row: JobRow): JobView {
     last_run_at: iso(row.last_run_at),
     last_run_success: row.last_run_success,
     last_run_error: row.last_run_error,
+    last_run_error_kind: row.last_run_error_kind,
     run_count: Number(row.run_count),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

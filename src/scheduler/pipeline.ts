@@ -1,19 +1,11 @@
 // What the steps of an occurrence share: their dependencies, the slot they hold, their result.
-import type { Logger } from '../log.js';
 import type { SchedulerEvents, SkipReason } from './events.js';
-import type { SchedulerMetrics } from './metrics.js';
 import type { LoadedJob } from './occurrence.js';
-import type { AgentRunner, Clock, JobStore, LockHolder, LockStore, RunOutcome } from './ports.js';
-import type { SchedulerSettings } from './settings.js';
+import type { LockHolder, RunOutcome } from './ports.js';
+import type { SchedulerDeps } from './settings.js';
 
-export interface PipelineDeps {
-  store: JobStore;
-  locks: LockStore;
-  runner: AgentRunner;
-  clock: Clock;
-  log: Logger;
-  metrics: SchedulerMetrics;
-  settings: SchedulerSettings;
+/** The scheduler's dependencies, its events, and a view of the jobs it holds. */
+export interface PipelineDeps extends SchedulerDeps {
   events: SchedulerEvents;
   /** The job as this pod holds it now; undefined once it was removed. */
   lookup(jobId: string): LoadedJob | undefined;

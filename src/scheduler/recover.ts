@@ -1,24 +1,20 @@
 // Recovery of runs no pod will finish. A run still "claimed" never sent anything to the model,
 // so it is adopted and run by this pod; a "running" one may have reached the model, so it is
 // failed, never run again (one model call per occurrence).
-import type { Logger } from '../log.js';
 import type { SchedulerEvents } from './events.js';
-import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
-import type { ActiveRun, ErrorKind, JobStore, LockStore } from './ports.js';
-import type { SchedulerSettings } from './settings.js';
+import type { ActiveRun, ErrorKind } from './ports.js';
+import type { SchedulerDeps } from './settings.js';
 
 export const POD_CRASH_ERROR = 'pod crash or lock TTL exceeded';
 export const UNRECORDED_ERROR = 'outcome not recorded: database unavailable';
 
-export interface RecoveryDeps {
-  store: JobStore;
-  locks: LockStore;
-  log: Logger;
-  metrics: SchedulerMetrics;
-  settings: SchedulerSettings;
+export type RecoveryDeps = Pick<
+  SchedulerDeps,
+  'store' | 'locks' | 'log' | 'metrics' | 'settings'
+> & {
   events: SchedulerEvents;
-}
+};
 
 /**
  * Proves this pod is alive (runs of a pod whose proof has expired are recovered by the others)

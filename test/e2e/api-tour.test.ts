@@ -16,8 +16,8 @@ import { cliEnv, REPO_ROOT, spawnCli, type CliProcess } from '../helpers/process
 import { waitFor } from '../helpers/process-wait.js';
 
 const DOC = path.join(REPO_ROOT, 'docs/api.md');
-const ADMIN = 'tour-admin-token-7c1e9a';
-const DEFAULT_KEY = 'tour-default-tenant-key-3b8d2f';
+const ADMIN = 'tour-admin-token-7c1e9a-0123456789abcdef';
+const DEFAULT_KEY = 'tour-default-tenant-key-3b8d2f-0123456789';
 
 /** What each curl call of the tour must be and answer, in order. */
 const EXPECTED_CALLS: { method: string; path: RegExp; status: number }[] = [

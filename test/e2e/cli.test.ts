@@ -84,6 +84,13 @@ describe('bad settings', () => {
     },
     {
       command: 'saas-api',
+      env: { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', HERMES_ACP_TOKEN: 'adm' },
+      variable: 'HERMES_ACP_TOKEN',
+      value: '"***"',
+      expected: /expected at least 32 characters/,
+    },
+    {
+      command: 'saas-api',
       env: {},
       variable: 'DATABASE_URL',
       value: '',

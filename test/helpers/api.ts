@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Pool } from '../../src/db/pool.js';
 import { buildApp } from '../../src/http/app.js';
+import type { Logger } from '../../src/log.js';
 import type { Redis } from '../../src/redis/connection.js';
 import { createAppPool } from './database.js';
 import { silentLogger } from './log.js';
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   schedulerRunning?: () => boolean;
   /** Reuse a pool (closed by the caller); by default the app gets its own. */
   pool?: Pool;
+  /** A logger to assert on (by default the app logs nothing). */
+  log?: Logger;
 }
 
 export interface TestApp {
@@ -42,7 +45,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     config,
     pool,
     redis: options.redis,
-    log: silentLogger(),
+    log: options.log ?? silentLogger(),
     registry: new Registry(),
     ...(options.now ? { now: options.now } : {}),
     ...(options.schedulerRunning ? { schedulerRunning: options.schedulerRunning } : {}),
@@ -184,6 +187,7 @@ export const JOB_FIELDS = [
   'last_run_at',
   'last_run_success',
   'last_run_error',
+  'last_run_error_kind',
   'run_count',
   'created_at',
   'updated_at',

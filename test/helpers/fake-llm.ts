@@ -29,6 +29,8 @@ export interface FakeReply {
   delayMs?: number;
   /** Never answer (the client disconnecting marks the call aborted). */
   hang?: boolean;
+  /** Streamed answers: the pause before each content chunk (shows deltas arrive one by one). */
+  chunkDelayMs?: number;
 }
 
 export type Handler = (body: unknown, callIndex: number) => FakeReply | Promise<FakeReply>;
@@ -136,7 +138,7 @@ export async function startFakeLlm(
     }
     const request = (call.body ?? {}) as { model?: unknown; stream?: unknown };
     const model = typeof request.model === 'string' ? request.model : FAKE_MODEL;
-    if (request.stream === true) return streamCompletion(res, reply, model);
+    if (request.stream === true) return streamCompletion(res, reply, model, call);
     sendJson(res, 200, completion(reply, model));
   }
 
@@ -231,7 +233,12 @@ function completion(reply: FakeReply, model: string) {
   };
 }
 
-function streamCompletion(res: http.ServerResponse, reply: FakeReply, model: string): void {
+async function streamCompletion(
+  res: http.ServerResponse,
+  reply: FakeReply,
+  model: string,
+  call: RecordedCall,
+): Promise<void> {
   const base = envelope('chat.completion.chunk', model);
   const toolCalls = toolCallsOf(reply);
   const chunk = (delta: object, finish: string | null) => ({
@@ -259,7 +266,15 @@ function streamCompletion(res: http.ServerResponse, reply: FakeReply, model: str
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
-  for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  for (const event of events) {
+    const delta = (event as { choices: { delta: { content?: unknown } }[] }).choices[0]?.delta;
+    const isContent = typeof delta?.content === 'string' && delta.content !== '';
+    if (reply.chunkDelayMs && isContent) {
+      await new Promise((resolve) => setTimeout(resolve, reply.chunkDelayMs));
+      if (call.aborted || res.destroyed) return;
+    }
+    res.write(`data: ${JSON.stringify(event)}\n\n`);
+  }
   res.end('data: [DONE]\n\n');
 }
 

@@ -182,6 +182,7 @@ export interface FakeJob {
   lastRunAt: Date | null;
   lastRunSuccess: boolean | null;
   lastRunError: string | null;
+  lastRunErrorKind: ErrorKind | null;
   runCount: number;
 }
 
@@ -261,6 +262,7 @@ export class FakeJobStore implements JobStore {
       lastRunAt: null,
       lastRunSuccess: null,
       lastRunError: null,
+      lastRunErrorKind: null,
       runCount: 0,
     };
     this.jobs.set(job.id, job);
@@ -409,6 +411,7 @@ export class FakeJobStore implements JobStore {
       job.lastRunAt = new Date(run.startedAt);
       job.lastRunSuccess = outcome.success;
       job.lastRunError = run.error;
+      job.lastRunErrorKind = run.errorKind;
       job.runCount += 1;
       job.nextRunAt = nextRunAt === null ? null : new Date(nextRunAt);
     }
@@ -490,6 +493,7 @@ export class FakeJobStore implements JobStore {
         job.lastRunAt = new Date(run.startedAt);
         job.lastRunSuccess = false;
         job.lastRunError = run.error;
+        job.lastRunErrorKind = kind;
         job.runCount += 1;
       }
       failed.push({ runId: run.id, jobId: run.jobId });

@@ -152,13 +152,16 @@ describe('chat completions and the cronjob tool', () => {
     expect(names.rows).toEqual([{ name: 'fixed' }]);
   });
 
-  it('stops a model that keeps calling tools at the step limit', async () => {
+  it('stops a model that keeps calling tools at the step limit, with an answer', async () => {
     llm.setHandler(() => ({ toolCalls: [{ name: 'cronjob', arguments: '{"action":"list"}' }] }));
     const response = await chat(DEFAULT_TENANT_KEY, {
       messages: [{ role: 'user', content: 'loop' }],
     });
-    expect(response.statusCode).toBe(502);
-    expect(response.json()).toMatchObject({ error: { code: 'agent_step_limit' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-hermesx-agent-stopped']).toBe('step_limit');
+    expect(response.json().choices[0].message.content).toMatch(
+      /stopped before finishing: the agent did not finish within 8 steps\. Nothing was changed/,
+    );
     expect(llm.calls).toHaveLength(8);
   });
 

@@ -104,6 +104,7 @@ describe('cron jobs API', () => {
         last_run_at: null,
         last_run_success: null,
         last_run_error: null,
+        last_run_error_kind: null,
         run_count: 0,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),

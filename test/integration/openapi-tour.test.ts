@@ -104,6 +104,7 @@ describe('the API tour against its OpenAPI document', () => {
     const huge = { name: 'x'.repeat(300 * 1024) };
     expect((await send('POST', '/v1/tenants', { ...admin, body: huge })).statusCode).toBe(413);
     expect((await send('GET', '/v1/tenants', admin)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/cluster', admin)).statusCode).toBe(200);
     expect((await send('GET', '/v1/tenants')).statusCode).toBe(401);
     expect((await send('GET', '/v1/tenants', { token: DEFAULT_TENANT_KEY })).statusCode).toBe(403);
     expect((await send('GET', `/v1/tenants/${tenant.id}`, admin)).statusCode).toBe(200);
@@ -211,6 +212,8 @@ describe('the API tour against its OpenAPI document', () => {
     const tenant = { token: DEFAULT_TENANT_KEY };
     expect((await send('GET', '/v1/models', tenant)).statusCode).toBe(200);
     expect((await send('GET', '/v1/models', { token: ADMIN_TOKEN })).statusCode).toBe(403);
+    expect((await send('GET', '/v1/models/fake-model', tenant)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/models/other-model', tenant)).statusCode).toBe(404);
     llm.setHandler(() => ({ content: 'Hello from the agent.' }));
     const messages = [{ role: 'user', content: 'hello' }];
     const chat = await send('POST', '/v1/chat/completions', { ...tenant, body: { messages } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, checkSecretStrength, loadConfig } from '../../src/config.js';
 import { formatDurationMs, parseDurationMs } from '../../src/duration.js';
 
 describe('Go durations', () => {
@@ -122,5 +122,42 @@ describe('loadConfig', () => {
       loadConfig({ DATABASE_URL: 'postgres://u:hunter2@db/x', LLM_API_URL: 'nope' }),
     ).toThrow(/LLM_API_URL/);
     expect(() => loadConfig({ REDIS_URL: 'x://u:hunter2@h' })).toThrow(/x:\/\/u:\*\*\*@h/);
+  });
+});
+
+describe('secret strength (saas-api)', () => {
+  const strong = 'a'.repeat(32);
+  it('refuses an admin token or default key under 32 characters, naming it but not its value', () => {
+    expect(() => checkSecretStrength(loadConfig({ HERMES_ACP_TOKEN: 'adm' }))).toThrow(
+      /^invalid setting HERMES_ACP_TOKEN="\*\*\*": expected at least 32 characters/,
+    );
+    expect(() =>
+      checkSecretStrength(loadConfig({ HERMES_ACP_TOKEN: strong, HERMES_API_KEY: 'short-key' })),
+    ).toThrow(ConfigError);
+  });
+
+  it("accepts the guide's example values with a warning, and strong values silently", () => {
+    const guide = loadConfig({ HERMES_ACP_TOKEN: 'my-admin-token', HERMES_API_KEY: 'my-api-key' });
+    expect(checkSecretStrength(guide)).toEqual([
+      expect.stringContaining("HERMES_ACP_TOKEN is the user guide's example value"),
+      expect.stringContaining("HERMES_API_KEY is the user guide's example value"),
+    ]);
+    expect(checkSecretStrength(loadConfig({ HERMES_ACP_TOKEN: strong }))).toEqual([]);
+    expect(checkSecretStrength(loadConfig({}))).toEqual([]);
+  });
+
+  it('reads the hardening settings', () => {
+    const config = loadConfig({
+      SAAS_TRUSTED_PROXIES: '10.0.0.0/8, ::1, loopback',
+      SAAS_HTTP_REQUEST_TIMEOUT: '5s',
+      CHAT_MAX_TOKENS: '2048',
+    });
+    expect(config.trustedProxies).toBe('10.0.0.0/8, ::1, loopback');
+    expect(config.httpRequestTimeoutMs).toBe(5000);
+    expect(config.chatMaxTokens).toBe(2048);
+    expect(loadConfig({}).trustedProxies).toBeUndefined();
+    expect(() => loadConfig({ SAAS_TRUSTED_PROXIES: 'everyone' })).toThrow(
+      /invalid setting SAAS_TRUSTED_PROXIES="everyone"/,
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import * as jobs from '../../jobs/commands.js';
-import type { AgentTool } from '../tool.js';
+import type { JobView, RunView } from '../../jobs/view.js';
+import { truncateText } from '../loop.js';
+import type { AgentTool, ToolContext } from '../tool.js';
+
+// Prompts may be 16 KB and run results 4 KB: a listing of them would fill the model's context.
+// The model sees their beginning; the REST API has the whole text.
+const SHOWN_TEXT_BYTES = 500;
 
 const ACTIONS = [
   'create',
@@ -37,7 +43,7 @@ const Args = z.object({
 type Args = z.infer<typeof Args>;
 
 /** The agent's cronjob tool: the same job rules as the REST API, scoped to the caller's tenant. */
-export function createCronjobTool(deps: jobs.CommandDeps): AgentTool {
+export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
   return {
     definition: {
       type: 'function',
@@ -75,7 +81,7 @@ export function createCronjobTool(deps: jobs.CommandDeps): AgentTool {
       try {
         return JSON.stringify({
           ok: true,
-          ...(await perform(deps, context.tenantId, parsed.data)),
+          ...(await perform(deps, context, parsed.data)),
         });
       } catch (err) {
         if (err instanceof jobs.CommandError) return failure(err.code, err.message);
@@ -85,7 +91,9 @@ export function createCronjobTool(deps: jobs.CommandDeps): AgentTool {
   };
 }
 
-async function perform(deps: jobs.CommandDeps, tenantId: string, args: Args): Promise<object> {
+async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args): Promise<object> {
+  const { tenantId } = context;
+  const changed = (what: string) => context.changes?.push(what);
   const prompt = args.prompt ?? args.command;
   const id = () => {
     if (!args.id)
@@ -108,29 +116,52 @@ async function perform(deps: jobs.CommandDeps, tenantId: string, args: Args): Pr
         timezone: args.timezone,
         prompt: prompt as string,
       });
-      return { job };
+      changed(`created job "${job.name}" (id ${job.id}, schedule ${job.schedule})`);
+      return { job: shownJob(job) };
     }
-    case 'list':
-      return jobs.listJobs(deps, tenantId, { limit: args.limit ?? 20 });
+    case 'list': {
+      const page = await jobs.listJobs(deps, tenantId, { limit: args.limit ?? 20 });
+      return { ...page, data: page.data.map(shownJob) };
+    }
     case 'get':
-      return { job: await jobs.getJob(deps, tenantId, id()) };
+      return { job: shownJob(await jobs.getJob(deps, tenantId, id())) };
     case 'update': {
       const patch = { name: args.name, schedule: args.schedule, timezone: args.timezone, prompt };
-      return { job: await jobs.updateJob(deps, tenantId, id(), patch) };
+      const job = await jobs.updateJob(deps, tenantId, id(), patch);
+      changed(`updated job "${job.name}" (id ${job.id})`);
+      return { job: shownJob(job) };
     }
     case 'delete':
       await jobs.deleteJob(deps, tenantId, id());
+      changed(`deleted job ${id()}`);
       return { deleted: args.id };
     case 'enable':
-    case 'disable':
-      return {
-        job: await jobs.updateJob(deps, tenantId, id(), { enabled: args.action === 'enable' }),
-      };
-    case 'list_runs':
-      return jobs.listRuns(deps, tenantId, id(), { limit: args.limit ?? 10 });
-    case 'run_now':
-      return { triggered: await jobs.triggerJob(deps, tenantId, id()) };
+    case 'disable': {
+      const job = await jobs.updateJob(deps, tenantId, id(), { enabled: args.action === 'enable' });
+      changed(`${args.action}d job "${job.name}" (id ${job.id})`);
+      return { job: shownJob(job) };
+    }
+    case 'list_runs': {
+      const page = await jobs.listRuns(deps, tenantId, id(), { limit: args.limit ?? 10 });
+      return { ...page, data: page.data.map(shownRun) };
+    }
+    case 'run_now': {
+      // The same rules as POST /v1/cron-jobs/{id}/trigger: a running scheduler, the cooldown.
+      const triggered = await jobs.triggerJob(deps, tenantId, id());
+      changed(`started a run of job ${triggered.job_id}`);
+      return { triggered };
+    }
   }
+}
+
+function shownJob(job: JobView): JobView {
+  return { ...job, prompt: truncateText(job.prompt, SHOWN_TEXT_BYTES) };
+}
+
+function shownRun(run: RunView): RunView {
+  const cut = (text: string | null) =>
+    text === null ? null : truncateText(text, SHOWN_TEXT_BYTES);
+  return { ...run, result: cut(run.result), error: cut(run.error) };
 }
 
 function failure(code: string, message: string): string {

@@ -1,16 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
-import { AgentError, runAgent, type AgentAnswer } from '../../agent/loop.js';
+import type { StreamingLlm } from '../../agent/llm-stream.js';
+import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import { createCronjobTool } from '../../agent/tools/cronjob.js';
-import type { CommandDeps } from '../../jobs/commands.js';
+import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
-import { ChatCompletion, ChatCompletionStream, ModelList } from '../chat-schemas.js';
-import { ApiError } from '../errors.js';
-import { AUTHENTICATED, BEARER, WITH_BODY, errorResponses } from '../responses.js';
+import { checkChatParameters } from '../chat-parameters.js';
+import { ChatCompletion, ChatCompletionStream, Model, ModelList } from '../chat-schemas.js';
+import { ChatStream } from '../chat-stream.js';
+import { ApiError, ClientDisconnected } from '../errors.js';
+import { claimIdempotencyKey, type StoredAnswer } from '../idempotency.js';
+import type { RateLimiter } from '../rate-limit.js';
+import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() });
 const Message = z.object({
@@ -21,19 +26,31 @@ const Message = z.object({
   tool_call_id: z.string().optional(),
 });
 
-// OpenAI clients send more fields than these (top_p, user, ...): they are accepted and ignored.
+// Parameters the agent cannot honour are refused with a 400 before validation
+// (chat-parameters.ts); harmless ones (top_p, user, ...) are accepted and ignored.
 const ChatBody = z.object({
   model: z.string().max(200).optional(),
   messages: z.array(Message).min(1).max(500),
   stream: z.boolean().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
   temperature: z.number().min(0).max(2).optional(),
-  max_tokens: z.number().int().min(1).optional(),
+  max_tokens: z.number().int().min(1).nullish(),
+  max_completion_tokens: z.number().int().min(1).nullish(),
 });
 type ChatBody = z.infer<typeof ChatBody>;
 
-export interface ChatDeps extends CommandDeps {
+// An answer longer than this is cut before it reaches the tenant (or the idempotency store).
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+export interface ChatDeps extends TriggerDeps {
   llm: Llm;
+  /** The tenants' requests-per-minute counter (shared with the auth hook). */
+  rateLimiter: RateLimiter;
+  streamingLlm: StreamingLlm;
+  /** Ceiling of max_tokens / max_completion_tokens (CHAT_MAX_TOKENS). */
+  maxTokens: number;
+  /** Interval of the SSE keep-alive comment (CHAT_STREAM_HEARTBEAT). */
+  heartbeatMs: number;
 }
 
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
@@ -42,6 +59,12 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   const cronjob = createCronjobTool(deps);
   const tags = ['agent'];
   const security = BEARER;
+  const modelEntry = () => ({
+    id: deps.llm.model,
+    object: 'model',
+    created: 0,
+    owned_by: 'hermesx',
+  });
 
   r.get(
     '/v1/models',
@@ -56,16 +79,36 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         response: { 200: ModelList, ...errorResponses(...AUTHENTICATED) },
       },
     },
-    async () => ({
-      object: 'list',
-      data: [{ id: deps.llm.model, object: 'model', created: 0, owned_by: 'hermesx' }],
-    }),
+    async () => ({ object: 'list', data: [modelEntry()] }),
+  );
+
+  r.get(
+    '/v1/models/:id',
+    {
+      config: { access: 'tenant' },
+      schema: {
+        tags,
+        security,
+        summary: 'One model (only the one the agent uses exists)',
+        description: 'OpenAI-compatible; 404 for any other id.',
+        operationId: 'getModel',
+        params: z.object({ id: z.string().max(200) }),
+        response: { 200: Model, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
+      },
+    },
+    async (request) => {
+      if (request.params.id !== deps.llm.model) {
+        throw new ApiError(404, 'model_not_found', `no model ${request.params.id}`);
+      }
+      return modelEntry();
+    },
   );
 
   r.post(
     '/v1/chat/completions',
     {
       config: { access: 'tenant' },
+      preValidation: async (request) => checkChatParameters(request.body, deps.maxTokens),
       schema: {
         tags,
         security,
@@ -82,59 +125,120 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
               'text/event-stream': { schema: ChatCompletionStream },
             },
           },
-          ...errorResponses(...AUTHENTICATED, ...WITH_BODY, 502, 504),
+          ...errorResponses(...AUTHENTICATED, ...WITH_BODY, 409, 502, 504),
         },
       },
     },
     async (request, reply) => {
       const tenantId = tenantOf(request);
-      const controller = new AbortController();
-      // The client going away cancels the model call instead of leaving it running.
-      const onClose = () => {
-        if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
-      };
-      reply.raw.once('close', onClose);
       const body = request.body;
+      const claim = await claimIdempotencyKey(deps.pool, request, tenantId, 'chat.completions');
+      if (claim.kind === 'replay') return replay(reply, claim.answer, body, deps.heartbeatMs);
+      const controller = new AbortController();
+      // The client going away cancels the model call and the tool calls still to come.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) controller.abort(new ClientDisconnected());
+      });
+      const base = {
+        id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+        created: Math.floor(Date.now() / 1000),
+        model: body.model ?? deps.llm.model,
+      };
+      const stream = body.stream
+        ? new ChatStream(reply, base, deps.heartbeatMs, MAX_ANSWER_BYTES)
+        : undefined;
+      const changes: string[] = [];
       let answer: AgentAnswer;
       try {
-        answer = await runAgent(deps.llm, {
-          messages: [{ role: 'system', content: systemPrompt(deps.now()) }, ...toMessages(body)],
-          tools: [cronjob],
-          context: { tenantId, signal: controller.signal },
-          temperature: body.temperature,
-          maxTokens: body.max_tokens,
-        });
-      } catch (err) {
-        throw toApiError(err);
-      }
-      const model = body.model ?? deps.llm.model;
-      const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
-      const created = Math.floor(Date.now() / 1000);
-      if (body.stream)
-        return streamAnswer(reply, {
-          id,
-          created,
-          model,
-          answer,
-          includeUsage: body.stream_options?.include_usage === true,
-        });
-      return {
-        id,
-        object: 'chat.completion',
-        created,
-        model,
-        choices: [
+        answer = await runAgent(
+          stream
+            ? (params, signal) => deps.streamingLlm.complete(params, signal, (t) => stream.delta(t))
+            : deps.llm,
           {
-            index: 0,
-            message: { role: 'assistant', content: answer.content },
-            finish_reason: 'stop',
-            logprobs: null,
+            messages: [{ role: 'system', content: systemPrompt(deps.now()) }, ...toMessages(body)],
+            tools: [cronjob],
+            context: { tenantId, signal: controller.signal, changes },
+            temperature: body.temperature,
+            maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+            beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
+            answerOnStop: true,
           },
-        ],
-        usage: answer.usage,
-      };
+        );
+      } catch (err) {
+        if (claim.kind === 'first') {
+          // A turn cut short after a change keeps its key, so a retry does not repeat the change.
+          const kept = changes.length > 0 ? interruptedAnswer(base, changes) : undefined;
+          await (kept ? claim.complete({ status: 200, body: kept }) : claim.release()).catch(
+            () => undefined,
+          );
+        }
+        const failure = err instanceof LlmError ? toApiError(err, request) : undefined;
+        if (!stream?.opened) {
+          stream?.cancel();
+          throw failure ?? err;
+        }
+        if (failure) stream.fail(failure.code, failure.message);
+        else if (err instanceof ClientDisconnected) stream.cancel();
+        else {
+          request.log.error({ error: String(err), request_id: request.id }, 'chat: turn failed');
+          stream.fail('internal', `internal error (request id ${request.id})`);
+        }
+        return reply;
+      }
+      if (answer.failure) logModelFailure(request, answer.failure, 'after the turn changed state');
+      const content = truncateText(answer.content, MAX_ANSWER_BYTES);
+      const completion = toCompletion(base, content, answer.usage);
+      if (claim.kind === 'first') await claim.complete({ status: 200, body: completion });
+      if (answer.stopped) void reply.header('x-hermesx-agent-stopped', answer.stopped);
+      if (!stream) return completion;
+      // A model-written answer was streamed as it came; one the agent wrote was not.
+      const includeUsage = body.stream_options?.include_usage === true;
+      stream.finish(answer.stopped ? content : undefined, includeUsage ? answer.usage : undefined);
+      return reply;
     },
   );
+}
+
+/**
+ * Each model call after a turn's first counts against the tenant's requests per minute, as a
+ * request would: a turn of eight model calls costs eight requests.
+ */
+async function chargeModelCall(
+  limiter: RateLimiter,
+  tenantId: string,
+  request: FastifyRequest,
+): Promise<string | null> {
+  const rpm = request.tenantRateLimitRpm;
+  if (rpm === undefined) return null;
+  const decision = await limiter.hit(`tenant:${tenantId}`, rpm);
+  return decision.allowed
+    ? null
+    : `this tenant's limit of ${rpm} requests per minute was reached (each model call counts); retry in ${decision.retryAfterSeconds}s`;
+}
+
+type Usage = AgentAnswer['usage'];
+
+function toCompletion(
+  base: { id: string; created: number; model: string },
+  content: string,
+  usage: Usage,
+) {
+  return {
+    ...base,
+    object: 'chat.completion',
+    choices: [
+      { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null },
+    ],
+    usage,
+  };
+}
+
+function interruptedAnswer(
+  base: { id: string; created: number; model: string },
+  changes: string[],
+) {
+  const content = describeStop('the request was interrupted', changes);
+  return toCompletion(base, content, { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
 }
 
 function systemPrompt(now: Date): string {
@@ -166,41 +270,43 @@ function toMessages(body: ChatBody): ChatCompletionMessageParam[] {
   });
 }
 
-function streamAnswer(
-  reply: FastifyReply,
-  chunk: { id: string; created: number; model: string; answer: AgentAnswer; includeUsage: boolean },
-): FastifyReply {
-  const base = {
-    id: chunk.id,
-    object: 'chat.completion.chunk',
-    created: chunk.created,
-    model: chunk.model,
+/** The stored answer of an earlier request with the same Idempotency-Key, in the asked form. */
+function replay(reply: FastifyReply, answer: StoredAnswer, body: ChatBody, heartbeatMs: number) {
+  void reply.header('idempotent-replayed', 'true');
+  const completion = answer.body as {
+    id: string;
+    created: number;
+    model: string;
+    choices: { message: { content: string } }[];
+    usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   };
-  const event = (delta: object, finish: string | null, extra: object = {}) =>
-    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra })}\n\n`;
-  const pieces = chunk.answer.content.match(/[\s\S]{1,48}/g) ?? [];
-  let body = event({ role: 'assistant', content: '' }, null);
-  for (const piece of pieces) body += event({ content: piece }, null);
-  body += event({}, 'stop');
-  if (chunk.includeUsage) {
-    body += `data: ${JSON.stringify({ ...base, choices: [], usage: chunk.answer.usage })}\n\n`;
-  }
-  body += 'data: [DONE]\n\n';
-  return reply
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    .header('cache-control', 'no-cache')
-    .send(body);
+  if (!body.stream) return reply.code(answer.status).send(completion);
+  const stream = new ChatStream(reply, completion, heartbeatMs, MAX_ANSWER_BYTES);
+  const includeUsage = body.stream_options?.include_usage === true;
+  stream.finish(
+    completion.choices[0]?.message.content ?? '',
+    includeUsage ? completion.usage : undefined,
+  );
+  return reply;
 }
 
-function toApiError(err: unknown): unknown {
-  if (err instanceof LlmError) {
-    const status = err.kind === 'timeout' ? 504 : 502;
-    return new ApiError(
-      status,
-      err.kind === 'timeout' ? 'llm_timeout' : 'llm_unavailable',
-      err.message,
-    );
-  }
-  if (err instanceof AgentError) return new ApiError(502, 'agent_step_limit', err.message);
-  return err;
+/**
+ * What a tenant sees of a failure: a generic message with the request id. The model server's own
+ * words (which may quote its configuration) go to the log only.
+ */
+function toApiError(err: LlmError, request: FastifyRequest): ApiError {
+  logModelFailure(request, err, 'before the turn changed anything');
+  const timeout = err.kind === 'timeout';
+  return new ApiError(
+    timeout ? 504 : 502,
+    timeout ? 'llm_timeout' : 'llm_unavailable',
+    `${timeout ? 'the model server did not answer in time' : 'the model server failed'}; nothing was changed, so retrying is safe (request id ${request.id})`,
+  );
+}
+
+function logModelFailure(request: FastifyRequest, err: LlmError, when: string): void {
+  request.log.warn(
+    { request_id: request.id, kind: err.kind, error: err.message, when },
+    'chat: model call failed',
+  );
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as jobs from '../../jobs/commands.js';
+import type { JobView } from '../../jobs/view.js';
 import { tenantOf } from '../auth.js';
-import { ApiError } from '../errors.js';
+import { claimIdempotencyKey } from '../idempotency.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import {
   IdParams,
@@ -18,10 +19,7 @@ import {
   Trigger,
 } from '../schemas.js';
 
-export interface CronJobRouteDeps extends jobs.CommandDeps {
-  /** Whether this replica's scheduler is running (a trigger needs one to pick it up). */
-  schedulerRunning: () => boolean;
-}
+export type CronJobRouteDeps = jobs.TriggerDeps;
 
 const tags = ['cron jobs'];
 const security = BEARER;
@@ -46,7 +44,26 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
       },
     },
     async (request, reply) => {
-      const job = await jobs.createJob(deps, tenantOf(request), request.body);
+      const tenantId = tenantOf(request);
+      // A retried create (same Idempotency-Key and body) gets the first answer, not a second job.
+      const claim = await claimIdempotencyKey(deps.pool, request, tenantId, 'cron-jobs.create');
+      if (claim.kind === 'replay') {
+        return (
+          reply
+            // Only a 201 is ever stored for this route (claim.complete below).
+            .code(claim.answer.status as 201)
+            .header('idempotent-replayed', 'true')
+            .send(claim.answer.body as JobView)
+        );
+      }
+      let job: JobView;
+      try {
+        job = await jobs.createJob(deps, tenantId, request.body);
+      } catch (err) {
+        if (claim.kind === 'first') await claim.release();
+        throw err;
+      }
+      if (claim.kind === 'first') await claim.complete({ status: 201, body: job });
       return reply.code(201).send(job);
     },
   );
@@ -164,13 +181,6 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
       },
     },
     async (request, reply) => {
-      if (!deps.schedulerRunning()) {
-        throw new ApiError(
-          503,
-          'scheduler_unavailable',
-          'the scheduler is waiting for Redis; try again shortly',
-        );
-      }
       return reply
         .code(202)
         .send(await jobs.triggerJob(deps, tenantOf(request), request.params.id));

@@ -9,6 +9,10 @@ const TAGS = [
   { name: 'agent', description: 'OpenAI-compatible chat with the agent that manages cron jobs' },
   { name: 'tenants (admin)', description: 'Tenants and their quotas (admin token)' },
   { name: 'api keys (admin)', description: 'Tenant API keys (admin token)' },
+  {
+    name: 'cluster (admin)',
+    description: 'Pods, runs in flight and recent failures (admin token)',
+  },
   { name: 'operations', description: 'Health probes and metrics (public)' },
 ];
 

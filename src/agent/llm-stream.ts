@@ -1,0 +1,222 @@
+import http from 'node:http';
+import https from 'node:https';
+import type {
+  ChatCompletion,
+  ChatCompletionMessageToolCall,
+} from 'openai/resources/chat/completions';
+import { LlmError, type Llm, type LlmSettings } from './llm.js';
+
+/** A model call that streams: content deltas go to `onDelta` as the model produces them. */
+export interface StreamingLlm {
+  complete(
+    params: Parameters<Llm['complete']>[0],
+    signal: AbortSignal,
+    onDelta: (text: string) => void,
+  ): Promise<ChatCompletion>;
+}
+
+// How long the model may stay silent (before its first byte, or between two).
+const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+type ToolCall = Extract<ChatCompletionMessageToolCall, { type: 'function' }>;
+
+interface Chunk {
+  choices?: {
+    delta?: {
+      content?: string | null;
+      tool_calls?: {
+        index?: number;
+        id?: string;
+        function?: { name?: string; arguments?: string };
+      }[];
+    };
+    finish_reason?: string | null;
+  }[];
+  usage?: ChatCompletion['usage'];
+  error?: { message?: unknown };
+}
+
+/**
+ * `POST /chat/completions` with `stream: true`: server-sent events read as they arrive, content
+ * forwarded at once, tool calls assembled from their fragments. The result has the shape of a
+ * non-streamed completion, so the agent loop does not care which client it was given. Never
+ * retries (a retry would ask the model twice).
+ */
+export function createStreamingLlm(
+  settings: LlmSettings,
+  options: { requestTimeoutMs?: number } = {},
+): StreamingLlm {
+  const endpoint = new URL(
+    'chat/completions',
+    settings.url.endsWith('/') ? settings.url : `${settings.url}/`,
+  );
+  const transport = endpoint.protocol === 'https:' ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
+  };
+  return {
+    complete(params, signal, onDelta) {
+      const body = JSON.stringify({
+        ...params,
+        model: params.model ?? settings.model,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      return new Promise<ChatCompletion>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        const assembly = new Assembly(settings.model, onDelta);
+        let settled = false;
+        const finish = (err: unknown, value?: ChatCompletion) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          if (err !== undefined) {
+            req.destroy();
+            reject(err);
+          } else resolve(value as ChatCompletion);
+        };
+        const req = transport.request(endpoint, {
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        });
+        const onAbort = () => finish(signal.reason);
+        const timer = setTimeout(
+          () => finish(new LlmError('the model server did not answer in time', 'timeout')),
+          timeoutMs,
+        );
+        signal.addEventListener('abort', onAbort, { once: true });
+        req.on('error', (err) =>
+          finish(new LlmError(`cannot reach the model server: ${err.message}`, 'unreachable')),
+        );
+        req.on('response', (res) => {
+          const status = res.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
+          let size = 0;
+          let pending = '';
+          res.setEncoding('utf8');
+          res.on('data', (text: string) => {
+            // The limit is on silence: a long answer that keeps streaming is not cut.
+            timer.refresh();
+            size += Buffer.byteLength(text);
+            if (size > (ok ? MAX_RESPONSE_BYTES : MAX_ERROR_BODY_BYTES)) {
+              return finish(new LlmError('the model server answered too much', 'bad_response'));
+            }
+            pending += text;
+            if (!ok) return;
+            const lines = pending.split('\n');
+            pending = lines.pop() ?? '';
+            try {
+              for (const line of lines) assembly.readLine(line);
+            } catch (err) {
+              finish(err);
+            }
+          });
+          res.on('end', () => {
+            if (!ok) {
+              return finish(new LlmError(`the model server answered ${status}`, 'upstream'));
+            }
+            try {
+              if (pending) assembly.readLine(pending);
+              finish(undefined, assembly.completion());
+            } catch (err) {
+              finish(err);
+            }
+          });
+          res.on('error', (err) =>
+            finish(
+              new LlmError(`the model server connection failed: ${err.message}`, 'unreachable'),
+            ),
+          );
+        });
+        req.end(body);
+      });
+    },
+  };
+}
+
+/** The pieces of one streamed answer, put together. */
+class Assembly {
+  private content = '';
+  private readonly toolCalls: ToolCall[] = [];
+  private usage: ChatCompletion['usage'];
+  private finishReason: string | null = null;
+  private sawEvent = false;
+
+  constructor(
+    private readonly model: string,
+    private readonly onDelta: (text: string) => void,
+  ) {}
+
+  readLine(raw: string): void {
+    const line = raw.trimEnd();
+    if (!line.startsWith('data:')) return;
+    const data = line.slice(5).trim();
+    if (data === '' || data === '[DONE]') return;
+    let chunk: Chunk;
+    try {
+      chunk = JSON.parse(data) as Chunk;
+    } catch {
+      throw new LlmError('the model server streamed invalid JSON', 'bad_response');
+    }
+    if (chunk.error) throw new LlmError('the model server reported an error', 'upstream');
+    this.sawEvent = true;
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (typeof delta?.content === 'string' && delta.content !== '') {
+      this.content += delta.content;
+      this.onDelta(delta.content);
+    }
+    for (const part of delta?.tool_calls ?? []) {
+      const index = part.index ?? this.toolCalls.length;
+      // Indexes come from the model server: only the next one may be new.
+      if (index < 0 || index > this.toolCalls.length) {
+        throw new LlmError('the model server streamed a tool call out of order', 'bad_response');
+      }
+      const call = (this.toolCalls[index] ??= {
+        id: '',
+        type: 'function',
+        function: { name: '', arguments: '' },
+      });
+      if (part.id) call.id = part.id;
+      if (part.function?.name) call.function.name += part.function.name;
+      if (part.function?.arguments) call.function.arguments += part.function.arguments;
+    }
+  }
+
+  completion(): ChatCompletion {
+    if (!this.sawEvent) throw new LlmError('the model server streamed nothing', 'bad_response');
+    const calls = this.toolCalls;
+    return {
+      id: 'streamed',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: this.model,
+      choices: [
+        {
+          index: 0,
+          logprobs: null,
+          finish_reason: (this.finishReason ??
+            (calls.length > 0 ? 'tool_calls' : 'stop')) as 'stop',
+          message: {
+            role: 'assistant',
+            content: calls.length > 0 && this.content === '' ? null : this.content,
+            refusal: null,
+            ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          },
+        },
+      ],
+      ...(this.usage ? { usage: this.usage } : {}),
+    };
+  }
+}

@@ -1,0 +1,233 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, ApiFailure, messageOf, type Job, type Preview } from '../api';
+import { Alert, Field, describedBy } from '../components/ui';
+import { browserZone, formatInZone, zoneNames } from '../format';
+import { navigate } from '../router';
+import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
+
+type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt';
+type Errors = Partial<Record<FieldName | 'form', string>>;
+
+const PREVIEW_DELAY_MS = 300;
+
+/** New job (no jobId) or Edit job: the schedule is checked by the server while typing. */
+export function JobFormPage({ jobId }: { jobId?: string }) {
+  const [name, setName] = useState('');
+  const [schedule, setSchedule] = useState('0 9 * * 1-5');
+  const [timezone, setTimezone] = useState(browserZone);
+  const [prompt, setPrompt] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const [loaded, setLoaded] = useState(!jobId);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [dstNotes, setDstNotes] = useState<DstNote[]>([]);
+  const zones = useMemo(zoneNames, []);
+
+  useEffect(() => {
+    if (!jobId) return;
+    api<Job>('GET', `/v1/cron-jobs/${encodeURIComponent(jobId)}`)
+      .then((job) => {
+        setName(job.name);
+        setSchedule(job.schedule);
+        setTimezone(job.timezone);
+        setPrompt(job.prompt);
+        setLoaded(true);
+      })
+      .catch((err: unknown) => setErrors({ form: messageOf(err) }));
+  }, [jobId]);
+
+  useEffect(() => {
+    if (!schedule.trim()) {
+      setPreview(null);
+      setDstNotes([]);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => {
+      api<Preview>('POST', '/v1/cron-jobs/preview', { schedule, timezone, count: 5 })
+        .then(async (result) => {
+          if (controller.signal.aborted) return;
+          setPreview(result);
+          setErrors((e) => ({ ...e, schedule: undefined, timezone: undefined }));
+          const notes = await findDstNotes(
+            schedule,
+            result.timezone,
+            Date.now(),
+            controller.signal,
+          );
+          if (!controller.signal.aborted) setDstNotes(notes);
+        })
+        .catch((err: unknown) => {
+          if (controller.signal.aborted) return;
+          setPreview(null);
+          setDstNotes([]);
+          setErrors((e) => ({ ...e, ...fieldErrorOf(err) }));
+        });
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      controller.abort();
+      window.clearTimeout(timer);
+    };
+  }, [schedule, timezone]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      const body = { name, schedule, timezone, prompt };
+      const job = jobId
+        ? await api<Job>('PATCH', `/v1/cron-jobs/${encodeURIComponent(jobId)}`, body)
+        : await api<Job>('POST', '/v1/cron-jobs', body);
+      navigate(`/jobs/${job.id}`);
+    } catch (err) {
+      setErrors(fieldErrorOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const words = describeSchedule(schedule);
+  const affected = new Set(dstNotes.flatMap((n) => n.firesMs));
+  return (
+    <section>
+      <p class="crumbs">
+        <a href={jobId ? `/jobs/${jobId}` : '/jobs'}>← {jobId ? 'Back to the job' : 'Jobs'}</a>
+      </p>
+      <h1>{jobId ? 'Edit job' : 'New job'}</h1>
+      <Alert message={errors.form ?? null} />
+      {loaded ? (
+        <div class="form-grid">
+          <form class="card" onSubmit={(e) => void submit(e)} noValidate>
+            <Field id="name" label="Name" error={errors.name}>
+              <input
+                id="name"
+                value={name}
+                maxLength={200}
+                required
+                onInput={(e) => setName(e.currentTarget.value)}
+                {...describedBy('name', errors.name)}
+              />
+            </Field>
+            <Field
+              id="schedule"
+              label="Schedule"
+              error={errors.schedule}
+              hint={
+                <>
+                  Cron (<code>0 9 * * 1-5</code>, 6 fields with seconds, <code>L</code>,{' '}
+                  <code>W</code>, <code>#</code>), <code>@daily</code> or <code>@every 15m</code>.
+                  {words ? <strong class="meaning"> {words}.</strong> : null}
+                </>
+              }
+            >
+              <input
+                id="schedule"
+                value={schedule}
+                spellcheck={false}
+                autocomplete="off"
+                class="mono"
+                required
+                onInput={(e) => setSchedule(e.currentTarget.value)}
+                {...describedBy('schedule', errors.schedule, true)}
+              />
+            </Field>
+            <Field
+              id="timezone"
+              label="Time zone"
+              error={errors.timezone}
+              hint="Type to search the IANA zones, e.g. America/New_York."
+            >
+              <input
+                id="timezone"
+                list="zones"
+                value={timezone}
+                autocomplete="off"
+                spellcheck={false}
+                onInput={(e) => setTimezone(e.currentTarget.value)}
+                {...describedBy('timezone', errors.timezone, true)}
+              />
+              <datalist id="zones">
+                {zones.map((zone) => (
+                  <option key={zone} value={zone} />
+                ))}
+              </datalist>
+            </Field>
+            <Field
+              id="prompt"
+              label="Prompt"
+              error={errors.prompt}
+              hint="What the agent does at each run."
+            >
+              <textarea
+                id="prompt"
+                rows={6}
+                value={prompt}
+                required
+                onInput={(e) => setPrompt(e.currentTarget.value)}
+                {...describedBy('prompt', errors.prompt, true)}
+              />
+            </Field>
+            <div class="actions">
+              <button type="submit" class="primary" disabled={busy}>
+                {jobId ? 'Save' : 'Create'}
+              </button>
+              <a class="button" href={jobId ? `/jobs/${jobId}` : '/jobs'}>
+                Cancel
+              </a>
+            </div>
+          </form>
+          <aside class="card preview" aria-labelledby="preview-title">
+            <h2 id="preview-title">Next five runs</h2>
+            {preview ? (
+              <ol class="fire-times">
+                {preview.next.map((t) => (
+                  <li key={t} class={affected.has(new Date(t).getTime()) ? 'dst' : ''}>
+                    {formatInZone(t, preview.timezone)}
+                    {preview.timezone !== browserZone ? (
+                      <span class="muted small yours">
+                        your time {formatInZone(t, browserZone)}
+                      </span>
+                    ) : null}
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <p class="muted">{errors.schedule ? 'Fix the schedule to see its runs.' : '…'}</p>
+            )}
+            {dstNotes.map((note) => (
+              <p key={note.key} class="warning" role="note">
+                <span aria-hidden="true">⚠ </span>
+                {note.text}
+              </p>
+            ))}
+          </aside>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** Which field a server error concerns, and quota errors in plain words. */
+function fieldErrorOf(err: unknown): Errors {
+  if (!(err instanceof ApiFailure)) return { form: messageOf(err) };
+  const message = err.message;
+  switch (err.code) {
+    case 'invalid_schedule':
+      return /time zone|CRON_TZ|TZ=/.test(message) ? { timezone: message } : { schedule: message };
+    case 'schedule_too_frequent':
+      return { schedule: `Too frequent for your plan: ${message}.` };
+    case 'quota_exceeded':
+      return { form: `Job limit reached: ${message}.` };
+    case 'rate_limited':
+      return { form: `Too many requests: ${message}.` };
+    case 'validation_error':
+      if (/^name\b/.test(message)) return { name: message };
+      if (/^prompt\b|prompt must/.test(message)) return { prompt: message };
+      if (/timezone/.test(message)) return { timezone: message };
+      if (/schedule/.test(message)) return { schedule: message };
+      return { form: message };
+    default:
+      return { form: message };
+  }
+}

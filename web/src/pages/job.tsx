@@ -1,0 +1,293 @@
+import { useRef, useState } from 'preact/hooks';
+import { api, ApiFailure, messageOf, type Job, type Page, type Preview, type Run } from '../api';
+import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components/ui';
+import { browserZone, formatDuration, formatInZone, relative } from '../format';
+import { navigate } from '../router';
+import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
+
+const RUNS_PER_PAGE = 20;
+const POLL_FAST_MS = 1500;
+const POLL_SLOW_MS = 10_000;
+
+/** A job: definition, next ten runs, run history; run now, pause/resume, edit, delete. */
+export function JobPage({ jobId }: { jobId: string }) {
+  const [job, setJob] = useState<Job | null>(null);
+  const [next, setNext] = useState<string[]>([]);
+  const [runs, setRuns] = useState<Page<Run> | null>(null);
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [page, setPage] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [awaitingUntilMs, setAwaitingUntilMs] = useState(0);
+  const [missing, setMissing] = useState(false);
+  const [dstNotes, setDstNotes] = useState<DstNote[]>([]);
+  const dstFor = useRef('');
+  const path = `/v1/cron-jobs/${encodeURIComponent(jobId)}`;
+
+  const loadJob = async () => {
+    try {
+      const loaded = await api<Job>('GET', path);
+      setJob(loaded);
+      const preview = await api<Preview>('POST', '/v1/cron-jobs/preview', {
+        schedule: loaded.schedule,
+        timezone: loaded.timezone,
+        count: 10,
+      });
+      setNext(preview.next);
+      // Daylight-saving notes depend only on the definition: computed again when it changes.
+      const definition = `${loaded.schedule}|${preview.timezone}`;
+      if (definition !== dstFor.current) {
+        dstFor.current = definition;
+        setDstNotes(
+          await findDstNotes(
+            loaded.schedule,
+            preview.timezone,
+            Date.now(),
+            new AbortController().signal,
+          ),
+        );
+      }
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 404) setMissing(true);
+      else setError(messageOf(err));
+    }
+  };
+  const loadRuns = async () => {
+    const cursor = cursors[page];
+    const query = `limit=${RUNS_PER_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const result = await api<Page<Run>>('GET', `${path}/runs?${query}`);
+    setRuns(result);
+    if (result.data.some((r) => r.status === 'running' || r.status === 'claimed')) {
+      setAwaitingUntilMs((until) => Math.max(until, Date.now() + 5000));
+    }
+  };
+
+  const fast = awaitingUntilMs > Date.now();
+  usePoll(loadJob, fast ? POLL_FAST_MS * 2 : POLL_SLOW_MS * 3, [jobId, fast]);
+  usePoll(loadRuns, fast ? POLL_FAST_MS : POLL_SLOW_MS, [jobId, page, cursors, fast]);
+
+  const act = async (what: () => Promise<unknown>, done: string) => {
+    setError(null);
+    setNotice(null);
+    try {
+      await what();
+      setNotice(done);
+      await loadJob();
+      await loadRuns();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const runNow = () =>
+    act(async () => {
+      await api('POST', `${path}/trigger`);
+      setPage(0);
+      setAwaitingUntilMs(Date.now() + 60_000);
+    }, 'Run requested; it appears below in a moment.');
+  const setEnabled = (enabled: boolean) =>
+    act(() => api('PATCH', path, { enabled }), enabled ? 'Resumed.' : 'Paused.');
+  const remove = async () => {
+    try {
+      await api('DELETE', path);
+      navigate('/jobs');
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
+  if (missing) {
+    return (
+      <section>
+        <h1>Job not found</h1>
+        <p>
+          No job with id <code>{jobId}</code> in this tenant. <a href="/jobs">All jobs</a>
+        </p>
+      </section>
+    );
+  }
+  if (!job)
+    return <section>{error ? <Alert message={error} /> : <p class="muted">Loading…</p>}</section>;
+
+  const words = describeSchedule(job.schedule);
+  return (
+    <section>
+      <p class="crumbs">
+        <a href="/jobs">← Jobs</a>
+      </p>
+      <div class="page-head">
+        <h1>
+          {job.name} {job.enabled ? null : <span class="badge badge-paused">paused</span>}
+        </h1>
+        <div class="actions">
+          <button
+            type="button"
+            class="primary"
+            disabled={!job.enabled}
+            onClick={() => void runNow()}
+          >
+            Run now
+          </button>
+          {job.enabled ? (
+            <button type="button" onClick={() => void setEnabled(false)}>
+              Pause
+            </button>
+          ) : (
+            <button type="button" onClick={() => void setEnabled(true)}>
+              Resume
+            </button>
+          )}
+          <a class="button" href={`/jobs/${job.id}/edit`}>
+            Edit
+          </a>
+          <ConfirmButton
+            label="Delete"
+            danger
+            question={`Delete the job “${job.name}” and all its runs? This cannot be undone.`}
+            onConfirm={remove}
+          />
+        </div>
+      </div>
+      <Alert message={error} />
+      <Alert message={notice} tone="ok" />
+      <div class="grid-2">
+        <div class="card">
+          <h2>Definition</h2>
+          <dl class="facts">
+            <dt>Schedule</dt>
+            <dd>
+              <code>{job.schedule}</code>
+              {words ? <div class="muted">{words}</div> : null}
+            </dd>
+            <dt>Time zone</dt>
+            <dd>{job.timezone}</dd>
+            <dt>Enabled</dt>
+            <dd>{job.enabled ? 'Yes' : 'No (paused)'}</dd>
+            <dt>Runs so far</dt>
+            <dd>{job.run_count}</dd>
+            <dt>Last run</dt>
+            <dd>
+              {job.last_run_at ? (
+                <>
+                  <StatusBadge
+                    status={job.last_run_success ? 'success' : 'failed'}
+                    kind={job.last_run_success ? null : job.last_run_error_kind}
+                  />{' '}
+                  {relative(job.last_run_at)}
+                  {job.last_run_error ? <div class="error-text">{job.last_run_error}</div> : null}
+                </>
+              ) : (
+                'never'
+              )}
+            </dd>
+            <dt>Prompt</dt>
+            <dd>
+              <pre class="prompt">{job.prompt}</pre>
+            </dd>
+          </dl>
+        </div>
+        <div class="card">
+          <h2>Next ten runs</h2>
+          {job.enabled ? (
+            <ol class="fire-times">
+              {next.map((t) => (
+                <li key={t}>
+                  {formatInZone(t, job.timezone)}
+                  {job.timezone !== browserZone ? (
+                    <span class="muted small yours">your time {formatInZone(t, browserZone)}</span>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p class="muted">Paused: nothing runs until you resume it.</p>
+          )}
+          {dstNotes.map((note) => (
+            <p key={note.key} class="warning" role="note">
+              <span aria-hidden="true">⚠ </span>
+              {note.text}
+            </p>
+          ))}
+        </div>
+      </div>
+      <h2>Runs</h2>
+      <RunsTable runs={runs?.data ?? null} zone={job.timezone} />
+      <Pager
+        label="Run pages"
+        page={page}
+        hasNext={Boolean(runs?.next_cursor)}
+        onPage={(target) => {
+          if (target > page && runs?.next_cursor) {
+            setCursors((list) => [...list.slice(0, page + 1), runs.next_cursor]);
+          }
+          setPage(target);
+        }}
+      />
+    </section>
+  );
+}
+
+function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
+  if (runs === null) return <p class="muted">Loading runs…</p>;
+  if (runs.length === 0) return <p class="muted">No runs yet. Use Run now to try the job.</p>;
+  const showAttempts = runs.some((r) => typeof r.attempts === 'number');
+  return (
+    <div class="table-wrap">
+      <table class="runs stack">
+        <caption class="sr-only">Runs, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Nominal time</th>
+            <th scope="col">Start lag</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Status</th>
+            <th scope="col">Error kind</th>
+            {showAttempts ? <th scope="col">Attempts</th> : null}
+            <th scope="col">Pod</th>
+            <th scope="col">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id} data-status={run.status}>
+              <td data-label="Nominal time">{formatInZone(run.scheduled_at, zone)}</td>
+              <td data-label="Start lag">
+                {run.started_at
+                  ? formatDuration(
+                      new Date(run.started_at).getTime() - new Date(run.scheduled_at).getTime(),
+                    )
+                  : '—'}
+              </td>
+              <td data-label="Duration">{formatDuration(run.duration_ms)}</td>
+              <td data-label="Status">
+                <StatusBadge status={run.status} />
+              </td>
+              <td data-label="Error kind">
+                {run.error_kind ?? (run.status === 'failed' ? '—' : '')}
+              </td>
+              {showAttempts ? <td data-label="Attempts">{run.attempts ?? ''}</td> : null}
+              <td data-label="Pod">
+                <code class="small">{run.pod_id}</code>
+              </td>
+              <td data-label="Result" class="result">
+                {run.result || run.error ? (
+                  <details>
+                    <summary>{preview(run.error ?? run.result ?? '')}</summary>
+                    {run.error ? <pre class="error-text">{run.error}</pre> : null}
+                    {run.result ? <pre>{run.result}</pre> : null}
+                  </details>
+                ) : (
+                  <span class="muted">{run.status === 'running' ? 'running…' : ''}</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function preview(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 60)}…` : line;
+}
