@@ -31,6 +31,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
+import { lintCompose } from './lint-compose.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache', 'deploy-lint');
@@ -665,68 +666,6 @@ async function lintDockerfile() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compose files
-
-const COMPOSE_FILES = [
-  {
-    file: 'docker-compose.saas.yml',
-    // env_file: .env is not committed; check the file with the committed .env.example as .env.
-    withEnvExample: true,
-    containers: { postgres: 'hermesx-pg', redis: 'hermesx-redis', 'hermesx-saas': 'hermesx-saas' },
-    ports: { postgres: 5432, redis: 6379, 'hermesx-saas': 18080 },
-  },
-  {
-    file: 'docker-compose.test.yml',
-    ports: { 'postgres-test': 5433, 'redis-test': 6380, 'minio-test': 9002 },
-  },
-  {
-    file: 'deploy/docker-compose.multi-replica.yml',
-    containers: {
-      'hermesx-mr-1': 'hermesx-mr-1',
-      'hermesx-mr-2': 'hermesx-mr-2',
-      'hermesx-mr-3': 'hermesx-mr-3',
-      'hermesx-mr-pg': 'hermesx-mr-pg',
-      'hermesx-mr-redis': 'hermesx-mr-redis',
-    },
-    ports: { 'hermesx-mr-lb': 8080 },
-  },
-];
-
-async function lintCompose(compose, YAML) {
-  for (const spec of COMPOSE_FILES) {
-    let projectDir;
-    await check(`${compose.name} config -q ${spec.file}`, () => {
-      const args = [...compose.prefix];
-      if (spec.withEnvExample) {
-        projectDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-compose-'));
-        writeFileSync(path.join(projectDir, '.env'), readFileSync(path.join(ROOT, '.env.example')));
-        args.push('--project-directory', projectDir);
-      }
-      args.push('-f', path.join(ROOT, spec.file));
-      runOk(compose.command, [...args, 'config', '-q']);
-      // The names are literal in the file (no interpolation), so read them from the source.
-      const config = YAML.parse(readFileSync(path.join(ROOT, spec.file), 'utf8'), { merge: true });
-      const problems = [];
-      for (const [service, name] of Object.entries(spec.containers ?? {})) {
-        const actual = config.services?.[service]?.container_name;
-        if (actual !== name)
-          problems.push(`service ${service}: container_name ${actual}, want ${name}`);
-      }
-      for (const [service, port] of Object.entries(spec.ports ?? {})) {
-        const ports = (config.services?.[service]?.ports ?? []).map((p) =>
-          Number(String(p).split(':').at(-2)),
-        );
-        if (!ports.includes(port))
-          problems.push(`service ${service}: host port ${port} not published`);
-      }
-      if (problems.length) throw new Error(problems.join('\n'));
-      return `${Object.keys(config.services ?? {}).length} services`;
-    });
-    if (projectDir) rmSync(projectDir, { recursive: true, force: true });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 
 async function main() {
   let helm;
@@ -752,7 +691,7 @@ async function main() {
   if (helm && schemaPrefix) await lintChart(helm, schemaPrefix);
   await lintDockerfile();
   if (compose && schemaPrefix) {
-    await lintCompose(compose, loadYaml(schemaPrefix));
+    await lintCompose({ compose, YAML: loadYaml(schemaPrefix), check, runOk, root: ROOT });
   }
 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
