@@ -1,0 +1,162 @@
+// `npm run verify:docker`: the user guide's Docker path, run for real against the repository's
+// Dockerfile and compose files. It starts dockerd when no engine answers (and stops only that
+// one, by PID), builds stand-in base images where no registry gives them
+// (scripts/docker-standins/build.sh), picks free host ports, serves a fake OpenAI-compatible model
+// on the Docker bridge, then runs and asserts every step, printing a PASS/FAIL report with timings.
+//
+//   npm run verify:docker                 # everything (~12 min)
+//   npm run verify:docker -- --quick      # image build, saas stack health, one scheduled run
+//   npm run verify:docker -- --replace    # remove leftover hermesx-* containers of a past run first
+//   npm run verify:docker -- --json FILE  # also write {passed, failed, steps} to FILE
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from './verify-docker-context.js';
+import {
+  bridgeGateway,
+  composeCommand,
+  docker,
+  ensureEngine,
+  freePort,
+  run,
+  type Engine,
+} from './verify-docker-engine.js';
+import { verifyImageBuild, verifyImageRuntime } from './verify-docker-image.js';
+import { startContainerModel } from './verify-docker-model.js';
+import { verifyMultiReplica } from './verify-docker-multi.js';
+import { secs, StepReport } from './verify-docker-report.js';
+import { SAAS_CONTAINERS, verifyMiddlewareOnly, verifySaasStack } from './verify-docker-saas.js';
+import { verifyTestIntegration } from './verify-docker-tests.js';
+import { cleanupAll, onCleanup } from './verify-util.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const replace = args.includes('--replace');
+const jsonIndex = args.indexOf('--json');
+const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
+
+const startedAt = Date.now();
+const say = (line: string) =>
+  process.stdout.write(`[verify:docker ${secs(Date.now() - startedAt).padStart(8)}] ${line}\n`);
+
+const OUR_CONTAINERS = [
+  ...SAAS_CONTAINERS,
+  'hermesx-imagecheck',
+  'hermesx-mr-1',
+  'hermesx-mr-2',
+  'hermesx-mr-3',
+  'hermesx-mr-pg',
+  'hermesx-mr-redis',
+  'hermesx-mr-lb',
+  'hermesx-test-pg',
+  'hermesx-test-redis',
+  'hermesx-test-minio',
+];
+
+let engine: Engine | undefined;
+
+async function stopEverything(reason: string, code: number): Promise<never> {
+  say(`${reason}: stopping everything started`);
+  await cleanupAll(say);
+  await engine?.stop();
+  process.exit(code);
+}
+process.once('SIGINT', () => void stopEverything('SIGINT', 130));
+process.once('SIGTERM', () => void stopEverything('SIGTERM', 143));
+
+/** Containers left by an earlier run would make `up -d` fail on their fixed names. */
+async function checkLeftovers(report: StepReport): Promise<boolean> {
+  return report.step(`no leftover ${OUR_CONTAINERS.length} hermesx-* containers`, async () => {
+    const out = await docker(['ps', '-a', '--format', '{{.Names}}']);
+    const left = out.stdout.split('\n').filter((name) => OUR_CONTAINERS.includes(name));
+    if (left.length === 0) return 'none';
+    if (!replace)
+      throw new Error(
+        `already there: ${left.join(', ')} (stop your stack first, or pass --replace to remove them)`,
+      );
+    await docker(['rm', '-f', '-v', ...left]);
+    return `removed ${left.join(', ')} (--replace)`;
+  });
+}
+
+async function main(): Promise<number> {
+  const report = new StepReport(say);
+  report.section = 'Preflight';
+  const ctx: Partial<Context> = { root: ROOT, report, say, quick };
+  let ready = await report.step('Docker engine answers', async () => {
+    engine = await ensureEngine(path.join(ROOT, '.cache', 'verify-docker'), say);
+    const version = await run('docker', ['version', '--format', '{{.Server.Version}}']);
+    return `Docker ${version.stdout.trim()}, ${engine.how}`;
+  });
+  ready =
+    ready &&
+    (await report.step('compose command', async () => {
+      ctx.compose = composeCommand();
+      const version = await run(ctx.compose[0]!, [...ctx.compose.slice(1), 'version', '--short']);
+      return `${ctx.compose.join(' ')} ${version.stdout.trim()}${ctx.compose[0] === 'docker-compose' ? ' (no v2 plugin; the guide\'s "docker compose" runs through it)' : ''}`;
+    })) &&
+    (await checkLeftovers(report)) &&
+    (await report.step('base images (pulled, present, or stand-ins built)', async () => {
+      const out = await run('bash', [path.join(ROOT, 'scripts/docker-standins/build.sh')], {
+        timeoutMs: 1_200_000,
+      });
+      if (out.code !== 0) throw new Error(`${out.stdout}${out.stderr}`.trim());
+      return out.stdout.trim().split('\n').at(-1) ?? '';
+    })) &&
+    (await report.step("free host ports (the guide's where free)", async () => {
+      ctx.ports = {
+        pg: await freePort(5432),
+        redis: await freePort(6379),
+        api: await freePort(18080),
+        minio: await freePort(9000),
+        minioConsole: await freePort(9001),
+        lb: await freePort(8080),
+        imageCheck: await freePort(18081),
+      };
+      return Object.entries(ctx.ports)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
+    })) &&
+    (await report.step('fake OpenAI-compatible model on the Docker bridge', async () => {
+      const gateway = await bridgeGateway();
+      ctx.model = await startContainerModel(gateway);
+      const model = ctx.model;
+      onCleanup('fake model', () => model.fake.close());
+      return `${model.fake.url} (containers: LLM_API_URL=${model.containerUrl})`;
+    }));
+  if (ready) {
+    const full = ctx as Context;
+    if (await verifyImageBuild(full)) {
+      await verifySaasStack(full);
+      if (!quick) {
+        await verifyImageRuntime(full);
+        await verifyMiddlewareOnly(full);
+        await verifyMultiReplica(full);
+      }
+    }
+    await cleanupAll(say);
+    if (!quick) await verifyTestIntegration(full);
+  }
+  await cleanupAll(say);
+  await engine?.stop();
+
+  const header = [
+    `verify:docker${quick ? ' --quick' : ''}: ${report.passed} passed, ${report.failed} failed, ${secs(Date.now() - startedAt)}`,
+    `${new Date().toISOString()}  ${ROOT}`,
+  ];
+  process.stdout.write(`${report.format(header, [])}\n`);
+  if (jsonFile) {
+    const body = { passed: report.passed, failed: report.failed, steps: report.steps };
+    writeFileSync(jsonFile, `${JSON.stringify(body, null, 2)}\n`);
+  }
+  return report.failed === 0 && report.passed > 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err: unknown) => {
+    say(`verify:docker: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    await stopEverything('error', 1);
+  },
+);
