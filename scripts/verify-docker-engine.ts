@@ -154,7 +154,7 @@ export async function freePort(preferred: number): Promise<number> {
   }
 }
 
-/** The default bridge's gateway: what host.docker.internal (host-gateway) resolves to. */
+/** What host.docker.internal (host-gateway) resolves to: the default bridge's gateway. */
 export async function bridgeGateway(): Promise<string> {
   const out = await dockerOk([
     'network',
@@ -163,7 +163,11 @@ export async function bridgeGateway(): Promise<string> {
     '-f',
     '{{range .IPAM.Config}}{{.Gateway}}{{end}}',
   ]);
-  const gateway = out.trim();
+  // Docker 20.10 often leaves the gateway out of IPAM: it is then docker0's address (which
+  // os.networkInterfaces() omits while no container is attached: the link is down).
+  const docker0 = spawnSync('ip', ['-4', '-o', 'addr', 'show', 'docker0'], { encoding: 'utf8' });
+  const address = /inet (\d+\.\d+\.\d+\.\d+)\//.exec(docker0.stdout ?? '')?.[1];
+  const gateway = out.trim() || address || '';
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(gateway)) throw new Error(`no bridge gateway (${gateway})`);
   return gateway;
 }

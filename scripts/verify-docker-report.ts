@@ -75,22 +75,20 @@ export class StepReport {
     return this.steps.filter((s) => s.pass).length;
   }
 
-  /** The report as aligned text, grouped by section. */
+  /** The report as text, grouped by section: verdict, time and step, then what was observed. */
   format(header: string[], footer: string[]): string {
-    const width = Math.min(70, Math.max(...this.steps.map((s) => s.name.length), 10));
-    const out = ['', '='.repeat(110), ...header, '='.repeat(110)];
+    const out = ['', '='.repeat(100), ...header, '='.repeat(100)];
     let section = '';
     for (const step of this.steps) {
       if (step.section !== section) {
         section = step.section;
         out.push('', `## ${section}`);
       }
-      const observed = (step.observed.split('\n')[0] ?? '').slice(0, 110);
-      out.push(
-        `${step.pass ? 'PASS' : 'FAIL'}  ${step.name.padEnd(width)}  ${secs(step.ms).padStart(8)}  ${observed}`,
-      );
+      const observed = (step.observed.split('\n')[0] ?? '').slice(0, 160);
+      out.push(`${step.pass ? 'PASS' : 'FAIL'} ${secs(step.ms).padStart(8)}  ${step.name}`);
+      out.push(`               ${observed}`);
     }
-    out.push('', ...footer, '='.repeat(110));
+    out.push('', ...footer, '='.repeat(100));
     return out.join('\n');
   }
 }
