@@ -130,12 +130,19 @@ async function verifyStop(ctx: Context, url: string): Promise<void> {
     async () => {
       const created = await http(`${url}/v1/cron-jobs`, {
         token: 'image-check-key',
-        body: { name: 'slow image check', schedule: '*/5 * * * * *', prompt: 'Take your time.' },
+        body: { name: 'slow image check', schedule: '0 0 1 1 *', prompt: 'Take your time.' },
       });
       expect(
         created.status === 201,
         `POST /v1/cron-jobs: HTTP ${created.status} ${created.text.slice(0, 200)}`,
       );
+      // Run now: POST /v1/cron-jobs/{id}/trigger.
+      const id = (created.json as { id: string }).id;
+      const trigger = await http(`${url}/v1/cron-jobs/${id}/trigger`, {
+        token: 'image-check-key',
+        body: {},
+      });
+      expect(trigger.status < 300, `trigger: HTTP ${trigger.status} ${trigger.text.slice(0, 200)}`);
       const running = await until(
         async () => {
           const rows = await psqlRows(

@@ -3,7 +3,7 @@
 // containers reach it and nothing outside this machine does. It plays the guide's agent (asked
 // to create a cron job, it calls the cronjob tool) and answers scheduled runs at once, except
 // runs of jobs whose name starts with "slow", which it holds for SLOW_RUN_MS so a run is in
-// flight when a container is killed or stopped.
+// flight when a container is killed or stopped, and "busy" ones, which take BUSY_RUN_MS.
 import {
   cronAgentHandler,
   startFakeLlm,
@@ -14,12 +14,16 @@ import {
 /** The guide's .env points the API at an Ollama on the host: host.docker.internal:11434. */
 export const GUIDE_MODEL_PORT = 11434;
 export const SLOW_RUN_MS = 120_000;
+/** Runs of jobs named "busy…" take this long, so one replica cannot take every occurrence. */
+export const BUSY_RUN_MS = 2_000;
 
 const handler: Handler = (body, index) => {
   const messages = (body as { messages?: { role?: string; content?: unknown }[] }).messages ?? [];
   const system = String(messages.find((m) => m.role === 'system')?.content ?? '');
   if (/running the scheduled job "slow/.test(system))
     return { content: 'slow ok', delayMs: SLOW_RUN_MS };
+  if (/running the scheduled job "busy/.test(system))
+    return { content: 'busy ok', delayMs: BUSY_RUN_MS };
   return cronAgentHandler(body, index);
 };
 

@@ -14,8 +14,15 @@ const ALL = [...REPLICAS, 'hermesx-mr-pg', 'hermesx-mr-redis', 'hermesx-mr-lb'];
 const DUPLICATES =
   'SELECT cron_job_id, scheduled_at, COUNT(*) FROM cron_job_runs GROUP BY 1,2 HAVING COUNT(*) > 1;';
 const KEY = 'test-secret-key';
-/** Jobs besides the guide's, so two minutes give every replica work: every 10 s. */
+const ADMIN = 'test-admin-token';
+const DEFAULT_TENANT = '00000000-0000-0000-0000-000000000001';
+/**
+ * Jobs besides the guide's, every 10 s (the default tenant is allowed that first), each run
+ * taking 2 s, with SCHEDULER_MAX_CONCURRENT_RUNS=2: one replica cannot take them all, so two
+ * minutes give more than one replica work.
+ */
 const FAST_JOBS = 4;
+const MAX_CONCURRENT_RUNS = '2';
 
 interface Stack {
   ctx: Context;
@@ -34,6 +41,7 @@ export async function verifyMultiReplica(ctx: Context): Promise<void> {
     delete env[key];
   if (!ctx.model.containerUrl.includes(':11434/')) env.LLM_API_URL = ctx.model.containerUrl;
   env.SCHEDULER_SHUTDOWN_GRACE = '5s';
+  env.SCHEDULER_MAX_CONCURRENT_RUNS = MAX_CONCURRENT_RUNS;
   const stack: Stack = {
     ctx,
     cwd: path.join(ctx.root, 'deploy'),
@@ -127,9 +135,18 @@ async function createJobs(stack: Stack): Promise<string | undefined> {
       const list = (jobs.json as { data?: { id: string; schedule: string }[] }).data ?? [];
       jobId = list.find((j) => j.schedule === '* * * * *')?.id;
       expect(jobId, `no every-minute job: ${jobs.text.slice(0, 300)}`);
+      const patch = await http(stack.lb(`/v1/tenants/${DEFAULT_TENANT}`), {
+        method: 'PATCH',
+        token: ADMIN,
+        body: { min_schedule_interval_seconds: 5 },
+      });
+      expect(
+        patch.status === 200,
+        `PATCH tenant: HTTP ${patch.status} ${patch.text.slice(0, 200)}`,
+      );
       for (let i = 1; i <= FAST_JOBS; i++) {
         const body = {
-          name: `every 10 s #${i}`,
+          name: `busy #${i}`,
           schedule: '*/10 * * * * *',
           prompt: 'Report the time.',
         };
@@ -146,7 +163,7 @@ async function createJobs(stack: Stack): Promise<string | undefined> {
       };
       const made = await http(stack.lb('/v1/cron-jobs'), { token: KEY, body: slow });
       expect(made.status === 201, `POST slow job: HTTP ${made.status} ${made.text.slice(0, 200)}`);
-      return `HTTP 200, job ${jobId} '* * * * *'; plus ${FAST_JOBS} jobs every 10 s and one slow job (REST)`;
+      return `HTTP 200, job ${jobId} '* * * * *'; plus (REST, tenant allowed 5 s) ${FAST_JOBS} jobs every 10 s and one slow job`;
     },
     REPLICAS,
   );
