@@ -172,12 +172,12 @@ export async function bridgeGateway(): Promise<string> {
   return gateway;
 }
 
-/** A container's state: Health.Status when it has a health check, else Status; 'missing'. */
+/** A container's state: Health.Status while it runs with a health check, else Status; 'missing'. */
 export async function stateOf(name: string): Promise<string> {
   const out = await docker([
     'inspect',
     '-f',
-    '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}',
+    '{{if and (eq .State.Status "running") .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}',
     name,
   ]);
   return out.code === 0 ? out.stdout.trim() : 'missing';

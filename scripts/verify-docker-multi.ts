@@ -297,7 +297,9 @@ async function verifyKill(stack: Stack): Promise<void> {
 async function verifyRedisStop(stack: Stack): Promise<void> {
   const { report } = stack.ctx;
   const live: string[] = [];
-  for (const name of REPLICAS) if ((await stateOf(name)) !== 'exited') live.push(name);
+  for (const name of REPLICAS)
+    if (['running', 'healthy', 'starting', 'unhealthy'].includes(await stateOf(name)))
+      live.push(name);
   const startedBefore = await Promise.all(
     live.map(async (name) => countLines(await logsOf(name), /msg="scheduler started"/)),
   );

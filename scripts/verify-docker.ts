@@ -8,6 +8,8 @@
 //   npm run verify:docker -- --quick      # image build, saas stack health, one scheduled run
 //   npm run verify:docker -- --replace    # remove leftover hermesx-* containers of a past run first
 //   npm run verify:docker -- --json FILE  # also write {passed, failed, steps} to FILE
+//   npm run verify:docker -- --only multi # one part: saas, multi or tests (after the image build)
+// Exit status: 0 all passed, 1 a step failed, 3 no Docker engine could run at all.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +37,9 @@ const quick = args.includes('--quick');
 const replace = args.includes('--replace');
 const jsonIndex = args.indexOf('--json');
 const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
+const runs = (part: 'saas' | 'multi' | 'tests') => only === undefined || only === part;
 
 const startedAt = Date.now();
 const say = (line: string) =>
@@ -84,13 +89,13 @@ async function main(): Promise<number> {
   const report = new StepReport(say);
   report.section = 'Preflight';
   const ctx: Partial<Context> = { root: ROOT, report, say, quick };
-  let ready = await report.step('Docker engine answers', async () => {
+  const engineRuns = await report.step('Docker engine answers', async () => {
     engine = await ensureEngine(path.join(ROOT, '.cache', 'verify-docker'), say);
     const version = await run('docker', ['version', '--format', '{{.Server.Version}}']);
     return `Docker ${version.stdout.trim()}, ${engine.how}`;
   });
-  ready =
-    ready &&
+  const ready =
+    engineRuns &&
     (await report.step('compose command', async () => {
       ctx.compose = composeCommand();
       const version = await run(ctx.compose[0]!, [...ctx.compose.slice(1), 'version', '--short']);
@@ -128,21 +133,21 @@ async function main(): Promise<number> {
   if (ready) {
     const full = ctx as Context;
     if (await verifyImageBuild(full)) {
-      await verifySaasStack(full);
-      if (!quick) {
+      if (runs('saas')) await verifySaasStack(full);
+      if (!quick && runs('saas')) {
         await verifyImageRuntime(full);
         await verifyMiddlewareOnly(full);
-        await verifyMultiReplica(full);
       }
+      if (!quick && runs('multi')) await verifyMultiReplica(full);
     }
     await cleanupAll(say);
-    if (!quick) await verifyTestIntegration(full);
+    if (!quick && runs('tests')) await verifyTestIntegration(full);
   }
   await cleanupAll(say);
   await engine?.stop();
 
   const header = [
-    `verify:docker${quick ? ' --quick' : ''}: ${report.passed} passed, ${report.failed} failed, ${secs(Date.now() - startedAt)}`,
+    `verify:docker${quick ? ' --quick' : ''}${only ? ` --only ${only}` : ''}: ${report.passed} passed, ${report.failed} failed, ${secs(Date.now() - startedAt)}`,
     `${new Date().toISOString()}  ${ROOT}`,
   ];
   process.stdout.write(`${report.format(header, [])}\n`);
@@ -150,6 +155,8 @@ async function main(): Promise<number> {
     const body = { passed: report.passed, failed: report.failed, steps: report.steps };
     writeFileSync(jsonFile, `${JSON.stringify(body, null, 2)}\n`);
   }
+  // 3: no Docker engine can run here at all (.ci/run tells that apart from a failed check).
+  if (!engineRuns) return 3;
   return report.failed === 0 && report.passed > 0 ? 0 : 1;
 }
 
