@@ -31,6 +31,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
+import {
+  conventionProblems,
+  isCustomResource,
+  NOTES_CASES,
+  notesProblems,
+  secretsOf,
+  SECURE_VARIANT,
+} from './lint-chart.mjs';
 import { lintCompose } from './lint-compose.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -307,6 +315,7 @@ const VARIANTS = [
       },
     ),
   },
+  { ...SECURE_VARIANT, args: helmValues(SECURE_VARIANT.set, SECURE_VARIANT.strings) },
 ];
 
 // Values the chart must refuse, with the words its message must contain.
@@ -347,7 +356,7 @@ async function lintChart(helm, schemaPrefix) {
     await check(`helm template (${variant.name})`, () => {
       const output = runOk(helm, [
         'template',
-        'hermesx',
+        variant.release ?? 'hermesx',
         CHART,
         '--namespace',
         'hermesx',
@@ -376,7 +385,7 @@ async function lintChart(helm, schemaPrefix) {
   for (const { variant, docs } of rendered) {
     await check(`Kubernetes OpenAPI schemas (${variant.name})`, async () => {
       const problems = [];
-      for (const doc of docs) {
+      for (const doc of docs.filter((d) => !isCustomResource(d))) {
         const Model = await modelClass(schemaPrefix, doc);
         if (!Model) {
           problems.push(`${describe(doc)}: no schema for ${doc.apiVersion} ${doc.kind}`);
@@ -396,6 +405,25 @@ async function lintChart(helm, schemaPrefix) {
   await check('no unknown fields (all renderings)', () =>
     checkUnknownFields(schemaPrefix, rendered),
   );
+  await check('in-chart passwords stable across renders when given', () => {
+    const render = () =>
+      YAML.parseAllDocuments(
+        runOk(helm, [
+          'template',
+          'other',
+          CHART,
+          ...helmValues(SECURE_VARIANT.set, SECURE_VARIANT.strings),
+        ]),
+      ).map((doc) => doc.toJS());
+    if (secretsOf(render()) !== secretsOf(render())) throw new Error('two renders differ');
+  });
+  for (const notes of NOTES_CASES) {
+    await check(`NOTES.txt (${notes.name})`, () => {
+      const output = runOk(helm, ['install', 'hermesx', CHART, '--dry-run=client', ...notes.args]);
+      const problems = notesProblems(output, notes);
+      if (problems.length) throw new Error(problems.join('\n'));
+    });
+  }
 }
 
 function loadYaml(schemaPrefix) {
@@ -428,7 +456,9 @@ function describe(doc) {
  * TypeScript's excess-property check on the manifests typed with kubernetes-types catches them.
  */
 function checkUnknownFields(schemaPrefix, rendered) {
-  const docs = rendered.flatMap(({ variant, docs }) => docs.map((doc) => ({ variant, doc })));
+  const docs = rendered.flatMap(({ variant, docs }) =>
+    docs.filter((doc) => !isCustomResource(doc)).map((doc) => ({ variant, doc })),
+  );
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   if (!existsSync(tsc)) throw new Error('node_modules/typescript is missing: run npm ci');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-manifests-'));
@@ -568,9 +598,21 @@ function checkBehaviour(variant, docs) {
       statefulSets.length === 0,
       `StatefulSets rendered: ${statefulSets.map(describe).join(', ')}`,
     );
-    expect(find('Secret').length === 0, 'a database Secret was rendered');
-    expect(env.DATABASE_URL?.value === EXTERNAL_DATABASE_URL, 'DATABASE_URL is not the one given');
-    expect(env.REDIS_URL?.value === EXTERNAL_REDIS_URL, 'REDIS_URL is not the one given');
+    const secrets = find('Secret');
+    expect(
+      secrets.map((s) => s.metadata.name).join() === 'hermesx-env',
+      `Secrets rendered: ${secrets.map(describe).join(', ')}`,
+    );
+    const given = (key) => Buffer.from(secrets[0]?.data?.[key] ?? '', 'base64').toString();
+    for (const [key, url] of [
+      ['DATABASE_URL', EXTERNAL_DATABASE_URL],
+      ['REDIS_URL', EXTERNAL_REDIS_URL],
+    ]) {
+      expect(
+        env[key]?.valueFrom?.secretKeyRef?.name === 'hermesx-env' && given(key) === url,
+        `${key} is not the one given, from Secret hermesx-env`,
+      );
+    }
   } else {
     const postgres = statefulSets.find((s) => s.metadata.name.endsWith('-postgresql'));
     const redis = statefulSets.find((s) => s.metadata.name.endsWith('-redis'));
@@ -608,8 +650,12 @@ function checkBehaviour(variant, docs) {
       find('HorizontalPodAutoscaler').length === 0,
       'HorizontalPodAutoscaler rendered while disabled',
     );
-    expect(!('LLM_API_URL' in env), 'an empty env value was passed through');
+    if (!variant.args.some((arg) => arg.startsWith('env.LLM_API_URL='))) {
+      expect(!('LLM_API_URL' in env), 'an empty env value was passed through');
+    }
   }
+  const existing = variant.args.includes('existingSecret=hermesx-secrets') ? 'hermesx-secrets' : '';
+  problems.push(...conventionProblems(variant, docs, existing));
   if (problems.length) throw new Error(problems.join('\n'));
 }
 
