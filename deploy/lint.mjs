@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
+import { Buffer } from 'node:buffer';
 import zlib from 'node:zlib';
 import {
   conventionProblems,
