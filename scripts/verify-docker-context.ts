@@ -28,10 +28,21 @@ export interface Context {
   quick: boolean;
 }
 
+/**
+ * Compose project names of their own, so a user's stack of the same files (its volumes above all)
+ * is never touched by the `down -v` here; the container names, which the guide uses, are fixed
+ * in the files and stay the same.
+ */
+export const PROJECTS: Record<string, string> = {
+  'docker-compose.saas.yml': 'hermesx-verify',
+  'docker-compose.multi-replica.yml': 'hermesx-verify-mr',
+};
+
 /** The guide's `docker compose -f FILE ARGS…` (through docker-compose where v2 is absent). */
 export function composeArgs(ctx: Context, file: string, args: string[]): [string, string[]] {
   const [command, ...prefix] = ctx.compose;
-  return [command as string, [...prefix, '-f', file, ...args]];
+  const project = PROJECTS[file];
+  return [command as string, [...prefix, ...(project ? ['-p', project] : []), '-f', file, ...args]];
 }
 
 export function compose(ctx: Context, file: string, args: string[], options: RunOptions = {}) {

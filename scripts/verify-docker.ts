@@ -25,9 +25,11 @@ import {
 } from './verify-docker-engine.js';
 import { verifyImageBuild, verifyImageRuntime } from './verify-docker-image.js';
 import { startContainerModel } from './verify-docker-model.js';
-import { verifyMultiReplica } from './verify-docker-multi.js';
+import { finishMultiReplica, verifyMultiReplica } from './verify-docker-multi.js';
+import { verifyMultiFaults } from './verify-docker-multi-faults.js';
 import { secs, StepReport } from './verify-docker-report.js';
-import { SAAS_CONTAINERS, verifyMiddlewareOnly, verifySaasStack } from './verify-docker-saas.js';
+import { SAAS_CONTAINERS, verifySaasStack } from './verify-docker-saas.js';
+import { verifyMiddlewareOnly, verifyRedisFault } from './verify-docker-saas-faults.js';
 import { verifyTestIntegration } from './verify-docker-tests.js';
 import { cleanupAll, onCleanup } from './verify-util.js';
 
@@ -133,12 +135,18 @@ async function main(): Promise<number> {
   if (ready) {
     const full = ctx as Context;
     if (await verifyImageBuild(full)) {
-      if (runs('saas')) await verifySaasStack(full);
-      if (!quick && runs('saas')) {
+      if (runs('saas') && (await verifySaasStack(full)) && !quick) {
+        await verifyRedisFault(full);
         await verifyImageRuntime(full);
-        await verifyMiddlewareOnly(full);
       }
-      if (!quick && runs('multi')) await verifyMultiReplica(full);
+      if (runs('saas') && !quick) await verifyMiddlewareOnly(full);
+      if (runs('multi') && !quick) {
+        const stack = await verifyMultiReplica(full);
+        if (stack) {
+          await verifyMultiFaults(stack);
+          await finishMultiReplica(stack);
+        }
+      }
     }
     await cleanupAll(say);
     if (!quick && runs('tests')) await verifyTestIntegration(full);
