@@ -23,15 +23,17 @@ export interface RunOptions {
 /** Runs a command to its end (bounded by timeoutMs), never throwing for a non-zero exit. */
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<Output> {
   return new Promise((resolve) => {
+    // No stdin unless there is input: a child that exits without reading it would make the
+    // write fail (EPIPE).
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => {
       stderr += `\n(${command} killed after ${options.timeoutMs} ms)`;
       child.kill('SIGKILL');
@@ -44,7 +46,10 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
       clearTimeout(timer);
       resolve({ code: code ?? 1, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
+    if (child.stdin) {
+      child.stdin.on('error', () => {}); // the child's exit status tells what happened
+      child.stdin.end(options.input);
+    }
   });
 }
 

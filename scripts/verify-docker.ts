@@ -71,6 +71,8 @@ async function stopEverything(reason: string, code: number): Promise<never> {
 }
 process.once('SIGINT', () => void stopEverything('SIGINT', 130));
 process.once('SIGTERM', () => void stopEverything('SIGTERM', 143));
+// Whatever breaks, what was started (stacks, dockerd) is stopped and .env put back.
+process.once('uncaughtException', (err) => void stopEverything(`uncaught: ${err.stack ?? err}`, 1));
 
 /** Containers left by an earlier run would make `up -d` fail on their fixed names. */
 async function checkLeftovers(report: StepReport): Promise<boolean> {
