@@ -1,7 +1,7 @@
 // `hermesx dev` in a folder holding the guide's .env block: the guide's keys work against it,
 // and its banner shows them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -50,8 +50,10 @@ it("reads the guide's .env from its working directory", { timeout: 150_000 }, as
   chmodSync(dir, 0o755);
   writeFileSync(path.join(dir, '.env'), GUIDE_ENV);
   const port = await findFreePort();
-  // The installed CLI (it builds dist/ when the sources are newer), run from the folder.
-  child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hermesx.js'), 'dev'], {
+  // The CLI from sources, run from the folder; dev's helper processes load tsx from there too.
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const cli = path.join(REPO_ROOT, 'src', 'cli.ts');
+  child = spawn(process.execPath, ['--import', 'tsx', cli, 'dev'], {
     cwd: dir,
     env: cliEnv({ SAAS_API_PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
