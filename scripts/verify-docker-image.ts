@@ -98,7 +98,7 @@ export async function verifyImageRuntime(ctx: Context): Promise<void> {
         '-e',
         'REDIS_URL=redis://hermesx-redis:6379/1',
         '-e',
-        'HERMES_API_KEY=image-check-key',
+        'HERMES_API_KEY=image-check-key-0123456789abcdef0123',
         '-e',
         `LLM_API_URL=${ctx.model.containerUrl}`,
         '-e',
@@ -129,7 +129,7 @@ async function verifyStop(ctx: Context, url: string): Promise<void> {
     `docker stop -t ${STOP_TIMEOUT_S} with a run in flight: exit 0 within the grace, run "interrupted by shutdown"`,
     async () => {
       const created = await http(`${url}/v1/cron-jobs`, {
-        token: 'image-check-key',
+        token: 'image-check-key-0123456789abcdef0123',
         body: { name: 'slow image check', schedule: '0 0 1 1 *', prompt: 'Take your time.' },
       });
       expect(
@@ -139,7 +139,7 @@ async function verifyStop(ctx: Context, url: string): Promise<void> {
       // Run now: POST /v1/cron-jobs/{id}/trigger.
       const id = (created.json as { id: string }).id;
       const trigger = await http(`${url}/v1/cron-jobs/${id}/trigger`, {
-        token: 'image-check-key',
+        token: 'image-check-key-0123456789abcdef0123',
         body: {},
       });
       expect(trigger.status < 300, `trigger: HTTP ${trigger.status} ${trigger.text.slice(0, 200)}`);
