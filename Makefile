@@ -8,6 +8,8 @@
 # With a working Docker engine (`docker info` succeeds) the middleware is docker-compose.test.yml;
 # without one, embedded PostgreSQL 16 and redis-server run as local background processes
 # (PIDs in .cache/test-infra.pids). See scripts/test-infra.mjs. Needs `npm ci` first.
+# Ports taken on this machine? With Docker, PG_HOST_PORT / REDIS_HOST_PORT / MINIO_HOST_PORT move
+# them; pass TEST_DATABASE_URL / TEST_REDIS_URL to match (npm run verify:docker does so).
 
 TEST_DATABASE_URL ?= postgres://postgres:postgres@127.0.0.1:5433/postgres
 TEST_REDIS_URL ?= redis://127.0.0.1:6380

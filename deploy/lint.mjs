@@ -30,7 +30,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
+import { Buffer } from 'node:buffer';
 import zlib from 'node:zlib';
+import {
+  conventionProblems,
+  isCustomResource,
+  NOTES_CASES,
+  notesProblems,
+  secretsOf,
+  SECURE_VARIANT,
+} from './lint-chart.mjs';
+import { lintCompose } from './lint-compose.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache', 'deploy-lint');
@@ -306,6 +316,7 @@ const VARIANTS = [
       },
     ),
   },
+  { ...SECURE_VARIANT, args: helmValues(SECURE_VARIANT.set, SECURE_VARIANT.strings) },
 ];
 
 // Values the chart must refuse, with the words its message must contain.
@@ -346,7 +357,7 @@ async function lintChart(helm, schemaPrefix) {
     await check(`helm template (${variant.name})`, () => {
       const output = runOk(helm, [
         'template',
-        'hermesx',
+        variant.release ?? 'hermesx',
         CHART,
         '--namespace',
         'hermesx',
@@ -375,7 +386,7 @@ async function lintChart(helm, schemaPrefix) {
   for (const { variant, docs } of rendered) {
     await check(`Kubernetes OpenAPI schemas (${variant.name})`, async () => {
       const problems = [];
-      for (const doc of docs) {
+      for (const doc of docs.filter((d) => !isCustomResource(d))) {
         const Model = await modelClass(schemaPrefix, doc);
         if (!Model) {
           problems.push(`${describe(doc)}: no schema for ${doc.apiVersion} ${doc.kind}`);
@@ -395,6 +406,25 @@ async function lintChart(helm, schemaPrefix) {
   await check('no unknown fields (all renderings)', () =>
     checkUnknownFields(schemaPrefix, rendered),
   );
+  await check('in-chart passwords stable across renders when given', () => {
+    const render = () =>
+      YAML.parseAllDocuments(
+        runOk(helm, [
+          'template',
+          'other',
+          CHART,
+          ...helmValues(SECURE_VARIANT.set, SECURE_VARIANT.strings),
+        ]),
+      ).map((doc) => doc.toJS());
+    if (secretsOf(render()) !== secretsOf(render())) throw new Error('two renders differ');
+  });
+  for (const notes of NOTES_CASES) {
+    await check(`NOTES.txt (${notes.name})`, () => {
+      const output = runOk(helm, ['install', 'hermesx', CHART, '--dry-run=client', ...notes.args]);
+      const problems = notesProblems(output, notes);
+      if (problems.length) throw new Error(problems.join('\n'));
+    });
+  }
 }
 
 function loadYaml(schemaPrefix) {
@@ -427,7 +457,9 @@ function describe(doc) {
  * TypeScript's excess-property check on the manifests typed with kubernetes-types catches them.
  */
 function checkUnknownFields(schemaPrefix, rendered) {
-  const docs = rendered.flatMap(({ variant, docs }) => docs.map((doc) => ({ variant, doc })));
+  const docs = rendered.flatMap(({ variant, docs }) =>
+    docs.filter((doc) => !isCustomResource(doc)).map((doc) => ({ variant, doc })),
+  );
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   if (!existsSync(tsc)) throw new Error('node_modules/typescript is missing: run npm ci');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-manifests-'));
@@ -567,9 +599,21 @@ function checkBehaviour(variant, docs) {
       statefulSets.length === 0,
       `StatefulSets rendered: ${statefulSets.map(describe).join(', ')}`,
     );
-    expect(find('Secret').length === 0, 'a database Secret was rendered');
-    expect(env.DATABASE_URL?.value === EXTERNAL_DATABASE_URL, 'DATABASE_URL is not the one given');
-    expect(env.REDIS_URL?.value === EXTERNAL_REDIS_URL, 'REDIS_URL is not the one given');
+    const secrets = find('Secret');
+    expect(
+      secrets.map((s) => s.metadata.name).join() === 'hermesx-env',
+      `Secrets rendered: ${secrets.map(describe).join(', ')}`,
+    );
+    const given = (key) => Buffer.from(secrets[0]?.data?.[key] ?? '', 'base64').toString();
+    for (const [key, url] of [
+      ['DATABASE_URL', EXTERNAL_DATABASE_URL],
+      ['REDIS_URL', EXTERNAL_REDIS_URL],
+    ]) {
+      expect(
+        env[key]?.valueFrom?.secretKeyRef?.name === 'hermesx-env' && given(key) === url,
+        `${key} is not the one given, from Secret hermesx-env`,
+      );
+    }
   } else {
     const postgres = statefulSets.find((s) => s.metadata.name.endsWith('-postgresql'));
     const redis = statefulSets.find((s) => s.metadata.name.endsWith('-redis'));
@@ -607,8 +651,12 @@ function checkBehaviour(variant, docs) {
       find('HorizontalPodAutoscaler').length === 0,
       'HorizontalPodAutoscaler rendered while disabled',
     );
-    expect(!('LLM_API_URL' in env), 'an empty env value was passed through');
+    if (!variant.args.some((arg) => arg.startsWith('env.LLM_API_URL='))) {
+      expect(!('LLM_API_URL' in env), 'an empty env value was passed through');
+    }
   }
+  const existing = variant.args.includes('existingSecret=hermesx-secrets') ? 'hermesx-secrets' : '';
+  problems.push(...conventionProblems(variant, docs, existing));
   if (problems.length) throw new Error(problems.join('\n'));
 }
 
@@ -665,68 +713,6 @@ async function lintDockerfile() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compose files
-
-const COMPOSE_FILES = [
-  {
-    file: 'docker-compose.saas.yml',
-    // env_file: .env is not committed; check the file with the committed .env.example as .env.
-    withEnvExample: true,
-    containers: { postgres: 'hermesx-pg', redis: 'hermesx-redis', 'hermesx-saas': 'hermesx-saas' },
-    ports: { postgres: 5432, redis: 6379, 'hermesx-saas': 18080 },
-  },
-  {
-    file: 'docker-compose.test.yml',
-    ports: { 'postgres-test': 5433, 'redis-test': 6380, 'minio-test': 9002 },
-  },
-  {
-    file: 'deploy/docker-compose.multi-replica.yml',
-    containers: {
-      'hermesx-mr-1': 'hermesx-mr-1',
-      'hermesx-mr-2': 'hermesx-mr-2',
-      'hermesx-mr-3': 'hermesx-mr-3',
-      'hermesx-mr-pg': 'hermesx-mr-pg',
-      'hermesx-mr-redis': 'hermesx-mr-redis',
-    },
-    ports: { 'hermesx-mr-lb': 8080 },
-  },
-];
-
-async function lintCompose(compose, YAML) {
-  for (const spec of COMPOSE_FILES) {
-    let projectDir;
-    await check(`${compose.name} config -q ${spec.file}`, () => {
-      const args = [...compose.prefix];
-      if (spec.withEnvExample) {
-        projectDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-compose-'));
-        writeFileSync(path.join(projectDir, '.env'), readFileSync(path.join(ROOT, '.env.example')));
-        args.push('--project-directory', projectDir);
-      }
-      args.push('-f', path.join(ROOT, spec.file));
-      runOk(compose.command, [...args, 'config', '-q']);
-      // The names are literal in the file (no interpolation), so read them from the source.
-      const config = YAML.parse(readFileSync(path.join(ROOT, spec.file), 'utf8'), { merge: true });
-      const problems = [];
-      for (const [service, name] of Object.entries(spec.containers ?? {})) {
-        const actual = config.services?.[service]?.container_name;
-        if (actual !== name)
-          problems.push(`service ${service}: container_name ${actual}, want ${name}`);
-      }
-      for (const [service, port] of Object.entries(spec.ports ?? {})) {
-        const ports = (config.services?.[service]?.ports ?? []).map((p) =>
-          Number(String(p).split(':').at(-2)),
-        );
-        if (!ports.includes(port))
-          problems.push(`service ${service}: host port ${port} not published`);
-      }
-      if (problems.length) throw new Error(problems.join('\n'));
-      return `${Object.keys(config.services ?? {}).length} services`;
-    });
-    if (projectDir) rmSync(projectDir, { recursive: true, force: true });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 
 async function main() {
   let helm;
@@ -752,7 +738,7 @@ async function main() {
   if (helm && schemaPrefix) await lintChart(helm, schemaPrefix);
   await lintDockerfile();
   if (compose && schemaPrefix) {
-    await lintCompose(compose, loadYaml(schemaPrefix));
+    await lintCompose({ compose, YAML: loadYaml(schemaPrefix), check, runOk, root: ROOT });
   }
 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

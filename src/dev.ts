@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { findApiKey, insertApiKey } from './db/api-keys.js';
 import { createPool, withAdmin } from './db/pool.js';
 import { DEFAULT_TENANT_ID } from './db/tenants.js';
+import { withDevEnvFile } from './dev/env-file.js';
 import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
 import type { Logger } from './log.js';
 import { startService } from './main.js';
@@ -22,7 +23,8 @@ interface DevState {
  * `hermesx dev`: embedded PostgreSQL (data kept in .hermesx/ across restarts), a local Redis when
  * redis-server is on PATH, migrations, the service, and credentials ready to use.
  */
-export async function runDev(config: Config, log: Logger): Promise<number> {
+export async function runDev(environmentConfig: Config, log: Logger): Promise<number> {
+  const config = withDevEnvFile(environmentConfig, log);
   const stateDir = path.resolve(STATE_DIR);
   mkdirSync(stateDir, { recursive: true });
   const started: LocalServer[] = [];
@@ -116,6 +118,9 @@ function printBanner(url: string, config: Config, state: DevState): void {
     `  URL:            http://localhost:${port}`,
     `  Admin token:    ${config.adminToken ?? ''}`,
     `  Tenant API key: ${state.tenantApiKey ?? ''}   (default tenant ${DEFAULT_TENANT_ID})`,
+    ...(config.defaultTenantApiKey
+      ? [`  API key:        ${config.defaultTenantApiKey}   (HERMES_API_KEY)`]
+      : []),
     `  Redis:          ${config.redisUrl ?? 'none (install redis-server to enable the scheduler)'}`,
     `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',

@@ -83,7 +83,8 @@ export const cronAgentHandler: Handler = (body) => {
 };
 
 export async function startFakeLlm(
-  options: { latencyMs?: number; handler?: Handler; port?: number } = {},
+  /** host: the listen address, loopback unless containers must reach it (a bridge gateway). */
+  options: { latencyMs?: number; handler?: Handler; port?: number; host?: string } = {},
 ): Promise<FakeLlm> {
   let handler = options.handler ?? defaultHandler;
   let latencyMs = options.latencyMs ?? 0;
@@ -142,11 +143,15 @@ export async function startFakeLlm(
     sendJson(res, 200, completion(reply, model));
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://${host}:${port}/v1`,
     calls,
     setHandler: (next) => (handler = next),
     setLatency: (ms) => (latencyMs = ms),

@@ -74,21 +74,70 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: database
 {{- end }}
 
+{{/* ---- Secrets of the app ---- */}}
+
+{{/* Settings that are credentials (or may carry one): never rendered as a plain env value. */}}
+{{- define "hermesx.secretEnvKeys" -}}
+{{- list "DATABASE_URL" "REDIS_URL" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "LLM_API_KEY" | toJson }}
+{{- end }}
+
+{{/*
+The secret settings given in env, as JSON: they go into the chart's Secret <fullname>-env. The
+in-chart databases' URLs are not among them (they come from their own Secrets).
+*/}}
+{{- define "hermesx.secretEnv" -}}
+{{- $out := dict }}
+{{- $inChartRedis := include "hermesx.redis.deploy" . }}
+{{- range $key := include "hermesx.secretEnvKeys" . | fromJsonArray }}
+{{- $value := index $.Values.env $key | default "" | toString }}
+{{- if and $value (ne $value "<nil>") (not (and (eq $key "REDIS_URL") $inChartRedis)) }}
+{{- $_ := set $out $key $value }}
+{{- end }}
+{{- end }}
+{{- toJson $out }}
+{{- end }}
+
+{{- define "hermesx.envSecretName" -}}
+{{- printf "%s-env" (include "hermesx.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
 {{/* ---- In-chart Redis ---- */}}
+
+{{/* The in-chart Redis Service: redis.serviceName, else <fullname>-redis (one per release). */}}
+{{- define "hermesx.redis.fullname" -}}
+{{- default (printf "%s-redis" (include "hermesx.fullname" .)) .Values.redis.serviceName | trunc 63 | trimSuffix "-" }}
+{{- end }}
 
 {{/*
 "true" when the in-chart Redis is deployed: enabled, and env.REDIS_URL either empty or naming
-its Service (the default "redis://redis:6379" with redis.serviceName "redis").
+it: the host "redis" of the guide's default "redis://redis:6379", or the Service's own name.
 */}}
 {{- define "hermesx.redis.deploy" -}}
 {{- if .Values.redis.enabled }}
 {{- $url := .Values.env.REDIS_URL | default "" | toString }}
-{{- if or (empty $url) (eq (urlParse $url).hostname .Values.redis.serviceName) }}true{{ end }}
+{{- $host := (urlParse $url).hostname }}
+{{- if or (empty $url) (eq $host "redis") (eq $host (include "hermesx.redis.fullname" .)) }}true{{ end }}
 {{- end }}
 {{- end }}
 
+{{/* The in-chart Redis URL; its password (redis.auth) is expanded by Kubernetes from HERMESX_REDIS_PASSWORD. */}}
 {{- define "hermesx.redis.url" -}}
-{{- default (printf "redis://%s:6379" .Values.redis.serviceName) .Values.env.REDIS_URL }}
+{{- $auth := .Values.redis.auth.enabled | ternary ":$(HERMESX_REDIS_PASSWORD)@" "" }}
+{{- printf "redis://%s%s:6379" $auth (include "hermesx.redis.fullname" .) }}
+{{- end }}
+
+{{/* The in-chart Redis password: from values, else the one already stored, else a new one. */}}
+{{- define "hermesx.redis.password" -}}
+{{- if .Values.redis.auth.password }}
+{{- .Values.redis.auth.password }}
+{{- else }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "hermesx.redis.fullname" .) }}
+{{- if and $existing $existing.data (hasKey $existing.data "password") }}
+{{- index $existing.data "password" | b64dec }}
+{{- else }}
+{{- randAlphaNum 32 }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{- define "hermesx.redis.labels" -}}

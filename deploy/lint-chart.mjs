@@ -1,0 +1,190 @@
+// The chart's production conventions, checked on its renderings by `npm run lint:deploy` (see
+// lint.mjs): credentials reach the pods from Secrets only, every StatefulSet is governed by a
+// headless Service, names are per release, /metrics is announced for scraping, the in-chart
+// passwords are stable across renders when given, and NOTES.txt warns about an install that
+// cannot work (no admin token, a model server on localhost).
+
+/** Settings that are credentials (or may carry one): never a plain env value. */
+const SECRET_KEYS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'HERMES_ACP_TOKEN',
+  'HERMES_API_KEY',
+  'LLM_API_KEY',
+];
+
+/** Kinds the Kubernetes schemas do not know (CRDs): checked here only. */
+export const isCustomResource = (doc) => doc.apiVersion.startsWith('monitoring.coreos.com/');
+
+export const SECURE_VARIANT = {
+  name: 'release "other": credentials in env, Redis password, ServiceMonitor',
+  release: 'other',
+  set: {
+    'redis.auth.enabled': true,
+    'metrics.serviceMonitor.enabled': true,
+    'metrics.serviceMonitor.labels.release': 'prometheus',
+  },
+  strings: {
+    'env.HERMES_ACP_TOKEN': 'admin-token',
+    'env.HERMES_API_KEY': 'api-key',
+    'env.LLM_API_KEY': 'llm-key',
+    'env.LLM_API_URL': 'http://ollama.ai.svc:11434/v1',
+    'postgresql.auth.password': 'pg-password',
+    'redis.auth.password': 'redis-password',
+  },
+};
+
+const describe = (doc) => `${doc.kind}/${doc.metadata?.name ?? '?'}`;
+
+/** Problems with the conventions in one rendering. */
+export function conventionProblems(variant, docs, existingSecret) {
+  const problems = [];
+  const expect = (condition, message) => {
+    if (!condition) problems.push(message);
+  };
+  const find = (kind) => docs.filter((d) => d.kind === kind);
+  const secrets = new Map(find('Secret').map((s) => [s.metadata.name, s.data ?? {}]));
+  const services = find('Service');
+  const workloads = [...find('Deployment'), ...find('StatefulSet')];
+
+  for (const workload of workloads) {
+    for (const container of workload.spec.template.spec.containers) {
+      const where = `${describe(workload)} ${container.name}`;
+      for (const entry of container.env ?? []) {
+        if (SECRET_KEYS.includes(entry.name) && entry.value !== undefined) {
+          const expanded = /\$\([A-Z_]+\)@/.test(entry.value) || !entry.value.includes('@');
+          expect(
+            entry.name === 'REDIS_URL' && expanded,
+            `${where}: ${entry.name} is a plain value (${entry.value})`,
+          );
+        }
+        const ref = entry.valueFrom?.secretKeyRef;
+        if (ref && ref.name !== existingSecret) {
+          expect(
+            secrets.get(ref.name)?.[ref.key] !== undefined,
+            `${where}: ${entry.name} refers to ${ref.name}/${ref.key}, which is not rendered`,
+          );
+        }
+      }
+    }
+  }
+  for (const set of find('StatefulSet')) {
+    const governing = services.find((s) => s.metadata.name === set.spec.serviceName);
+    expect(
+      governing?.spec.clusterIP === 'None',
+      `${describe(set)}: serviceName ${set.spec.serviceName} is not a headless Service`,
+    );
+  }
+  const release = variant.release ?? 'hermesx';
+  for (const doc of docs) {
+    expect(
+      doc.metadata.name === release || doc.metadata.name.startsWith(`${release}-`),
+      `${describe(doc)}: name not prefixed with the release name ${release}`,
+    );
+  }
+  const deployment = find('Deployment')[0];
+  const annotations = deployment?.spec.template.metadata.annotations ?? {};
+  expect(
+    annotations['prometheus.io/scrape'] === 'true' &&
+      annotations['prometheus.io/path'] === '/metrics',
+    'pods carry no prometheus.io scrape annotations',
+  );
+  if (variant === SECURE_VARIANT) problems.push(...secureProblems(docs, release));
+  return problems;
+}
+
+function secureProblems(docs, release) {
+  const problems = [];
+  const expect = (condition, message) => {
+    if (!condition) problems.push(message);
+  };
+  const app = docs.find((d) => d.kind === 'Deployment')?.spec.template.spec.containers[0];
+  const env = app?.env ?? [];
+  const names = env.map((e) => e.name);
+  for (const key of ['HERMES_ACP_TOKEN', 'HERMES_API_KEY', 'LLM_API_KEY']) {
+    const entry = env.find((e) => e.name === key);
+    expect(
+      entry?.valueFrom?.secretKeyRef?.name === `${release}-hermesx-env`,
+      `${key} is not read from ${release}-hermesx-env`,
+    );
+  }
+  const url = env.find((e) => e.name === 'REDIS_URL')?.value;
+  expect(
+    url === `redis://:$(HERMESX_REDIS_PASSWORD)@${release}-hermesx-redis:6379`,
+    `REDIS_URL ${url} does not carry the Redis password`,
+  );
+  expect(
+    names.indexOf('HERMESX_REDIS_PASSWORD') >= 0 &&
+      names.indexOf('HERMESX_REDIS_PASSWORD') < names.indexOf('REDIS_URL'),
+    'HERMESX_REDIS_PASSWORD is not defined before REDIS_URL (Kubernetes expands only earlier ones)',
+  );
+  const redis = docs.find((d) => d.kind === 'StatefulSet' && d.metadata.name.endsWith('-redis'));
+  const args = (redis?.spec.template.spec.containers[0].args ?? []).join(' ');
+  expect(args.includes('--requirepass $(REDIS_PASSWORD)'), 'Redis runs without requirepass');
+  const monitor = docs.find((d) => d.kind === 'ServiceMonitor');
+  const service = docs.find(
+    (d) => d.kind === 'Service' && d.metadata.name === `${release}-hermesx`,
+  );
+  expect(monitor, 'no ServiceMonitor');
+  expect(
+    monitor &&
+      Object.entries(monitor.spec.selector.matchLabels).every(
+        ([k, v]) => service?.metadata.labels[k] === v,
+      ),
+    'the ServiceMonitor does not select the app Service',
+  );
+  expect(
+    monitor?.spec.endpoints?.[0]?.port === 'http' && monitor.spec.endpoints[0].path === '/metrics',
+    'the ServiceMonitor does not scrape http /metrics',
+  );
+  expect(
+    monitor?.metadata.labels.release === 'prometheus',
+    'serviceMonitor.labels are not applied',
+  );
+  return problems;
+}
+
+/** Two renders with the passwords given must give identical Secrets. */
+export function secretsOf(docs) {
+  return JSON.stringify(
+    docs
+      .filter((d) => d.kind === 'Secret')
+      .map((d) => [d.metadata.name, d.data])
+      .sort(),
+  );
+}
+
+/** NOTES.txt of `helm install --dry-run=client`: the warnings it must and must not show. */
+export const NOTES_CASES = [
+  { name: 'default values', args: [], warns: ['no admin token', 'LLM_API_URL is not set'] },
+  {
+    name: 'a model server on localhost',
+    args: ['--set-string', 'env.LLM_API_URL=http://localhost:11434/v1'],
+    warns: ['no admin token', 'LLM_API_URL is http://localhost:11434/v1'],
+  },
+  {
+    name: 'admin token and a reachable model server',
+    args: [
+      '--set-string',
+      'env.HERMES_ACP_TOKEN=t',
+      '--set-string',
+      'env.LLM_API_URL=http://ollama.ai.svc:11434/v1',
+      '--set-string',
+      'postgresql.auth.password=p',
+    ],
+    warns: [],
+  },
+];
+
+export function notesProblems(output, expected) {
+  const notes = output.slice(output.indexOf('NOTES:'));
+  const problems = [];
+  if (!output.includes('NOTES:')) return ['no NOTES printed'];
+  for (const warning of expected.warns) {
+    if (!notes.includes(warning)) problems.push(`NOTES lack "${warning}"`);
+  }
+  const warnings = (notes.match(/^WARNING: .*/gm) ?? []).length;
+  if (warnings !== expected.warns.length)
+    problems.push(`${warnings} WARNING lines, want ${expected.warns.length}:\n${notes}`);
+  return problems;
+}

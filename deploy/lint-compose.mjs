@@ -1,0 +1,144 @@
+// The compose part of `npm run lint:deploy` (see lint.mjs): each file is valid with and without a
+// .env (`docker-compose config -q`, or `docker compose` v2), keeps the names the user guide relies
+// on, and follows our conventions: every published host port comes from a *_HOST_PORT variable
+// whose default is the guide's port, databases and object storage listen on 127.0.0.1 only,
+// images carry pinned tags, no env_file (so .env stays optional), and the API containers get a
+// stop grace longer than SCHEDULER_SHUTDOWN_GRACE (20s).
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** service → [host-port variable, default (the guide's port), loopback only?] */
+const COMPOSE_FILES = [
+  {
+    file: 'docker-compose.saas.yml',
+    containers: { postgres: 'hermesx-pg', redis: 'hermesx-redis', 'hermesx-saas': 'hermesx-saas' },
+    ports: {
+      postgres: [['PG_HOST_PORT', 5432, true]],
+      redis: [['REDIS_HOST_PORT', 6379, true]],
+      minio: [
+        ['MINIO_HOST_PORT', 9000, true],
+        ['MINIO_CONSOLE_HOST_PORT', 9001, true],
+      ],
+      'hermesx-saas': [['API_HOST_PORT', 18080, false]],
+    },
+  },
+  {
+    file: 'docker-compose.test.yml',
+    ports: {
+      'postgres-test': [['PG_HOST_PORT', 5433, true]],
+      'redis-test': [['REDIS_HOST_PORT', 6380, true]],
+      'minio-test': [['MINIO_HOST_PORT', 9002, true]],
+    },
+  },
+  {
+    file: 'deploy/docker-compose.multi-replica.yml',
+    containers: {
+      'hermesx-mr-1': 'hermesx-mr-1',
+      'hermesx-mr-2': 'hermesx-mr-2',
+      'hermesx-mr-3': 'hermesx-mr-3',
+      'hermesx-mr-pg': 'hermesx-mr-pg',
+      'hermesx-mr-redis': 'hermesx-mr-redis',
+    },
+    ports: { 'hermesx-mr-lb': [['LB_HOST_PORT', 8080, false]] },
+  },
+];
+
+const STOP_GRACE_MIN_S = 25;
+
+function seconds(text) {
+  const match = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(String(text ?? ''));
+  return match && text ? Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0) : 0;
+}
+
+/** Problems with one file's conventions, read from its source (before interpolation). */
+function conventionProblems(spec, config) {
+  const problems = [];
+  for (const [service, name] of Object.entries(spec.containers ?? {})) {
+    const actual = config.services?.[service]?.container_name;
+    if (actual !== name)
+      problems.push(`service ${service}: container_name ${actual}, want ${name}`);
+  }
+  for (const [service, definition] of Object.entries(config.services ?? {})) {
+    const wanted = spec.ports[service] ?? [];
+    const published = (definition.ports ?? []).map(String);
+    if (published.length !== wanted.length)
+      problems.push(
+        `service ${service}: publishes ${published.length} ports, want ${wanted.length}`,
+      );
+    for (const [variable, port, loopback] of wanted) {
+      const form = `${loopback ? '127.0.0.1:' : ''}\${${variable}:-${port}}:`;
+      if (!published.some((p) => p.startsWith(form)))
+        problems.push(
+          `service ${service}: no published port of the form '${form}<container port>'`,
+        );
+    }
+    const image = definition.image ?? '';
+    if (image && image !== 'hermesx:local' && (!/:[^/]+$/.test(image) || image.endsWith(':latest')))
+      problems.push(`service ${service}: image ${image} has no pinned tag`);
+    if (definition.env_file) problems.push(`service ${service}: env_file makes .env required`);
+    if (image === 'hermesx:local' && seconds(definition.stop_grace_period) < STOP_GRACE_MIN_S)
+      problems.push(
+        `service ${service}: stop_grace_period ${definition.stop_grace_period ?? '10s (default)'}, want ≥ ${STOP_GRACE_MIN_S}s`,
+      );
+  }
+  return problems;
+}
+
+/** The host ports `config` renders (short strings or long-form mappings), per service. */
+function renderedPorts(rendered) {
+  const out = {};
+  for (const [service, definition] of Object.entries(rendered.services ?? {})) {
+    out[service] = (definition.ports ?? []).map((p) =>
+      typeof p === 'object' ? Number(p.published) : Number(String(p).split(':').at(-2)),
+    );
+  }
+  return out;
+}
+
+export async function lintCompose({ compose, YAML, check, runOk, root }) {
+  for (const spec of COMPOSE_FILES) {
+    const file = path.join(root, spec.file);
+    for (const variant of ['no .env', '.env.example as .env', 'host ports moved']) {
+      await check(`${compose.name} config ${spec.file} (${variant})`, () => {
+        const projectDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-compose-'));
+        try {
+          const env = { ...process.env };
+          for (const list of Object.values(spec.ports)) for (const [v] of list) delete env[v];
+          if (variant === '.env.example as .env')
+            writeFileSync(
+              path.join(projectDir, '.env'),
+              readFileSync(path.join(root, '.env.example')),
+            );
+          let offset = 0;
+          const moved = {};
+          if (variant === 'host ports moved') {
+            for (const list of Object.values(spec.ports))
+              for (const [variable] of list)
+                moved[variable] = env[variable] = String(40000 + offset++);
+          }
+          const args = [...compose.prefix, '--project-directory', projectDir, '-f', file];
+          const rendered = YAML.parse(runOk(compose.command, [...args, 'config'], { env }));
+          const ports = renderedPorts(rendered);
+          const problems = [];
+          for (const [service, list] of Object.entries(spec.ports)) {
+            for (const [variable, port] of list) {
+              const want = Number(moved[variable] ?? port);
+              if (!ports[service]?.includes(want))
+                problems.push(`service ${service}: host port ${want} not published`);
+            }
+          }
+          if (variant === 'no .env') {
+            const source = YAML.parse(readFileSync(file, 'utf8'), { merge: true });
+            problems.push(...conventionProblems(spec, source));
+          }
+          if (problems.length) throw new Error(problems.join('\n'));
+          return `${Object.keys(rendered.services ?? {}).length} services`;
+        } finally {
+          rmSync(projectDir, { recursive: true, force: true });
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// `hermesx dev` in a folder holding the guide's .env block: the guide's keys work against it,
+// and its banner shows them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { findFreePort } from '../../src/dev/processes.js';
+import { cliEnv, REPO_ROOT } from '../helpers/process-cli.js';
+import { waitFor } from '../helpers/process-wait.js';
+
+const GUIDE_ENV = `POSTGRES_DB=hermesx
+POSTGRES_USER=hermesx
+POSTGRES_PASSWORD=hermesx
+REDIS_URL=redis://redis:6379
+MINIO_ACCESS_KEY=hermesx
+MINIO_SECRET_KEY=hermesxpass
+MINIO_BUCKET=hermes-skills
+SAAS_ALLOWED_ORIGINS=*
+HERMES_ACP_TOKEN=my-admin-token
+HERMES_API_KEY=my-api-key
+LLM_API_URL=http://host.docker.internal:11434/v1
+LLM_API_KEY=ollama
+LLM_MODEL=qwen3:30b
+`;
+
+let child: ChildProcess | undefined;
+let dir: string | undefined;
+
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const gone = new Promise((resolve) => child?.once('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  child = undefined;
+  dir = undefined;
+});
+
+const get = (port: number, route: string, token: string) =>
+  fetch(`http://127.0.0.1:${port}${route}`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(5000),
+  });
+
+it("reads the guide's .env from its working directory", { timeout: 150_000 }, async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-dev-env-'));
+  // Run as root, the embedded PostgreSQL runs as its own user, which must reach the folder.
+  chmodSync(dir, 0o755);
+  writeFileSync(path.join(dir, '.env'), GUIDE_ENV);
+  const port = await findFreePort();
+  // The CLI from sources, run from the folder; dev's helper processes load tsx from there too.
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const cli = path.join(REPO_ROOT, 'src', 'cli.ts');
+  child = spawn(process.execPath, ['--import', 'tsx', cli, 'dev'], {
+    cwd: dir,
+    env: cliEnv({ SAAS_API_PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const running = child;
+  const exited = new Promise<number | null>((resolve) => running.once('exit', resolve));
+  const banner = waitFor(() => expect(out).toContain('HermesX dev is running.'), {
+    timeoutMs: 120_000,
+    intervalMs: 200,
+    what: 'the dev banner',
+  });
+  const early = exited.then((code) => {
+    throw new Error(`dev exited with ${code}: ${out}`);
+  });
+  await Promise.race([banner, early]);
+
+  expect(out).toMatch(/msg="dev: read \.env"/);
+  expect(out).toContain('Admin token:    my-admin-token');
+  expect(out).toContain('API key:        my-api-key   (HERMES_API_KEY)');
+  // The guide's REDIS_URL names the compose service: dev runs its own Redis instead.
+  expect(out).not.toContain('redis://redis:6379');
+  expect((await get(port, '/v1/cron-jobs', 'my-api-key')).status).toBe(200);
+  expect((await get(port, '/v1/tenants', 'my-admin-token')).status).toBe(200);
+  expect((await get(port, '/v1/cron-jobs', 'not-a-key')).status).toBe(401);
+
+  early.catch(() => {});
+  running.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});
