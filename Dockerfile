@@ -32,6 +32,9 @@ COPY --from=build /app/dist ./dist
 COPY migrations ./migrations
 COPY bin ./bin
 COPY hermesx ./hermesx
+# hermesx_build_info{commit}: the image has no git; `docker build --build-arg HERMESX_COMMIT=$(git rev-parse HEAD) .`
+ARG HERMESX_COMMIT=unknown
+ENV HERMESX_COMMIT=${HERMESX_COMMIT}
 # The node image's unprivileged user, by number so Kubernetes' runAsNonRoot can verify it.
 # Nothing is written at runtime, so the container runs with --read-only (readOnlyRootFilesystem).
 USER 1000:1000

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the compiled CLI, compiling first when the sources are newer than the build (a fresh
-// clone, or after an edit). In the production image dist/ is prebuilt and TypeScript is absent.
+// clone, or after an edit), and building the dashboard the same way. In the production image
+// dist/ is prebuilt and TypeScript and Vite are absent.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'cli.js');
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+const webSources = path.join(root, 'web');
+const webEntry = path.join(root, 'dist', 'web', 'index.html');
 
 function newestMtimeMs(dir) {
   let newest = 0;
@@ -34,6 +38,22 @@ if (stale && existsSync(tsc)) {
   } catch {
     process.stderr.write('hermesx: build failed (see above); fix it or run npm run build\n');
     process.exit(1);
+  }
+}
+const webStale =
+  existsSync(webSources) &&
+  (!existsSync(webEntry) || newestMtimeMs(webSources) > statSync(webEntry).mtimeMs);
+if (webStale && existsSync(vite)) {
+  process.stderr.write('hermesx: building the dashboard...\n');
+  try {
+    const config = path.join(webSources, 'vite.config.ts');
+    execFileSync(process.execPath, [vite, 'build', '--config', config, '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+  } catch {
+    // The API works without it; GET / says how to build it.
+    process.stderr.write('hermesx: dashboard build failed (see above); the API still runs\n');
   }
 }
 await import(entry);
