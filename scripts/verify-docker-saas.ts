@@ -8,6 +8,7 @@ import { countLines, docker, dockerOk, logsOf, stateOf } from './verify-docker-e
 import { GUIDE_MODEL_PORT } from './verify-docker-model.js';
 import { expect, secs } from './verify-docker-report.js';
 import { onCleanup, until } from './verify-util.js';
+import { GUIDE_ENV } from '../test/helpers/guide-env.js';
 
 export const SAAS_FILE = 'docker-compose.saas.yml';
 export const SAAS_CONTAINERS = ['hermesx-pg', 'hermesx-redis', 'hermesx-minio', 'hermesx-saas'];
@@ -15,22 +16,6 @@ const READY_OK = { status: 'ok', checks: { database: 'ok', redis: 'ok' } };
 export const STARTED_LINE = 'level=INFO msg="scheduler started" poll_interval=30s';
 const GUIDE_RUNS_QUERY =
   'SELECT id, status, scheduled_at, duration_ms FROM cron_job_runs ORDER BY created_at DESC LIMIT 5;';
-
-/** The guide's block, word for word. */
-const GUIDE_ENV = `POSTGRES_DB=hermesx
-POSTGRES_USER=hermesx
-POSTGRES_PASSWORD=hermesx
-REDIS_URL=redis://redis:6379
-MINIO_ACCESS_KEY=hermesx
-MINIO_SECRET_KEY=hermesxpass
-MINIO_BUCKET=hermes-skills
-SAAS_ALLOWED_ORIGINS=*
-HERMES_ACP_TOKEN=my-admin-token
-HERMES_API_KEY=my-api-key
-LLM_API_URL=http://host.docker.internal:11434/v1
-LLM_API_KEY=ollama
-LLM_MODEL=qwen3:30b
-`;
 
 /** The guide's .env, plus the host ports this machine has free; any .env there is put back. */
 function writeGuideEnv(ctx: Context): string {
