@@ -22,6 +22,7 @@ export function JobPage({ jobId }: { jobId: string }) {
   const [missing, setMissing] = useState(false);
   const [dstNotes, setDstNotes] = useState<DstNote[]>([]);
   const dstFor = useRef('');
+  const lastFinished = useRef<string | null | undefined>(undefined);
   const path = `/v1/cron-jobs/${encodeURIComponent(jobId)}`;
 
   const loadJob = async () => {
@@ -57,6 +58,12 @@ export function JobPage({ jobId }: { jobId: string }) {
     const query = `limit=${RUNS_PER_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const result = await api<Page<Run>>('GET', `${path}/runs?${query}`);
     setRuns(result);
+    // A run finished since the last look: the definition's run count and last run moved too.
+    const newest = result.data.find((r) => r.status === 'success' || r.status === 'failed')?.id;
+    if (lastFinished.current !== undefined && newest !== lastFinished.current) {
+      setJob(await api<Job>('GET', path));
+    }
+    lastFinished.current = newest ?? null;
     if (result.data.some((r) => r.status === 'running' || r.status === 'claimed')) {
       setAwaitingUntilMs((until) => Math.max(until, Date.now() + 5000));
     }
