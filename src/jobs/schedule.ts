@@ -5,6 +5,7 @@ import { parseDurationMs } from '../duration.js';
 import { compileCronCalendar, type CronCalendar } from './cron-calendar.js';
 import { cronFieldsError, quote } from './schedule-fields.js';
 import { nextZonedInstant, zoneFormat, type WallSchedule } from './zone-time.js';
+import { SCHEDULE_MACROS } from './schedule-macros.js';
 
 export interface ScheduleSpec {
   schedule: string;
@@ -26,15 +27,6 @@ const MAX_SOURCE_LENGTH = 200;
 const MAX_DATE_MS = 8.64e15;
 // The calendar (like croner) stops searching at year 3000, so later instants have no next occurrence.
 const CRON_LIMIT_MS = Date.UTC(3000, 0, 1);
-const MACROS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
 
 // Parsed schedules are immutable, and a pod loading 100,000 jobs sees the same few patterns again
 // and again: valid ones are kept (the oldest leaves first) so a sync does not re-parse.
@@ -177,10 +169,10 @@ function parseOrFail(spec: ScheduleSpec): ScheduleCheck {
   const base = { source, timezone: zone as string };
   if (/^@every(\s|$)/i.test(body)) return parseEvery(base, body.slice('@every'.length).trim());
   if (body.startsWith('@')) {
-    const pattern = MACROS[body.toLowerCase()];
+    const pattern = SCHEDULE_MACROS[body.toLowerCase()];
     if (pattern === undefined) {
       return fail(
-        `unknown macro ${quote(body)}; expected ${Object.keys(MACROS).join(', ')} or @every <duration>`,
+        `unknown macro ${quote(body)}; expected ${Object.keys(SCHEDULE_MACROS).join(', ')} or @every <duration>`,
       );
     }
     body = pattern;

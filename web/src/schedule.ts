@@ -1,6 +1,7 @@
 import cronstrue from 'cronstrue';
 import { api, type Preview } from './api';
 import { formatDay, offsetMinutes, wallTime } from './format';
+import { SCHEDULE_MACROS } from '../../src/jobs/schedule-macros.js';
 
 // What a schedule means in words, and where daylight saving changes when it fires.
 
@@ -9,17 +10,8 @@ export function describeSchedule(schedule: string): string {
   const text = stripZonePrefix(schedule).trim();
   const every = /^@every\s+(\S+)$/i.exec(text);
   if (every) return `Every ${every[1]}`;
-  const macros: Record<string, string> = {
-    '@yearly': '0 0 1 1 *',
-    '@annually': '0 0 1 1 *',
-    '@monthly': '0 0 1 * *',
-    '@weekly': '0 0 * * 0',
-    '@daily': '0 0 * * *',
-    '@midnight': '0 0 * * *',
-    '@hourly': '0 * * * *',
-  };
   try {
-    return cronstrue.toString(macros[text.toLowerCase()] ?? text, {
+    return cronstrue.toString(SCHEDULE_MACROS[text.toLowerCase()] ?? text, {
       use24HourTimeFormat: true,
       verbose: false,
     });
