@@ -90,6 +90,7 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
   OBJECT_STORE_DIR: optionalText,
   S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
   S3_BUCKET: optionalText,
@@ -133,6 +134,8 @@ export interface Config {
   readonly authFailuresPerMinute: number;
   readonly chatMaxTokens: number;
   readonly chatHeartbeatMs: number;
+  /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
+  readonly runResultMaxBytes: number;
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
   readonly objectStore: ObjectStoreSettings;
 }
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     objectStore: Object.freeze(objectStoreSettings(s)),
   });
 }

@@ -17,6 +17,8 @@ import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
+import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
+import { openObjectStore } from './storage/open-store.js';
 
 export interface RunningService {
   url: string;
@@ -38,6 +40,18 @@ export async function startService(config: Config, log: Logger): Promise<Running
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
   const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
+  // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
+  // whose answer needs it fail with result_not_stored until it does.
+  const objects = await openObjectStore(config.objectStore, {
+    maxObjectBytes: Math.max(DEFAULT_MAX_OBJECT_BYTES, config.runResultMaxBytes),
+    onBucketCreated: (bucket) => log.info({ bucket }, 'object store bucket created'),
+    onUnavailable: (error) =>
+      log.error(
+        { object_store: config.objectStore.kind, error: error.message },
+        'object store unavailable',
+      ),
+  });
+  log.info({ object_store: objects.description }, 'object store ready');
   const registry = createServiceRegistry();
   const modelMetrics = createModelMetrics(registry);
 
@@ -60,6 +74,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       metrics: createSchedulerMetrics(registry),
       settings: schedulerSettings(config),
+      results: objects,
     });
     const running = scheduler;
     listener = listenForJobChanges({
@@ -81,6 +96,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log,
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
+    objects,
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
   });
   const address = await app.listen({ port: config.port, host: config.host });
@@ -97,6 +113,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
+      objects.close();
       log.info('stopped');
     })();
     return stopping;
@@ -127,5 +144,6 @@ export function schedulerSettings(config: Config): SchedulerSettings {
     livenessIntervalMs: 5000,
     livenessTtlMs: 15_000,
     recoveryIntervalMs: 10_000,
+    runResultMaxBytes: config.runResultMaxBytes,
   };
 }

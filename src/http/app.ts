@@ -9,6 +9,7 @@ import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import type { Redis } from '../redis/connection.js';
 import { registerAccessLog } from './access-log.js';
 import { registerAuth } from './auth.js';
@@ -22,6 +23,7 @@ import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
+import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 
 export interface AppDeps {
@@ -37,6 +39,8 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** Where long run results are (src/storage); without it only inline results are read. */
+  objects?: ObjectStore;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -103,10 +107,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
-  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning });
+  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning, objects: deps.objects });
+  registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
+    objects: deps.objects,
     schedulerRunning,
     rateLimiter,
     llm: deps.llm ?? createLlm(deps.config.llm),
