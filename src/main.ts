@@ -2,6 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
+import { createModelProbe, type ModelProbe, type ModelStatus } from './agent/model-probe.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
@@ -23,6 +24,8 @@ import { openObjectStore } from './storage/open-store.js';
 export interface RunningService {
   url: string;
   scheduler: Scheduler | undefined;
+  /** The configured model server and whether it answers GET /models. */
+  model: ModelProbe;
   /** Stops accepting work, drains, closes connections. */
   stop(): Promise<void>;
 }
@@ -89,7 +92,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  const model = createModelProbe(config.llm);
   const app = await buildApp({
+    modelProbe: model,
     config,
     pool,
     redis,
@@ -103,6 +108,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
   const port = Number(new URL(address).port);
   log.info({ host: config.host, port, pod: config.podId }, 'http server listening');
+  // Said at start, without holding it up: a model server that does not answer fails every run.
+  void model.check().then((status) => logModelStatus(log, config, status));
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -118,7 +125,22 @@ export async function startService(config: Config, log: Logger): Promise<Running
     })();
     return stopping;
   };
-  return { url: address, scheduler, stop };
+  return { url: address, scheduler, model, stop };
+}
+
+function logModelStatus(log: Logger, config: Config, status: ModelStatus): void {
+  const fields = { llm_url: redactUrl(config.llm.url), model: config.llm.model };
+  if (status.reachable) {
+    log.info(
+      { ...fields, model_listed: status.modelListed, latency_ms: Math.round(status.latencyMs) },
+      'model server answered',
+    );
+  } else {
+    log.warn(
+      { ...fields, error: status.error },
+      'model server not answering GET /models: runs will fail with model_unreachable',
+    );
+  }
 }
 
 /** hermesx_model_retries_total{cause}: model requests sent again, and why. */

@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Registry } from 'prom-client';
 import { createLlm, type Llm } from '../agent/llm.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
+import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
@@ -41,12 +42,15 @@ export interface AppDeps {
   streamingLlm?: StreamingLlm;
   /** Where long run results are (src/storage); without it only inline results are read. */
   objects?: ObjectStore;
+  /** Answers GET /health/model (defaults to one for the LLM_* settings). */
+  modelProbe?: ModelProbe;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set([
   '/health/live',
   '/health/ready',
+  '/health/model',
   '/metrics',
   '/openapi.json',
   '/docs',
@@ -103,7 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
-  registerHealthRoutes(app, deps);
+  registerHealthRoutes(app, {
+    pool: deps.pool,
+    redis: deps.redis,
+    model: deps.modelProbe ?? createModelProbe(deps.config.llm),
+  });
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);

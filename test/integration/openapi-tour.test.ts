@@ -87,6 +87,7 @@ describe('the API tour against its OpenAPI document', () => {
   it('public routes: health and metrics', async () => {
     expect((await send('GET', '/health/live')).statusCode).toBe(200);
     expect((await send('GET', '/health/ready')).statusCode).toBe(200);
+    expect((await send('GET', '/health/model')).statusCode).toBe(200);
     expect((await send('GET', '/metrics')).statusCode).toBe(200);
     expect((await send('GET', '/health/live?verbose=1')).statusCode).toBe(400);
   });
