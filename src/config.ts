@@ -81,7 +81,9 @@ const envSchema = z.object({
   REDIS_URL: optionalText.refine(
     (text) =>
       text === undefined ||
-      (isSentinelUrl(text) ? parseSentinelUrl(text) !== null : isUrlWith(text, ['redis:', 'rediss:'])),
+      (isSentinelUrl(text)
+        ? parseSentinelUrl(text) !== null
+        : isUrlWith(text, ['redis:', 'rediss:'])),
     'expected a URL such as redis://localhost:6379 or redis+sentinel://host:26379,host:26379/mymaster',
   ),
   REDIS_SENTINELS: hostList(DEFAULT_SENTINEL_PORT),

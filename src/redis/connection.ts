@@ -17,6 +17,7 @@ export interface ConnectionOptions {
 // Fail fast while Redis is down (no offline queue, one retry, a command timeout) and reconnect by
 // itself with a capped back-off: the scheduler pauses and resumes on its own availability check.
 const RETRY_CAP_MS = 1000;
+const CLUSTER_SLOTS = 16384;
 const retryStrategy = (attempt: number) => Math.min(attempt * 250, RETRY_CAP_MS);
 
 function commonOptions(commandTimeoutMs: number): RedisOptions {
@@ -174,12 +175,29 @@ export async function pingRedis(redis: Redis | undefined): Promise<boolean> {
 
 async function pingCluster(cluster: Cluster): Promise<boolean> {
   if (cluster.status !== 'ready') return false;
-  const primaries = cluster.nodes('master');
-  if (primaries.length === 0) return false;
+  // A killed primary's connection leaves the pool at once, while the slots still name it until
+  // its replica is promoted: when a slot has no live primary, ask the cluster again (so a
+  // promotion is seen at this check, not at the next periodic refresh).
+  if (!coversEverySlot(cluster)) {
+    await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
+    if (!coversEverySlot(cluster)) return false;
+  }
   const states = await Promise.all(
-    primaries.map((node) => node.call('CLUSTER', 'INFO') as Promise<string>),
+    cluster.nodes('master').map((node) => node.call('CLUSTER', 'INFO') as Promise<string>),
   );
   return states.every((info) => /^cluster_state:ok\r?$/m.test(info));
+}
+
+/** Whether every slot's primary is a node the client is connected to. */
+function coversEverySlot(cluster: Cluster): boolean {
+  const live = new Set(
+    cluster.nodes('master').map((node) => `${node.options.host}:${node.options.port}`),
+  );
+  for (let slot = 0; slot < CLUSTER_SLOTS; slot++) {
+    const owner = cluster.slots[slot]?.[0];
+    if (owner === undefined || !live.has(owner)) return false;
+  }
+  return true;
 }
 
 /** Waits (bounded) for a connection attempt in progress, so a fresh client is not reported down. */

@@ -72,9 +72,10 @@ export interface SentinelUrl {
  * parsing refuses a host list, hence the pattern. Null when it is not such a URL.
  */
 export function parseSentinelUrl(text: string): SentinelUrl | null {
-  const match = /^redis\+sentinel:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/@]+)\/([^/?#]+)(?:\/(\d+))?\/?$/i.exec(
-    text.trim(),
-  );
+  const match =
+    /^redis\+sentinel:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/@]+)\/([^/?#]+)(?:\/(\d+))?\/?$/i.exec(
+      text.trim(),
+    );
   if (!match) return null;
   const sentinels = parseHostList(match[3] as string, DEFAULT_SENTINEL_PORT);
   if (!sentinels) return null;

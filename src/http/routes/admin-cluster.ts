@@ -120,11 +120,10 @@ async function readRegistry(redis: Redis | undefined, installation: string): Pro
   try {
     const key = peersKey(installation);
     // TIME from the node holding the registry, so both figures come from one clock.
-    const [seconds, micros] = (await redis.eval(
-      "return redis.call('TIME')",
-      1,
-      key,
-    )) as [string, string];
+    const [seconds, micros] = (await redis.eval("return redis.call('TIME')", 1, key)) as [
+      string,
+      string,
+    ];
     const redisNowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     const registered = await redis.zrangebyscore(key, redisNowMs, '+inf');
     return { ok: true, heartbeats: new Map(), scheduling: new Set(registered) };
