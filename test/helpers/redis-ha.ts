@@ -276,16 +276,17 @@ export interface ClusterSetup {
 
 /**
  * Six `redis-server --cluster-enabled yes` (with a password) joined by `redis-cli --cluster
- * create --cluster-replicas 1`: three primaries, one replica each. Resolves once every node
+ * create --cluster-replicas 1`: three primaries, one replica each (or three primaries alone). Resolves once every node
  * reports cluster_state:ok and every replica is in sync.
  */
 export async function startClusterSetup(
-  options: { nodeTimeoutMs?: number } = {},
+  options: { nodeTimeoutMs?: number; replicasPerPrimary?: 0 | 1 } = {},
 ): Promise<ClusterSetup> {
+  const replicas = options.replicasPerPrimary ?? 1;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-cluster-'));
   const password = `cluster-${Math.random().toString(36).slice(2, 10)}`;
   const nodes: RedisProcess[] = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 3 * (1 + replicas); i++) {
     const port = await findClusterPort();
     const args = serverArgs(port, dir, [
       '--cluster-enabled',
@@ -311,7 +312,7 @@ export async function startClusterSetup(
       'create',
       ...nodes.map((n) => `127.0.0.1:${n.port}`),
       '--cluster-replicas',
-      '1',
+      String(replicas),
       '--cluster-yes',
     ],
     { encoding: 'utf8', timeout: 60_000 },
