@@ -63,7 +63,7 @@ export function createRedis(
     log.warn({ primary, previous }, `redis failover: new primary ${primary}`);
     options.onFailover?.();
   };
-  if (redis instanceof Cluster) watchClusterPrimaries(redis, failover);
+  if (redis instanceof Cluster) watchClusterPrimaries(redis, log, failover);
   else if (target.kind === 'sentinel') watchSentinelPrimary(redis, log, failover);
   redis.connect().catch(() => {
     // The error listener reports it; ioredis keeps retrying.
@@ -137,9 +137,13 @@ function watchSentinelPrimary(
   });
 }
 
-/** Same for a Cluster: a primary that was not one at the last slots refresh has taken over. */
+/**
+ * Same for a Cluster: a primary that was not one at the last slots refresh has taken over from
+ * one that is gone (a primary added beside the others, e.g. by resharding, is no failover).
+ */
 function watchClusterPrimaries(
   cluster: Cluster,
+  log: Logger,
   failover: (primary: string, previous: string) => void,
 ): void {
   let primaries: Set<string> | undefined;
@@ -150,8 +154,12 @@ function watchClusterPrimaries(
     if (primaries) {
       const gone = [...primaries].filter((address) => !now.has(address));
       for (const address of now) {
-        if (!primaries.has(address)) failover(address, gone.join(',') || 'none');
+        if (primaries.has(address)) continue;
+        if (gone.length > 0) failover(address, gone.join(','));
+        else log.info({ primary: address }, 'redis: cluster primary added');
       }
+    } else {
+      log.info({ primaries: [...now].sort().join(',') }, 'redis: connected to the cluster');
     }
     primaries = now;
   });
