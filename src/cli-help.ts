@@ -73,7 +73,7 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   DATABASE_URL: ['required (except dev)', 'PostgreSQL 16+ connection string'],
   REDIS_URL: [
     'unset',
-    'Redis 7+ (redis://, rediss://, or redis+sentinel://host:port,…/name); unset or unreachable: the API serves, the scheduler waits',
+    'Redis 7+, or redis+sentinel://host:port,…/name; unset or unreachable: the scheduler waits',
   ],
   REDIS_SENTINELS: [
     'unset',
