@@ -13,7 +13,7 @@ import { ADMIN_TOKEN, buildTestApp, call, type TestApp } from '../helpers/api.js
 import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
-import { startClusterSetup, type ClusterSetup } from '../helpers/redis-ha.js';
+import { startClusterSetup, type ClusterSetup } from '../helpers/redis-cluster.js';
 
 let setup: ClusterSetup;
 let redis: Redis;
