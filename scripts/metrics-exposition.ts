@@ -9,6 +9,7 @@ import { buildApp } from '../src/http/app.js';
 import { createServiceRegistry } from '../src/http/metrics.js';
 import { createLogger } from '../src/log.js';
 import { createSchedulerMetrics } from '../src/scheduler/metrics.js';
+import { createWebhookMetrics } from '../src/webhooks/metrics.js';
 
 export async function readMetricsExposition(): Promise<string> {
   const log = createLogger({ format: 'json', level: 'error', write: () => undefined });
@@ -16,6 +17,7 @@ export async function readMetricsExposition(): Promise<string> {
   const registry = createServiceRegistry();
   createModelMetrics(registry);
   createSchedulerMetrics(registry);
+  createWebhookMetrics(registry);
   const app = await buildApp({ config: loadConfig({}), pool, redis: undefined, log, registry });
   try {
     // A few requests, so the HTTP families have series.

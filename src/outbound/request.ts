@@ -30,7 +30,7 @@ import { OutboundError } from './outbound-error.js';
 
 export { OutboundError, type OutboundErrorKind } from './outbound-error.js';
 export type { AddressPolicy } from './address-policy.js';
-export type { Resolver, ResolvedAddress } from './guarded-lookup.js';
+export { resolveWithSystem, type Resolver, type ResolvedAddress } from './guarded-lookup.js';
 
 export interface RedirectRule {
   readonly maxRedirects: number;
