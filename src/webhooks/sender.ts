@@ -77,7 +77,8 @@ export class WebhookSender {
             podId: settings.podId,
             limit: free,
             perTenant: settings.maxPerTenant,
-            leaseMs: settings.timeoutMs + 30_000,
+            // Longer than one attempt can take (the guard ends it at timeoutMs), plus time to record it.
+            leaseMs: settings.timeoutMs + 5000,
           });
           this.failures = 0;
           for (const delivery of claimed) this.track(this.send(delivery));
