@@ -118,7 +118,7 @@ export async function deleteEndpoint(deps: WebhookDeps, tenantId: string, id: st
 }
 
 export async function listEndpoints(
-  deps: WebhookDeps,
+  deps: Pick<WebhookDeps, 'pool' | 'now'>,
   tenantId: string,
   page: { limit?: number | undefined; cursor?: string | undefined; job_id?: string | undefined },
 ): Promise<Page<EndpointView>> {
@@ -129,6 +129,27 @@ export async function listEndpoints(
     store.listEndpoints(client, limit + 1, before, page.job_id ?? null),
   );
   return toPage(rows, limit, (row) => toEndpointView(row, deps.now()));
+}
+
+/** Limits an endpoint to one job's runs (the agent's cronjob tool attaches jobs this way). */
+export async function attachJob(
+  deps: Pick<WebhookDeps, 'pool' | 'now'>,
+  tenantId: string,
+  endpointId: string,
+  jobId: string,
+): Promise<EndpointView> {
+  return withTenant(deps.pool, tenantId, async (client) => {
+    const current = await requireEndpoint(client, endpointId, true);
+    const row = await store.updateEndpoint(client, endpointId, {
+      url: current.url,
+      description: current.description,
+      events: current.events,
+      cronJobId: await checkJob(client, jobId),
+      enabled: current.enabled,
+    });
+    if (!row) throw notFound(endpointId);
+    return toEndpointView(row, deps.now());
+  });
 }
 
 /** A new secret, shown once; the previous one keeps signing beside it for 24 hours. */

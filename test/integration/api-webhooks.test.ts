@@ -2,6 +2,7 @@
 // addresses), the per-tenant quota, tenant isolation, rotation, deliveries and redelivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, DEFAULT_TENANT_KEY, buildTestApp, type TestApp } from '../helpers/api.js';
+import { createCronjobTool } from '../../src/agent/tools/cronjob.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
 
 let databaseUrl: string;
@@ -233,5 +234,54 @@ describe('webhook endpoints over REST', () => {
     // Deleting the job takes its endpoint and deliveries with it.
     await call(api, DEFAULT_TENANT_KEY, 'DELETE', `/v1/cron-jobs/${jobId}`);
     expect((await call(api, DEFAULT_TENANT_KEY, 'GET', `/v1/webhooks/${id}`)).status).toBe(404);
+  });
+
+  it("lets the agent's cronjob tool list endpoints and attach a job to one", async () => {
+    const job = await call(api, DEFAULT_TENANT_KEY, 'POST', '/v1/cron-jobs', {
+      name: 'nightly',
+      schedule: '0 2 * * *',
+      prompt: 'summarise',
+    });
+    const hook = await call(api, DEFAULT_TENANT_KEY, 'POST', '/v1/webhooks', {
+      url: 'https://hooks.example.com/agent',
+    });
+    const tool = createCronjobTool({
+      pool: api.pool,
+      now: () => new Date(),
+      schedulerRunning: () => true,
+    });
+    const context = {
+      tenantId: '00000000-0000-0000-0000-000000000001',
+      signal: new AbortController().signal,
+      changes: [] as string[],
+    };
+    const run = async (args: object) =>
+      JSON.parse(await tool.run(args, context)) as Record<string, unknown>;
+    const listed = await run({ action: 'list_webhooks' });
+    expect((listed.data as { id: string }[]).map((e) => e.id)).toContain(hook.json.id);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    const attached = await run({
+      action: 'attach_webhook',
+      id: job.json.id,
+      webhook_id: hook.json.id,
+    });
+    expect(attached).toMatchObject({
+      ok: true,
+      webhook: { id: hook.json.id, job_id: job.json.id },
+    });
+    expect(context.changes).toHaveLength(1);
+    expect(await run({ action: 'attach_webhook', id: job.json.id })).toMatchObject({
+      ok: false,
+      error: { code: 'missing_id' },
+    });
+    const read = await call(api, DEFAULT_TENANT_KEY, 'GET', `/v1/webhooks/${hook.json.id}`);
+    expect(read.json.job_id).toBe(job.json.id);
+    // Another tenant's endpoint is not found through the tool either.
+    const theirs = await call(api, otherKey, 'POST', '/v1/webhooks', {
+      url: 'https://hooks.example.com/theirs',
+    });
+    expect(
+      await run({ action: 'attach_webhook', id: job.json.id, webhook_id: theirs.json.id }),
+    ).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 });
