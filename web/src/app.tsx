@@ -7,6 +7,7 @@ import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
+import { WebhooksPage } from './pages/webhooks';
 import { navigate, usePath } from './router';
 import { loadSession, saveSession, type Session } from './session';
 
@@ -63,9 +64,17 @@ export function App() {
         {session ? (
           <nav aria-label="Main">
             {session.role === 'tenant' ? (
-              <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
-                Jobs
-              </a>
+              <>
+                <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
+                  Jobs
+                </a>
+                <a
+                  href="/webhooks"
+                  aria-current={path.startsWith('/webhooks') ? 'page' : undefined}
+                >
+                  Webhooks
+                </a>
+              </>
             ) : (
               <>
                 <a href="/tenants" aria-current={path.startsWith('/tenants') ? 'page' : undefined}>
@@ -98,7 +107,7 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = path.startsWith('/jobs');
+  const tenantPaths = path.startsWith('/jobs') || path.startsWith('/webhooks');
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
@@ -106,6 +115,7 @@ function allowed(session: Session, path: string): boolean {
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
+    if (parts[0] === 'webhooks') return <WebhooksPage />;
     if (parts[0] !== 'jobs') return null;
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
@@ -123,6 +133,7 @@ function titleOf(path: string): string {
   if (path === '/jobs/new') return 'New job';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
+  if (path.startsWith('/webhooks')) return 'Webhooks';
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';
