@@ -35,6 +35,7 @@ export interface SenderDeps {
 export const MAX_RESPONSE_BYTES = 4096;
 const ERROR_BODY_CHARS = 200;
 const MAX_BACKOFF_MS = 30_000;
+const FREED_SLOT_BATCH_MS = 5;
 
 export class WebhookSender {
   private running = false;
@@ -70,7 +71,7 @@ export class WebhookSender {
     const idleMs = settings.idlePollMs ?? 200;
     while (this.running) {
       const free = settings.maxConcurrent - this.inFlight.size;
-      let claimedAll = false;
+      let claimedAny = false;
       if (free > 0) {
         try {
           const claimed = await claimDeliveries(this.deps.pool, {
@@ -82,7 +83,7 @@ export class WebhookSender {
           });
           this.failures = 0;
           for (const delivery of claimed) this.track(this.send(delivery));
-          claimedAll = claimed.length === free;
+          claimedAny = claimed.length > 0;
         } catch (err) {
           this.failures += 1;
           const backoffMs = Math.min(MAX_BACKOFF_MS, idleMs * 2 ** this.failures);
@@ -94,9 +95,9 @@ export class WebhookSender {
           continue;
         }
       }
-      // A full claim means more may be due: go again as soon as a slot frees up. Otherwise
-      // wait for the next poll (a finishing delivery does not wake an idle sender).
-      await this.pause(idleMs, claimedAll);
+      // After a claim that found work, more may be due (or held back by a tenant's cap): look
+      // again as soon as a delivery finishes. An idle sender waits for the next poll.
+      await this.pause(idleMs, claimedAny || free <= 0);
     }
   }
 
@@ -106,7 +107,9 @@ export class WebhookSender {
     void work.finally(() => {
       this.inFlight.delete(work);
       this.deps.metrics.inFlight.set(this.inFlight.size);
-      this.slotFreed?.();
+      // Deliveries finishing together share one claim.
+      const wake = this.slotFreed;
+      if (wake) setTimeout(wake, FREED_SLOT_BATCH_MS);
     });
   }
 
