@@ -57,6 +57,8 @@ CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (tenant_id, next_a
   WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at DESC);
 CREATE INDEX webhook_deliveries_job_idx ON webhook_deliveries (cron_job_id, created_at DESC);
+-- A run's deliveries (the run detail, checks that every recorded run has its deliveries).
+CREATE INDEX webhook_deliveries_run_idx ON webhook_deliveries (run_id);
 CREATE INDEX webhook_deliveries_created_idx ON webhook_deliveries (created_at)
   WHERE status <> 'pending';
 

@@ -188,6 +188,7 @@ CREATE UNIQUE INDEX webhook_deliveries_endpoint_id_run_id_event_type_key ON publ
 CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (endpoint_id, created_at DESC)
 CREATE INDEX webhook_deliveries_job_idx ON public.webhook_deliveries USING btree (cron_job_id, created_at DESC)
 CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (id)
+CREATE INDEX webhook_deliveries_run_idx ON public.webhook_deliveries USING btree (run_id)
 CREATE INDEX webhook_delivery_attempts_delivery_idx ON public.webhook_delivery_attempts USING btree (delivery_id, id)
 CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON public.webhook_delivery_attempts USING btree (id)
 CREATE UNIQUE INDEX webhook_endpoints_id_tenant_id_key ON public.webhook_endpoints USING btree (id, tenant_id)
