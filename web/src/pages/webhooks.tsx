@@ -82,7 +82,7 @@ export function WebhooksPage() {
           />
         </Field>
         <div class="row-2">
-          <fieldset>
+          <fieldset class="checks">
             <legend>Events</legend>
             {EVENT_TYPES.map((type) => (
               <label key={type}>
@@ -90,8 +90,8 @@ export function WebhooksPage() {
                   type="checkbox"
                   checked={events.includes(type)}
                   onChange={(e) => toggle(type, e.currentTarget.checked)}
-                />{' '}
-                {type}
+                />
+                <code>{type}</code>
               </label>
             ))}
           </fieldset>
