@@ -170,7 +170,7 @@ export async function rotateSecret(
 export async function listDeliveries(
   deps: WebhookDeps,
   tenantId: string,
-  of: { endpointId: string } | { jobId: string },
+  of: { endpointId: string } | { jobId: string } | { runId: string },
   page: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<Page<DeliveryView>> {
   const limit = page.limit ?? PAGE_DEFAULT;
@@ -179,6 +179,11 @@ export async function listDeliveries(
     if ('endpointId' in of) {
       await requireEndpoint(client, of.endpointId);
       return listDeliveryRows(client, { endpointId: of.endpointId }, limit + 1, before);
+    }
+    // A run's deliveries (its detail page): none for an id that is not one of the tenant's.
+    if ('runId' in of) {
+      if (!isUuid(of.runId)) return [];
+      return listDeliveryRows(client, { runId: of.runId }, limit + 1, before);
     }
     if (!isUuid(of.jobId) || !(await store.jobExists(client, of.jobId))) {
       throw new CommandError('not_found', `no cron job with id ${of.jobId}`, 404);

@@ -50,6 +50,16 @@ export class WebhookSender {
   start(): void {
     if (this.running) return;
     this.running = true;
+    const { settings } = this.deps;
+    this.deps.log.info(
+      {
+        pod: settings.podId,
+        max_concurrent: settings.maxConcurrent,
+        max_per_tenant: settings.maxPerTenant,
+        allow_private_networks: settings.allowPrivateNetworks,
+      },
+      'webhook sender started',
+    );
     this.loopDone = this.loop();
   }
 

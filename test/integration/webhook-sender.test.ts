@@ -229,6 +229,15 @@ describe('the sender', () => {
       async () => expect((await deliveriesOf(endpoint.id))[0]?.status).toBe('delivered'),
       { timeoutMs: 5000 },
     );
+    // A run's deliveries, as its detail shows them; another tenant sees none of them.
+    const ofRun = await endpoints.listDeliveries(deps(), tenant.tenantId, { runId }, {});
+    expect(ofRun.data.map((d) => [d.run_id, d.status, d.webhook_id])).toEqual([
+      [runId, 'delivered', message.id],
+    ]);
+    const stranger = await newTenant();
+    expect((await endpoints.listDeliveries(deps(), stranger.tenantId, { runId }, {})).data).toEqual(
+      [],
+    );
   });
 
   it('retries a 500 with the same webhook-id and records both attempts', async () => {
