@@ -2,7 +2,8 @@
 -- oldest first, at most p_per_tenant in flight per tenant across all pods), at most p_limit in
 -- all. Claimed rows are leased to the pod: next_attempt_at moves to the lease's end, so a pod
 -- that dies mid-send leaves a row that is due again when its lease expires. SKIP LOCKED lets
--- pods claim side by side. Returns what the sender needs to render and sign each message.
+-- pods claim side by side. Returns what the sender needs to render and sign each message: the
+-- run as the runs list shows it (the result's short form, 4,096 characters).
 CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer,
                                          p_lease_seconds integer)
   RETURNS TABLE (delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text,
@@ -10,7 +11,8 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
                  cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamptz,
                  run_started_at timestamptz, run_finished_at timestamptz, run_status text,
                  run_result text, run_error text, run_error_kind text, run_attempts integer,
-                 run_duration_ms integer, run_pod_id text, run_created_at timestamptz)
+                 run_duration_ms integer, run_pod_id text, run_created_at timestamptz,
+                 run_origin text, run_result_bytes integer, run_result_complete boolean)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -55,8 +57,10 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
     SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END,
            l.event_type, l.attempts, l.created_at, l.cron_job_id, j.name, r.id, r.scheduled_at,
-           r.started_at, r.finished_at, r.status, r.result, r.error, r.error_kind, r.attempts,
-           r.duration_ms, r.pod_id, r.created_at
+           r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
+           r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
+           (r.result_object_key IS NULL AND NOT r.result_truncated
+             AND coalesce(length(r.result), 0) <= 4096)
       FROM leased l
       JOIN webhook_endpoints e ON e.id = l.endpoint_id
       LEFT JOIN cron_jobs j ON j.id = l.cron_job_id

@@ -168,7 +168,7 @@ export async function rotateSecret(
 }
 
 export async function listDeliveries(
-  deps: WebhookDeps,
+  deps: Pick<WebhookDeps, 'pool' | 'now'>,
   tenantId: string,
   of: { endpointId: string } | { jobId: string } | { runId: string },
   page: { limit?: number | undefined; cursor?: string | undefined },

@@ -49,6 +49,9 @@ interface ClaimRow {
   run_duration_ms: number | null;
   run_pod_id: string;
   run_created_at: Date;
+  run_origin: RunRow['origin'];
+  run_result_bytes: number | null;
+  run_result_complete: boolean;
 }
 
 export interface ClaimLimits {
@@ -92,6 +95,9 @@ export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<
             duration_ms: row.run_duration_ms,
             pod_id: row.run_pod_id,
             created_at: row.run_created_at,
+            origin: row.run_origin,
+            result_bytes: row.run_result_bytes,
+            result_complete: row.run_result_complete,
           },
   }));
 }
