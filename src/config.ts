@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { formatDurationMs, parseDurationMs } from './duration.js';
+import { parseSecretsKey } from './secrets/key.js';
 
 /** Thrown for a setting that cannot be used; its message is the one line shown to the operator. */
 export class ConfigError extends Error {
@@ -89,6 +90,24 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  HERMES_SECRETS_KEY: optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const key = parseSecretsKey(text);
+    if (!key) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected 32 bytes as 64 hex characters or base64 (e.g. openssl rand -hex 32)',
+      });
+      return z.NEVER;
+    }
+    return key;
+  }),
+  HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: optionalText
+    .refine(
+      (text) => text === undefined || text === 'true' || text === 'false',
+      'expected true or false',
+    )
+    .transform((text) => (text === undefined ? undefined : text === 'true')),
 });
 
 /** The environment variables the configuration reads (for `hermesx help settings`). */
@@ -122,6 +141,10 @@ export interface Config {
   readonly authFailuresPerMinute: number;
   readonly chatMaxTokens: number;
   readonly chatHeartbeatMs: number;
+  /** Encrypts tenant secrets (AES-256-GCM); undefined: the secrets feature is refused. */
+  readonly secretsKey: Buffer | undefined;
+  /** The http_request tool may reach private addresses; undefined: false, true in `hermesx dev`. */
+  readonly httpToolAllowPrivateNetworks: boolean | undefined;
 }
 
 /** Reads the settings once; throws ConfigError naming the variable, its value and what is expected. */
@@ -168,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    secretsKey: s.HERMES_SECRETS_KEY,
+    httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
   });
 }
 
