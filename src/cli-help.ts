@@ -31,6 +31,8 @@ const SERVICE = [
   'LOG_FORMAT',
   'LOG_LEVEL',
   'HERMES_POD_ID',
+  'HERMES_SECRETS_KEY',
+  'HTTP_TOOL_ALLOW_PRIVATE_NETWORKS',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -80,6 +82,8 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LOG_FORMAT: ['text', 'text (logfmt) or json'],
   LOG_LEVEL: ['info', 'debug, info, warn or error'],
   HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],
+  HERMES_SECRETS_KEY: ['unset (dev: generated)', 'tenant secrets key, 32 bytes hex or base64'],
+  HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
 };
 
 export function rootHelp(): string {
