@@ -50,6 +50,9 @@ idempotency_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
 installation.id uuid NOT NULL DEFAULT gen_random_uuid()
 installation.singleton boolean NOT NULL DEFAULT true
 installation.created_at timestamp with time zone NOT NULL DEFAULT now()
+schema_functions.name text NOT NULL
+schema_functions.checksum text NOT NULL
+schema_functions.applied_at timestamp with time zone NOT NULL DEFAULT now()
 schema_migrations.version integer NOT NULL
 schema_migrations.name text NOT NULL
 schema_migrations.checksum text NOT NULL
@@ -89,6 +92,7 @@ idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFEREN
 installation installation_pkey PRIMARY KEY (id)
 installation installation_singleton_check CHECK (singleton)
 installation installation_singleton_key UNIQUE (singleton)
+schema_functions schema_functions_pkey PRIMARY KEY (name)
 schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 tenants tenants_max_concurrent_runs_check CHECK ((max_concurrent_runs >= 0))
 tenants tenants_max_cron_jobs_check CHECK ((max_cron_jobs >= 0))
@@ -115,6 +119,7 @@ CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
+CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree (name)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
 CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
 
@@ -124,6 +129,7 @@ cron_job_runs rls=true force=true
 cron_jobs rls=true force=true
 idempotency_keys rls=true force=true
 installation rls=true force=true
+schema_functions rls=false force=false
 schema_migrations rls=false force=false
 tenants rls=true force=true
 
@@ -168,18 +174,13 @@ cron_jobs_track_definition() INVOKER execute:  +PUBLIC
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
-scheduler_claim_runs(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
 scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
-scheduler_fail_named_runs(p_run_ids uuid[], p_error text) SECURITY DEFINER execute: hermesx_app
-scheduler_fail_runs(p_run_ids uuid[], p_error text) SECURITY DEFINER execute:
 scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
-scheduler_finish_runs(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_job_versions() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
-scheduler_running_runs() SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 
 -- functions
@@ -340,31 +341,6 @@ AS $function$
       FROM room m WHERE NOT m.admitted;
   END
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_claim_runs(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text)
- RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text)
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-  #variable_conflict use_column
-  BEGIN
-    RETURN QUERY
-    WITH claimed AS (
-      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
-      SELECT j.id, j.tenant_id, c.scheduled_at, 'running', p_pod_id
-        FROM unnest(p_job_ids, p_scheduled_ats) AS c (job_id, scheduled_at)
-        JOIN cron_jobs j ON j.id = c.job_id
-        JOIN tenants t ON t.id = j.tenant_id
-       WHERE j.enabled AND t.deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
-                          WHERE x.cron_job_id = c.job_id AND x.status IN ('claimed', 'running'))
-      ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
-      RETURNING r.cron_job_id, r.scheduled_at, r.id
-    )
-    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt
-      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id;
-  END
-  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_cleanup_stale_runs(lock_ttl_seconds integer)
  RETURNS integer
  LANGUAGE sql
@@ -407,40 +383,6 @@ AS $function$
     )
     SELECT f.id, f.cron_job_id FROM failed f
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_fail_named_runs(p_run_ids uuid[], p_error text)
- RETURNS TABLE(run_id uuid, cron_job_id uuid)
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$ SELECT * FROM scheduler_fail_runs(p_run_ids, p_error) $function$
-CREATE OR REPLACE FUNCTION public.scheduler_fail_runs(p_run_ids uuid[], p_error text)
- RETURNS TABLE(run_id uuid, cron_job_id uuid)
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-    WITH failed AS (
-      UPDATE cron_job_runs r
-         SET status = 'failed',
-             error = left(p_error, 1024),
-             finished_at = now(),
-             duration_ms = (extract(epoch FROM now() - r.started_at) * 1000)::integer
-       WHERE r.id = ANY (p_run_ids) AND r.status = 'running'
-      RETURNING r.id, r.cron_job_id, r.started_at
-    ), latest AS (
-      SELECT DISTINCT ON (f.cron_job_id) f.cron_job_id, f.started_at
-        FROM failed f ORDER BY f.cron_job_id, f.started_at DESC
-    ), jobs AS (
-      UPDATE cron_jobs j
-         SET last_run_at = l.started_at,
-             last_run_success = false,
-             last_run_error = left(p_error, 1024),
-             run_count = j.run_count + 1
-        FROM latest l
-       WHERE j.id = l.cron_job_id
-    )
-    SELECT f.id, f.cron_job_id FROM failed f
-  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text)
  RETURNS SETOF uuid
  LANGUAGE plpgsql
@@ -472,41 +414,6 @@ AS $function$
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
              last_run_error_kind = run.error_kind,
-             run_count = j.run_count + 1,
-             next_run_at = run.next_run_at
-        FROM run
-       WHERE j.id = run.cron_job_id
-    )
-    SELECT run.id FROM run;
-  END
-  $function$
-CREATE OR REPLACE FUNCTION public.scheduler_finish_runs(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_next_run_ats timestamp with time zone[])
- RETURNS SETOF uuid
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-  #variable_conflict use_column
-  BEGIN
-    RETURN QUERY
-    WITH input AS (
-      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_next_run_ats)
-               AS i (run_id, success, result, error, next_run_at)
-    ), run AS (
-      UPDATE cron_job_runs r
-         SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
-             result = left(i.result, 4096),
-             error = left(i.error, 1024),
-             finished_at = clock_timestamp(),
-             duration_ms = (extract(epoch FROM clock_timestamp() - r.started_at) * 1000)::integer
-        FROM input i
-       WHERE r.id = i.run_id AND r.status = 'running'
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, i.next_run_at
-    ), job AS (
-      UPDATE cron_jobs j
-         SET last_run_at = run.started_at,
-             last_run_success = run.success,
-             last_run_error = left(run.error, 1024),
              run_count = j.run_count + 1,
              next_run_at = run.next_run_at
         FROM run
@@ -554,12 +461,6 @@ AS $function$
      WHERE id IN (SELECT unnest(p_run_ids)) AND status = 'claimed' AND pod_id = p_pod_id
     RETURNING id
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_running_runs()
- RETURNS TABLE(run_id uuid, cron_job_id uuid, pod_id text)
- LANGUAGE sql
- STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$ SELECT id, cron_job_id, pod_id FROM cron_job_runs WHERE status = 'running' $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger
  LANGUAGE plpgsql

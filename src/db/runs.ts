@@ -8,7 +8,7 @@ import type {
 import type { Pool } from './pool.js';
 
 // The scheduler's statements on cron_job_runs, one function each. Each goes through a SECURITY
-// DEFINER function of migration 109 (the SQL in force), because the scheduler works across tenants.
+// DEFINER function of migrations/functions/ (the SQL in force), because the scheduler works across tenants.
 
 export async function failRuns(
   pool: Pool,

@@ -33,7 +33,7 @@ export interface ClaimedRun {
 export type ClaimAnswer =
   { kind: 'claimed'; run: ClaimedRun } | { kind: 'capped' } | { kind: 'taken' };
 
-/** Why a run failed, for machines (the `error` text is for people). Migration 109 lists them. */
+/** Why a run failed, for machines (the `error` text is for people). migrations/101_cron_job_runs.sql lists them. */
 export const ERROR_KINDS = [
   'timeout',
   'pod_lost',

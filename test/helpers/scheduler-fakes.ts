@@ -165,7 +165,7 @@ function mulberry32(seed: number): () => number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JobStore (what migration 109 does in PostgreSQL; test/contract/ checks both alike)
+// JobStore (what migrations/functions/ do in PostgreSQL; test/contract/ checks both alike)
 
 export interface FakeJob {
   id: string;

@@ -9,7 +9,7 @@ import { AUTHENTICATED, BEARER, errorResponses } from '../responses.js';
 
 // GET /v1/cluster (admin): what the operators' cluster page shows. Pods come from Redis (the
 // liveness keys and the peers registry the scheduler keeps; read only), run figures from
-// PostgreSQL through admin_cluster_runs() (migration 130), the one cross-tenant read it needs.
+// PostgreSQL through admin_cluster_runs() (migrations/functions/), the one cross-tenant read it needs.
 
 const WINDOW_MS = 60 * 60 * 1000;
 const SCAN_LIMIT = 10_000;
