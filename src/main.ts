@@ -2,6 +2,11 @@ import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
+import { createToolMetrics } from './agent/tool-metrics.js';
+import { sendOutbound } from './outbound/request.js';
+import { createSecretsVault } from './secrets/vault.js';
+import { createSkillLibrary } from './skills/library.js';
+import { openObjectStore } from './storage/open-store.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
@@ -42,6 +47,26 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const modelMetrics = createModelMetrics(registry);
 
   const onRetry = countModelRetries(registry);
+  const vault = createSecretsVault(pool, config.secretsKey);
+  if (!vault.enabled) {
+    log.warn(
+      'tenant secrets disabled: HERMES_SECRETS_KEY is not set (the secrets API answers 503)',
+    );
+  }
+  const objects = await openObjectStore(config.objectStore, {
+    onBucketCreated: (bucket) => log.info({ bucket }, 'object store: bucket created'),
+  });
+  log.info({ store: objects.description }, 'object store ready');
+  const skills = createSkillLibrary(pool, objects);
+  const runnerDeps = {
+    pool,
+    vault,
+    skills,
+    sendHttp: sendOutbound,
+    allowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? false,
+    toolMetrics: createToolMetrics(registry),
+    log,
+  };
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
   if (redis) {
@@ -55,6 +80,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
           modelMetrics,
           'scheduler',
         ),
+        runnerDeps,
       ),
       clock: systemClock,
       log,
@@ -82,6 +108,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
+    vault,
+    skills,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
@@ -97,6 +125,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
+      objects.close();
       log.info('stopped');
     })();
     return stopping;

@@ -15,13 +15,18 @@ import { registerAuth } from './auth.js';
 import { frameworkErrorReply, registerErrorHandling } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
+import { createSecretsVault, type SecretsVault } from '../secrets/vault.js';
+import type { SkillLibrary } from '../skills/library.js';
 import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
+import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
+import { registerSecretRoutes } from './routes/secrets.js';
+import { registerSkillRoutes } from './routes/skills.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 
 export interface AppDeps {
@@ -37,6 +42,10 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** Tenant secrets (defaults to a vault over HERMES_SECRETS_KEY). */
+  vault?: SecretsVault;
+  /** Tenant skills; absent: the skills routes answer 503 (no object store). */
+  skills?: SkillLibrary | undefined;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -77,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await app.register(cors, {
     origin: deps.config.allowedOrigins === '*' ? true : [...deps.config.allowedOrigins],
-    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
     exposedHeaders: [
       'x-request-id',
@@ -113,6 +122,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
+  });
+  registerSecretRoutes(app, {
+    vault: deps.vault ?? createSecretsVault(deps.pool, deps.config.secretsKey),
+  });
+  registerSkillRoutes(app, { skills: deps.skills });
+  registerAgentSettingsRoutes(app, {
+    pool: deps.pool,
+    allowPrivateNetworks: deps.config.httpToolAllowPrivateNetworks ?? false,
   });
   registerOpenApiRoutes(app);
   registerAdminClusterRoutes(app, deps);

@@ -45,6 +45,7 @@ export const ERROR_KINDS = [
   'agent_error',
   'lock_lost',
   'not_recorded',
+  'tool_limit',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
