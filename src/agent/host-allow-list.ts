@@ -25,9 +25,12 @@ export function normalizeAllowList(entries: readonly string[]): string[] {
     const entry = raw.trim().toLowerCase();
     const plain = entry.startsWith('http://');
     const host = plain ? entry.slice('http://'.length) : entry;
+    // All digits and dots is an IPv4 address, and must be a valid one.
     const valid =
       host.length <= 253 &&
-      (HOST.test(host) || (IPV4.test(host) && host.split('.').every((n) => Number(n) <= 255)));
+      (/^[\d.]+$/.test(host)
+        ? IPV4.test(host) && host.split('.').every((n) => Number(n) <= 255)
+        : HOST.test(host));
     if (!valid || host === '*' || /^\*\.[^.]+$/.test(host)) {
       throw new AllowListError(
         `${JSON.stringify(raw)} is not a host name or *.domain (a wildcard needs at least two labels after it, e.g. *.example.com)`,

@@ -2,7 +2,7 @@
 // `description`, then Markdown instructions the agent reads when the skill is relevant.
 //
 //   parseSkillDocument(text) → {name, description, body}   (throws SkillFormatError)
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
 
 export const SKILL_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export const MAX_SKILL_DESCRIPTION_CHARS = 1024;
@@ -35,9 +35,17 @@ export function parseSkillDocument(text: string): SkillDocument {
     );
   }
   let meta: unknown;
+  // Plain data only: the core schema, no custom tags (an unknown tag is refused, not ignored),
+  // and few aliases (no "billion laughs").
+  const parsed = parseDocument(yamlText, { schema: 'core', uniqueKeys: true });
+  const problem = parsed.errors[0] ?? parsed.warnings[0];
+  if (problem) {
+    throw new SkillFormatError(
+      `the front matter is not valid YAML: ${problem.message.split('\n')[0] ?? ''}`,
+    );
+  }
   try {
-    // Plain data only: the core schema has no custom tags, and few aliases (no "billion laughs").
-    meta = parseYaml(yamlText, { schema: 'core', maxAliasCount: 10, uniqueKeys: true });
+    meta = parsed.toJS({ maxAliasCount: 10 });
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new SkillFormatError(`the front matter is not valid YAML: ${reason}`);
