@@ -110,6 +110,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
     vault,
     skills,
+    sendHttp: sendOutbound,
+    toolMetrics: runnerDeps.toolMetrics,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).

@@ -4,7 +4,10 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
+import { loadChatTools } from '../agent/chat-tools.js';
 import { createLlm, type Llm } from '../agent/llm.js';
+import type { ToolMetrics } from '../agent/tool-metrics.js';
+import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
@@ -46,6 +49,9 @@ export interface AppDeps {
   vault?: SecretsVault;
   /** Tenant skills; absent: the skills routes answer 503 (no object store). */
   skills?: SkillLibrary | undefined;
+  /** The outbound guard for chat's http_request tool; absent: chat has no http_request. */
+  sendHttp?: HttpSender | undefined;
+  toolMetrics?: ToolMetrics | undefined;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -112,6 +118,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
+  const vault = deps.vault ?? createSecretsVault(deps.pool, deps.config.secretsKey);
+  const allowPrivateNetworks = deps.config.httpToolAllowPrivateNetworks ?? false;
+  const chatTools = {
+    pool: deps.pool,
+    vault,
+    skills: deps.skills,
+    sendHttp: deps.sendHttp,
+    allowPrivateNetworks,
+    toolMetrics: deps.toolMetrics,
+  };
   registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning });
   registerChatRoutes(app, {
     pool: deps.pool,
@@ -122,14 +138,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
+    tools: (tenantId) => loadChatTools(chatTools, tenantId),
   });
-  registerSecretRoutes(app, {
-    vault: deps.vault ?? createSecretsVault(deps.pool, deps.config.secretsKey),
-  });
+  registerSecretRoutes(app, { vault });
   registerSkillRoutes(app, { skills: deps.skills });
   registerAgentSettingsRoutes(app, {
     pool: deps.pool,
-    allowPrivateNetworks: deps.config.httpToolAllowPrivateNetworks ?? false,
+    allowPrivateNetworks,
   });
   registerOpenApiRoutes(app);
   registerAdminClusterRoutes(app, deps);

@@ -340,4 +340,21 @@ describe('a scheduled run that acts', () => {
     const job = await api('GET', `/v1/cron-jobs/${jobId}`);
     expect(job.body.enabled).toBe(false);
   });
+
+  it('offers skill and http_request in chat too, with the same substitution and redaction', async () => {
+    llm.setHandler(summaryAgent);
+    const before = received.length;
+    const response = await api('POST', '/v1/chat/completions', {
+      messages: [{ role: 'user', content: 'Post the summary now.' }],
+    });
+    expect(response.status).toBe(200);
+    const answer = (response.body.choices as { message: { content: string } }[])[0]!.message
+      .content;
+    expect(answer).toContain('[REDACTED:TOKEN]');
+    expect(answer).not.toContain(TOKEN);
+    expect(received.length).toBe(before + 1);
+    expect(received.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    const tools = (llm.calls.at(-1)?.body as { tools: { function: { name: string } }[] }).tools;
+    expect(tools.map((t) => t.function.name).sort()).toEqual(['cronjob', 'http_request', 'skill']);
+  });
 });
