@@ -5,6 +5,9 @@ import { JobFormPage } from './pages/job-form';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
+import { SecretsPage } from './pages/secrets';
+import { SettingsPage } from './pages/settings';
+import { SkillEditorPage, SkillsPage } from './pages/skills';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { navigate, usePath } from './router';
@@ -63,9 +66,23 @@ export function App() {
         {session ? (
           <nav aria-label="Main">
             {session.role === 'tenant' ? (
-              <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
-                Jobs
-              </a>
+              <>
+                <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
+                  Jobs
+                </a>
+                <a href="/skills" aria-current={path.startsWith('/skills') ? 'page' : undefined}>
+                  Skills
+                </a>
+                <a href="/secrets" aria-current={path.startsWith('/secrets') ? 'page' : undefined}>
+                  Secrets
+                </a>
+                <a
+                  href="/settings"
+                  aria-current={path.startsWith('/settings') ? 'page' : undefined}
+                >
+                  Settings
+                </a>
+              </>
             ) : (
               <>
                 <a href="/tenants" aria-current={path.startsWith('/tenants') ? 'page' : undefined}>
@@ -98,7 +115,7 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = path.startsWith('/jobs');
+  const tenantPaths = ['/jobs', '/skills', '/secrets', '/settings'].some((p) => path.startsWith(p));
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
@@ -106,6 +123,12 @@ function allowed(session: Session, path: string): boolean {
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
+    if (parts[0] === 'skills') {
+      if (parts.length === 1) return <SkillsPage />;
+      return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
+    }
+    if (parts[0] === 'secrets') return <SecretsPage />;
+    if (parts[0] === 'settings') return <SettingsPage />;
     if (parts[0] !== 'jobs') return null;
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
@@ -123,6 +146,9 @@ function titleOf(path: string): string {
   if (path === '/jobs/new') return 'New job';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
+  if (path.startsWith('/skills')) return 'Skills';
+  if (path.startsWith('/secrets')) return 'Secrets';
+  if (path.startsWith('/settings')) return 'Settings';
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';

@@ -4,6 +4,7 @@ import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
+import { ToolCallsDetails } from './tool-calls';
 
 const RUNS_PER_PAGE = 20;
 const POLL_FAST_MS = 1500;
@@ -190,6 +191,10 @@ export function JobPage({ jobId }: { jobId: string }) {
             <dd>
               <pre class="prompt">{job.prompt}</pre>
             </dd>
+            <dt>Skills</dt>
+            <dd>{job.skills?.length ? job.skills.join(', ') : 'none'}</dd>
+            <dt>Previous result</dt>
+            <dd>{job.context?.previous_result ? 'shown to each run' : 'not shown'}</dd>
           </dl>
         </div>
         <div class="card">
@@ -281,6 +286,7 @@ function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
                     <summary>{preview(run.error ?? run.result ?? '')}</summary>
                     {run.error ? <pre class="error-text">{run.error}</pre> : null}
                     {run.result ? <pre>{run.result}</pre> : null}
+                    <ToolCallsDetails runId={run.id} />
                   </details>
                 ) : (
                   <span class="muted">{run.status === 'running' ? 'running…' : ''}</span>
