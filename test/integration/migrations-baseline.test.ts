@@ -34,8 +34,12 @@ describe('a database migrated before the baseline', () => {
     });
 
     const applied = await migrate(old, silentLogger());
-    // Only the function files run: the tables are already the baseline's.
-    expect(applied.every((name) => name.startsWith('functions/'))).toBe(true);
+    // Only the function files and migrations after the baseline (107) run: the tables are
+    // already the baseline's.
+    const afterBaseline = (name: string) => Number(/^(\d+)_/.exec(name)?.[1] ?? 0) > 107;
+    expect(
+      applied.filter((name) => !name.startsWith('functions/') && !afterBaseline(name)),
+    ).toEqual([]);
     expect(applied).toContain('functions/scheduler_claim.sql');
 
     const fresh = await createTestDatabase();
