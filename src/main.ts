@@ -6,7 +6,7 @@ import { createToolMetrics } from './agent/tool-metrics.js';
 import { sendOutbound } from './outbound/request.js';
 import { createSecretsVault } from './secrets/vault.js';
 import { createSkillLibrary } from './skills/library.js';
-import { openObjectStore } from './storage/open-store.js';
+import { createModelProbe, type ModelProbe, type ModelStatus } from './agent/model-probe.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
@@ -16,16 +16,22 @@ import { createServiceRegistry } from './http/metrics.js';
 import type { Logger } from './log.js';
 import { createRedis } from './redis/connection.js';
 import { createRedisLockStore } from './redis/lock.js';
+import { countRedisFailovers } from './redis/metrics.js';
+import { redisTargetOf } from './redis/target.js';
 import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
+import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
+import { openObjectStore } from './storage/open-store.js';
 
 export interface RunningService {
   url: string;
   scheduler: Scheduler | undefined;
+  /** The configured model server and whether it answers GET /models. */
+  model: ModelProbe;
   /** Stops accepting work, drains, closes connections. */
   stop(): Promise<void>;
 }
@@ -42,8 +48,23 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const pool = createPool(appDatabaseUrl, log, {
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
-  const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
+  // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
+  // whose answer needs it fail with result_not_stored until it does.
+  const objects = await openObjectStore(config.objectStore, {
+    maxObjectBytes: Math.max(DEFAULT_MAX_OBJECT_BYTES, config.runResultMaxBytes),
+    onBucketCreated: (bucket) => log.info({ bucket }, 'object store bucket created'),
+    onUnavailable: (error) =>
+      log.error(
+        { object_store: config.objectStore.kind, error: error.message },
+        'object store unavailable',
+      ),
+  });
+  log.info({ object_store: objects.description }, 'object store ready');
   const registry = createServiceRegistry();
+  const redisTarget = redisTargetOf(config);
+  const redis = redisTarget
+    ? createRedis(redisTarget, log, { onFailover: countRedisFailovers(registry) })
+    : undefined;
   const modelMetrics = createModelMetrics(registry);
 
   const onRetry = countModelRetries(registry);
@@ -53,10 +74,6 @@ export async function startService(config: Config, log: Logger): Promise<Running
       'tenant secrets disabled: HERMES_SECRETS_KEY is not set (the secrets API answers 503)',
     );
   }
-  const objects = await openObjectStore(config.objectStore, {
-    onBucketCreated: (bucket) => log.info({ bucket }, 'object store: bucket created'),
-  });
-  log.info({ store: objects.description }, 'object store ready');
   const skills = createSkillLibrary(pool, objects);
   const runnerDeps = {
     pool,
@@ -86,6 +103,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       metrics: createSchedulerMetrics(registry),
       settings: schedulerSettings(config),
+      results: objects,
     });
     const running = scheduler;
     listener = listenForJobChanges({
@@ -100,13 +118,16 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  const model = createModelProbe(config.llm);
   const app = await buildApp({
+    modelProbe: model,
     config,
     pool,
     redis,
     log,
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
+    objects,
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
     vault,
     skills,
@@ -117,6 +138,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
   const port = Number(new URL(address).port);
   log.info({ host: config.host, port, pod: config.podId }, 'http server listening');
+  // Said at start, without holding it up: a model server that does not answer fails every run.
+  void model.check().then((status) => logModelStatus(log, config, status));
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -132,7 +155,22 @@ export async function startService(config: Config, log: Logger): Promise<Running
     })();
     return stopping;
   };
-  return { url: address, scheduler, stop };
+  return { url: address, scheduler, model, stop };
+}
+
+function logModelStatus(log: Logger, config: Config, status: ModelStatus): void {
+  const fields = { llm_url: redactUrl(config.llm.url), model: config.llm.model };
+  if (status.reachable) {
+    log.info(
+      { ...fields, model_listed: status.modelListed, latency_ms: Math.round(status.latencyMs) },
+      'model server answered',
+    );
+  } else {
+    log.warn(
+      { ...fields, error: status.error },
+      'model server not answering GET /models: runs will fail with model_unreachable',
+    );
+  }
 }
 
 /** hermesx_model_retries_total{cause}: model requests sent again, and why. */
@@ -158,5 +196,6 @@ export function schedulerSettings(config: Config): SchedulerSettings {
     livenessIntervalMs: 5000,
     livenessTtlMs: 15_000,
     recoveryIntervalMs: 10_000,
+    runResultMaxBytes: config.runResultMaxBytes,
   };
 }

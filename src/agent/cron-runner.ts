@@ -1,4 +1,3 @@
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { withTenant, type Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type {
@@ -65,15 +64,28 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
         ? await prepareRun(deps, request)
         : { messages: [], tools: SCHEDULED_RUN_TOOLS, redactor };
       redactor = prepared.redactor;
+      const messages = [
+        { role: 'system' as const, content: describeOccurrence(request) },
+        ...prepared.messages,
+        { role: 'user' as const, content: request.prompt },
+      ];
+      context.report?.({
+        promptSent: messages.map((message) => ({
+          ...message,
+          content: redactor.text(message.content),
+        })),
+      });
       const answer = await runAgent(withRunContext(llm, context), {
-        messages: [
-          { role: 'system', content: describeOccurrence(request) },
-          ...prepared.messages,
-          { role: 'user', content: request.prompt },
-        ],
+        messages,
         tools: prepared.tools,
         context: { tenantId: request.tenantId, signal: context.signal },
         limits: { maxToolResultBytes: RUN_TOOL_RESULT_BYTES },
+      });
+      context.report?.({
+        usage: {
+          promptTokens: answer.usage.prompt_tokens,
+          completionTokens: answer.usage.completion_tokens,
+        },
       });
       return { ok: true, text: redactor.text(answer.content) };
     } catch (err) {
@@ -84,7 +96,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
 }
 
 interface PreparedRun {
-  messages: ChatCompletionMessageParam[];
+  messages: { role: 'system'; content: string }[];
   tools: readonly AgentTool[];
   redactor: Redactor;
 }
@@ -105,7 +117,7 @@ async function prepareRun(deps: CronRunnerDeps, request: RunRequest): Promise<Pr
     }),
     deps.skills ? deps.skills.list(tenantId) : Promise.resolve([]),
   ]);
-  const messages: ChatCompletionMessageParam[] = [];
+  const messages: { role: 'system'; content: string }[] = [];
   const tools: AgentTool[] = [
     createRunCronjobTool({ pool, now: deps.now ?? (() => new Date()) }, jobId),
   ];
@@ -179,10 +191,26 @@ async function preloadSkills(
   return `This job preloads these skills; follow them:\n\n${parts.join('\n\n')}`;
 }
 
-/** Every model request of the run goes through the scheduler's beforeSend, within its deadline. */
+/**
+ * Every model request of the run goes through the scheduler's beforeSend, within its deadline;
+ * its retries and the model that answered are reported for the run detail.
+ */
 function withRunContext(llm: Llm, context: RunContext): Llm {
-  const options = { beforeSend: context.beforeSend, deadlineMs: context.deadlineMs };
-  return { model: llm.model, complete: (params, signal) => llm.complete(params, signal, options) };
+  const options = {
+    beforeSend: context.beforeSend,
+    deadlineMs: context.deadlineMs,
+    onRetry: context.onRetry,
+  };
+  return {
+    model: llm.model,
+    complete: async (params, signal) => {
+      const completion = await llm.complete(params, signal, options);
+      if (typeof completion.model === 'string' && completion.model !== '') {
+        context.report?.({ model: completion.model.slice(0, 200) });
+      }
+      return completion;
+    },
+  };
 }
 
 const KIND_OF: Record<LlmErrorKind, ErrorKind> = {

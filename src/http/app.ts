@@ -9,9 +9,11 @@ import { createLlm, type Llm } from '../agent/llm.js';
 import type { ToolMetrics } from '../agent/tool-metrics.js';
 import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
+import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import type { Redis } from '../redis/connection.js';
 import { registerAccessLog } from './access-log.js';
 import { registerAuth } from './auth.js';
@@ -30,6 +32,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerSkillRoutes } from './routes/skills.js';
+import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 
 export interface AppDeps {
@@ -52,12 +55,17 @@ export interface AppDeps {
   /** The outbound guard for chat's http_request tool; absent: chat has no http_request. */
   sendHttp?: HttpSender | undefined;
   toolMetrics?: ToolMetrics | undefined;
+  /** Where long run results are (src/storage); without it only inline results are read. */
+  objects?: ObjectStore;
+  /** Answers GET /health/model (defaults to one for the LLM_* settings). */
+  modelProbe?: ModelProbe;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set([
   '/health/live',
   '/health/ready',
+  '/health/model',
   '/metrics',
   '/openapi.json',
   '/docs',
@@ -114,7 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
-  registerHealthRoutes(app, deps);
+  registerHealthRoutes(app, {
+    pool: deps.pool,
+    redis: deps.redis,
+    model: deps.modelProbe ?? createModelProbe(deps.config.llm),
+  });
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
@@ -128,10 +140,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowPrivateNetworks,
     toolMetrics: deps.toolMetrics,
   };
-  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning });
+  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning, objects: deps.objects });
+  registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
+    objects: deps.objects,
     schedulerRunning,
     rateLimiter,
     llm: deps.llm ?? createLlm(deps.config.llm),

@@ -27,14 +27,3 @@ export function ToolCalls({ runId }: { runId: string }) {
     </ol>
   );
 }
-
-/** The tool calls behind a toggle: fetched only when opened. */
-export function ToolCallsDetails({ runId }: { runId: string }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <details onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary>Tool calls</summary>
-      {open ? <ToolCalls runId={runId} /> : null}
-    </details>
-  );
-}
