@@ -31,6 +31,11 @@ const SERVICE = [
   'LOG_FORMAT',
   'LOG_LEVEL',
   'HERMES_POD_ID',
+  'RUN_RESULT_MAX_BYTES',
+  'OBJECT_STORE_DIR',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'MINIO_ENDPOINT',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -80,6 +85,17 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LOG_FORMAT: ['text', 'text (logfmt) or json'],
   LOG_LEVEL: ['info', 'debug, info, warn or error'],
   HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],
+  RUN_RESULT_MAX_BYTES: ['1048576', 'a run keeps its whole answer up to this; longer is cut'],
+  OBJECT_STORE_DIR: ['.hermesx/objects', 'object store on disk when no S3 is set (one machine)'],
+  S3_BUCKET: ['unset', 'set: long results go to this S3 bucket (S3_* win over MINIO_*)'],
+  S3_ENDPOINT: ['unset (AWS S3)', 'S3-compatible endpoint URL (MinIO, Ceph, R2)'],
+  S3_REGION: ['us-east-1', 'bucket region'],
+  S3_ACCESS_KEY_ID: ['unset', 'S3 access key (with S3_SECRET_ACCESS_KEY, or neither)'],
+  S3_SECRET_ACCESS_KEY: ['unset', 'S3 secret key'],
+  MINIO_ENDPOINT: ['unset', 'without S3_BUCKET: long results go to this MinIO'],
+  MINIO_ACCESS_KEY: ['unset', 'MinIO access key (required with MINIO_ENDPOINT)'],
+  MINIO_SECRET_KEY: ['unset', 'MinIO secret key (required with MINIO_ENDPOINT)'],
+  MINIO_BUCKET: ['hermes-skills', 'MinIO bucket, created when missing'],
 };
 
 export function rootHelp(): string {
