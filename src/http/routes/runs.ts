@@ -29,7 +29,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     {
       config: { access: 'tenant' as const },
       schema: {
-        tags: ['runs'],
+        tags: ['cron jobs'],
         security: BEARER,
         summary: 'A run, whole: its answer, the prompt as sent, the model, usage and attempts',
         description:
