@@ -122,6 +122,13 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   MINIO_ACCESS_KEY: ['unset', 'MinIO access key (required with MINIO_ENDPOINT)'],
   MINIO_SECRET_KEY: ['unset', 'MinIO secret key (required with MINIO_ENDPOINT)'],
   MINIO_BUCKET: ['hermes-skills', 'MinIO bucket, created when missing'],
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'webhooks may reach private addresses'],
+  WEBHOOK_RETRY_SCHEDULE: ['5s,5m,30m,2h,5h,10h,10h', 'delays between delivery attempts'],
+  WEBHOOK_TIMEOUT: ['15s', 'one delivery attempt, connect to last byte'],
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: ['100', 'deliveries in flight per replica'],
+  WEBHOOK_MAX_DELIVERIES_PER_TENANT: ['10', "a tenant's deliveries in flight, all replicas"],
+  WEBHOOK_MAX_ENDPOINTS: ['10', 'webhook endpoints per tenant'],
+  WEBHOOK_DISABLE_AFTER: ['120h', 'an endpoint failing this long is disabled'],
 };
 
 export function rootHelp(): string {

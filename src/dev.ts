@@ -43,6 +43,11 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
       databaseUrl,
       redisUrl: config.redisUrl ?? redis?.url,
       adminToken: config.adminToken ?? state.adminToken,
+      // A laptop's receivers are local: dev lets webhooks reach them unless told otherwise.
+      webhooks: Object.freeze({
+        ...config.webhooks,
+        allowPrivateNetworks: config.webhooks.allowPrivateNetworks ?? true,
+      }),
     });
     const service = await startService(devConfig, log);
     state.tenantApiKey = await ensureTenantKey(databaseUrl, log, state.tenantApiKey);

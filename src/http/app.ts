@@ -26,6 +26,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 export interface AppDeps {
   config: Config;
@@ -127,6 +128,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
+  });
+  registerWebhookRoutes(app, {
+    pool: deps.pool,
+    now,
+    allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
+    maxEndpoints: deps.config.webhooks.maxEndpoints,
   });
   registerOpenApiRoutes(app);
   registerAdminClusterRoutes(app, deps);

@@ -8,6 +8,7 @@ import { KeysPage } from './pages/keys';
 import { RunPage } from './pages/run';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
+import { WebhooksPage } from './pages/webhooks';
 import { navigate, usePath } from './router';
 import { loadSession, saveSession, type Session } from './session';
 
@@ -64,9 +65,17 @@ export function App() {
         {session ? (
           <nav aria-label="Main">
             {session.role === 'tenant' ? (
-              <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
-                Jobs
-              </a>
+              <>
+                <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
+                  Jobs
+                </a>
+                <a
+                  href="/webhooks"
+                  aria-current={path.startsWith('/webhooks') ? 'page' : undefined}
+                >
+                  Webhooks
+                </a>
+              </>
             ) : (
               <>
                 <a href="/tenants" aria-current={path.startsWith('/tenants') ? 'page' : undefined}>
@@ -99,7 +108,7 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = path.startsWith('/jobs');
+  const tenantPaths = path.startsWith('/jobs') || path.startsWith('/webhooks');
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
@@ -107,6 +116,7 @@ function allowed(session: Session, path: string): boolean {
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
+    if (parts[0] === 'webhooks') return <WebhooksPage />;
     if (parts[0] !== 'jobs') return null;
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
@@ -128,6 +138,7 @@ function titleOf(path: string): string {
   if (/^\/jobs\/[^/]+\/runs\//.test(path)) return 'Run';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
+  if (path.startsWith('/webhooks')) return 'Webhooks';
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';
