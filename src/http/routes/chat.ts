@@ -142,10 +142,15 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       const base = {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
         created: Math.floor(Date.now() / 1000),
-        model: body.model ?? deps.llm.model,
+        // The model that answers, never the client's string (echoed into every chunk, it made a
+        // 200-character name cost 200 bytes per delta).
+        model: deps.llm.model,
       };
       const stream = body.stream
-        ? new ChatStream(reply, base, deps.heartbeatMs, MAX_ANSWER_BYTES)
+        ? new ChatStream(reply, base, {
+            heartbeatMs: deps.heartbeatMs,
+            maxContentBytes: MAX_ANSWER_BYTES,
+          })
         : undefined;
       const changes: string[] = [];
       let answer: AgentAnswer;
@@ -281,7 +286,10 @@ function replay(reply: FastifyReply, answer: StoredAnswer, body: ChatBody, heart
     usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   };
   if (!body.stream) return reply.code(answer.status).send(completion);
-  const stream = new ChatStream(reply, completion, heartbeatMs, MAX_ANSWER_BYTES);
+  const stream = new ChatStream(reply, completion, {
+    heartbeatMs,
+    maxContentBytes: MAX_ANSWER_BYTES,
+  });
   const includeUsage = body.stream_options?.include_usage === true;
   stream.finish(
     completion.choices[0]?.message.content ?? '',
