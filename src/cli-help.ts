@@ -31,6 +31,14 @@ const SERVICE = [
   'LOG_FORMAT',
   'LOG_LEVEL',
   'HERMES_POD_ID',
+  'APP_DATABASE_URL',
+  'SAAS_TRUSTED_PROXIES',
+  'SAAS_HTTP_REQUEST_TIMEOUT',
+  'SAAS_HTTP_KEEPALIVE_TIMEOUT',
+  'SAAS_HTTP_IDLE_TIMEOUT',
+  'SAAS_AUTH_FAILURES_PER_MINUTE',
+  'CHAT_MAX_TOKENS',
+  'CHAT_STREAM_HEARTBEAT',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -41,7 +49,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
       'Applies pending migrations, then serves the API and runs the scheduler until SIGTERM or\n' +
       'SIGINT; in-flight runs get SCHEDULER_SHUTDOWN_GRACE to finish. Without Redis the API serves\n' +
       'and the scheduler waits for it.',
-    settings: ['DATABASE_URL', 'REDIS_URL', ...SERVICE],
+    settings: ['DATABASE_URL', 'REDIS_URL', ...SERVICE, 'HERMESX_INSECURE_EXAMPLE_SECRETS'],
   },
   migrate: {
     summary: 'apply database migrations and exit (needs DATABASE_URL)',
@@ -55,7 +63,8 @@ export const COMMANDS: Record<string, CommandHelp> = {
     details:
       'Starts an embedded PostgreSQL (data in .hermesx/), a local redis-server when one is on\n' +
       'PATH, and the service; prints the URL, an admin token and a tenant API key. DATABASE_URL is\n' +
-      'ignored; REDIS_URL, when set, is used instead of a local Redis. Ctrl-C stops everything.',
+      'ignored; REDIS_URL, when set, is used instead of a local Redis. It listens on 127.0.0.1\n' +
+      'unless SAAS_API_HOST says otherwise. Ctrl-C stops everything.',
     settings: ['REDIS_URL', ...SERVICE],
   },
 };
@@ -80,6 +89,24 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LOG_FORMAT: ['text', 'text (logfmt) or json'],
   LOG_LEVEL: ['info', 'debug, info, warn or error'],
   HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],
+  APP_DATABASE_URL: [
+    'unset',
+    'login role for the app pool (not the schema owner); DATABASE_URL migrates',
+  ],
+  SAAS_TRUSTED_PROXIES: ['unset (none)', 'proxies whose X-Forwarded-For is believed: IPs or CIDRs'],
+  SAAS_HTTP_REQUEST_TIMEOUT: ['10s', 'time a client has to send a whole request'],
+  SAAS_HTTP_KEEPALIVE_TIMEOUT: ['72s', 'idle time of a kept-alive connection between requests'],
+  SAAS_HTTP_IDLE_TIMEOUT: ['20m', 'a connection without any traffic for this long is closed'],
+  SAAS_AUTH_FAILURES_PER_MINUTE: [
+    '20',
+    'wrong credentials per client address before 429 (per replica)',
+  ],
+  CHAT_MAX_TOKENS: ['16384', 'ceiling of max_tokens / max_completion_tokens in chat requests'],
+  CHAT_STREAM_HEARTBEAT: ['15s', 'SSE keep-alive comment interval while a streamed turn is silent'],
+  HERMESX_INSECURE_EXAMPLE_SECRETS: [
+    'false',
+    "true: saas-api accepts the guide's example secrets on a non-loopback address",
+  ],
 };
 
 export function rootHelp(): string {
@@ -126,7 +153,7 @@ export function settingsHelp(): string {
   const width = Math.max(...names.map((name) => name.length));
   const fallbackWidth = Math.max(...Object.values(SETTINGS).map(([fallback]) => fallback.length));
   const rows = names.map((name) => {
-    const [fallback, meaning] = SETTINGS[name] ?? ['', 'see the README'];
+    const [fallback, meaning] = SETTINGS[name] ?? ['', ''];
     return `  ${name.padEnd(width)}  ${fallback.padEnd(fallbackWidth)}  ${meaning}`;
   });
   return [

@@ -39,6 +39,8 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
     const state = readState(stateDir);
     const devConfig: Config = Object.freeze({
       ...config,
+      // A development system with a printed admin token: local unless SAAS_API_HOST says otherwise.
+      host: config.hostExplicit ? config.host : '127.0.0.1',
       databaseUrl,
       redisUrl: config.redisUrl ?? redis?.url,
       adminToken: config.adminToken ?? state.adminToken,

@@ -28,4 +28,20 @@ describe('deployment defaults', () => {
         /SAAS_TRUSTED_PROXIES:.*(10\.0\.0\.0\/8|172\.16\.0\.0\/12|192\.168)/,
       );
   });
+
+  it('publishes every port of the composes on loopback only, the API and nginx included', () => {
+    for (const file of ['docker-compose.saas.yml', 'deploy/docker-compose.multi-replica.yml']) {
+      const published = [...read(file).matchAll(/^\s+- '([^']+:\d+)'$/gm)].map((m) => m[1] ?? '');
+      expect(published.length, file).toBeGreaterThan(0);
+      for (const port of published) expect(port, file).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('ships .env.example without secrets, with the hint to make them', () => {
+    const example = read('.env.example');
+    expect(example).toMatch(/^HERMES_ACP_TOKEN=$/m);
+    expect(example).toMatch(/^HERMES_API_KEY=$/m);
+    expect(example).toContain('openssl rand -hex 32');
+    expect(example).not.toMatch(/my-admin-token\n|=my-api-key/);
+  });
 });
