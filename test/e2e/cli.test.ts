@@ -121,6 +121,24 @@ describe('bad settings', () => {
   );
 });
 
+describe('a database that cannot be reached', () => {
+  it.each(['migrate', 'saas-api'])(
+    '%s names DATABASE_URL (password hidden) in its one line',
+    async (command) => {
+      const cli = spawnCli(
+        [command],
+        cliEnv({ DATABASE_URL: 'postgres://u:s3cret@127.0.0.1:1/db' }),
+      );
+      const exit = await cli.waitForExit(STARTUP_TIMEOUT_MS);
+      expect(exit, cli.stderr()).toEqual({ code: 1, signal: null });
+      expect(stderrLines(cli).at(-1)).toBe(
+        'hermesx: cannot use the database (DATABASE_URL=postgres://u:***@127.0.0.1:1/db): connect ECONNREFUSED 127.0.0.1:1',
+      );
+      expect(cli.stderr()).not.toContain('s3cret');
+    },
+  );
+});
+
 describe('hermesx migrate', () => {
   it('applies the migrations to a fresh database and exits 0', async () => {
     const databaseUrl = await createTestDatabase({ migrate: false });
