@@ -102,6 +102,7 @@ export class ChatStream {
   /** Stops the timers; a stream already started is ended (its client is gone). */
   cancel(): void {
     this.stopTimers();
+    if (this.closed) return;
     this.closed = true;
     this.stream?.end();
   }
