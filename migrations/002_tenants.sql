@@ -6,7 +6,9 @@ CREATE TABLE tenants (
   rate_limit_rpm integer NOT NULL DEFAULT 600 CHECK (rate_limit_rpm > 0),
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
-  deleted_at timestamptz
+  deleted_at timestamptz,
+  -- Runs in flight across all pods, per tenant; NULL or 0 means unlimited.
+  max_concurrent_runs integer CHECK (max_concurrent_runs >= 0)
 );
 
 INSERT INTO tenants (id, name) VALUES ('00000000-0000-0000-0000-000000000001', 'default');

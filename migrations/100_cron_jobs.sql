@@ -16,6 +16,11 @@ CREATE TABLE cron_jobs (
   due_from timestamptz NOT NULL DEFAULT now(),
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
+  -- The job's last failure kind beside its last error, for lists of jobs.
+  last_run_error_kind text,
+  -- When the job was last run by hand (POST /trigger or the agent's run_now): a manual trigger
+  -- honours the tenant's minimum interval like the schedule does. Not a definition change.
+  last_triggered_at timestamptz,
   -- Lets cron_job_runs reference (id, tenant_id), so a run can never name another tenant's job.
   UNIQUE (id, tenant_id)
 );

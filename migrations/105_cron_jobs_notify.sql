@@ -20,3 +20,18 @@ CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON cron_jobs
   WHEN ((OLD.tenant_id, OLD.name, OLD.schedule, OLD.timezone, OLD.prompt, OLD.enabled)
         IS DISTINCT FROM (NEW.tenant_id, NEW.name, NEW.schedule, NEW.timezone, NEW.prompt, NEW.enabled))
   EXECUTE FUNCTION cron_jobs_notify();
+
+-- A tenant deleted or restored changes which jobs may fire: tell the pods about each of its jobs.
+CREATE FUNCTION tenants_notify_jobs() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = pg_catalog, public, pg_temp
+  AS $$
+  BEGIN
+    PERFORM pg_notify('hermesx_cron_jobs', j.id::text) FROM cron_jobs j WHERE j.tenant_id = NEW.id;
+    RETURN NULL;
+  END
+  $$;
+
+CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON tenants
+  FOR EACH ROW WHEN (OLD.deleted_at IS DISTINCT FROM NEW.deleted_at)
+  EXECUTE FUNCTION tenants_notify_jobs();

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Logger } from '../log.js';
+import { BASELINE_LAST_VERSION, adoptBaseline } from './migrate-baseline.js';
+import { applyFunctionFiles, readFunctionFiles } from './migrate-functions.js';
 
 /** migrations/ at the repository root, from src/db or dist/db alike. */
 export const MIGRATIONS_DIR = path.resolve(
@@ -27,9 +29,10 @@ interface Migration {
 }
 
 /**
- * Applies every numbered .sql file not applied yet, each in its own transaction, as the
- * DATABASE_URL user (the schema owner). Replicas serialise on an advisory lock, so a second one
- * waits for the first and then finds nothing left to do. Returns the names applied.
+ * Applies every numbered .sql file not applied yet, each in its own transaction, then every
+ * function file of functions/ that changed (migrate-functions.ts), as the DATABASE_URL user (the
+ * schema owner). Replicas serialise on an advisory lock, so a second one waits for the first and
+ * then finds nothing left to do. Returns the names applied (function files as functions/<name>.sql).
  */
 export async function migrate(
   databaseUrl: string,
@@ -37,6 +40,7 @@ export async function migrate(
   dir: string = MIGRATIONS_DIR,
 ): Promise<string[]> {
   const migrations = await readMigrations(dir);
+  const functions = await readFunctionFiles(path.join(dir, 'functions'));
   const client = new pg.Client({
     connectionString: databaseUrl,
     application_name: 'hermesx-migrate',
@@ -47,8 +51,9 @@ export async function migrate(
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       const applied = await applyPending(client, migrations, log);
+      const appliedFunctions = await applyFunctionFiles(client, functions, log, fail);
       await ensureCanSetAppRole(client);
-      return applied;
+      return [...applied, ...appliedFunctions];
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
@@ -108,6 +113,8 @@ async function applyPending(
     checksum text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
+  const baseline = migrations.filter((migration) => migration.version <= BASELINE_LAST_VERSION);
+  await adoptBaseline(client, baseline, log, fail);
   const { rows } = await client.query<{ version: number; name: string; checksum: string }>(
     'SELECT version, name, checksum FROM schema_migrations',
   );
@@ -128,6 +135,10 @@ async function applyPending(
     done.push(migration.name);
   }
   return done;
+}
+
+function fail(message: string): MigrationError {
+  return new MigrationError(message);
 }
 
 async function applyOne(client: pg.Client, migration: Migration): Promise<void> {

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { SETTING_NAMES } from '../../src/config.js';
+import path from 'node:path';
 import { MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { findFreePort, startRedis, type LocalServer } from '../../src/dev/processes.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
@@ -146,8 +147,13 @@ describe('hermesx migrate', () => {
     const exit = await cli.waitForExit(STARTUP_TIMEOUT_MS);
     expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
     const files = readdirSync(MIGRATIONS_DIR).filter((file) => /^\d+_[\w-]+\.sql$/.test(file));
+    const functions = readdirSync(path.join(MIGRATIONS_DIR, 'functions')).filter((file) =>
+      file.endsWith('.sql'),
+    );
     expect(files.length).toBeGreaterThanOrEqual(10);
-    expect(cli.stdout()).toContain(`msg="migrations done" applied=${files.length}`);
+    expect(cli.stdout()).toContain(
+      `msg="migrations done" applied=${files.length + functions.length}`,
+    );
     const { rows } = await withOwner(databaseUrl, (client) =>
       client.query<{ n: number }>('SELECT count(*)::integer AS n FROM schema_migrations'),
     );

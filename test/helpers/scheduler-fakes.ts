@@ -165,7 +165,7 @@ function mulberry32(seed: number): () => number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JobStore (what migration 109 does in PostgreSQL; test/contract/ checks both alike)
+// JobStore (what migrations/functions/ do in PostgreSQL; test/contract/ checks both alike)
 
 export interface FakeJob {
   id: string;
@@ -231,6 +231,7 @@ export class FakeJobStore implements JobStore {
     activeRuns: 0,
     adoptRuns: 0,
     cleanupStaleRuns: 0,
+    noteProgress: 0,
   };
 
   constructor(private readonly clock: Clock) {}

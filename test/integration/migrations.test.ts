@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, MigrationError, migrate } from '../../src/db/migrate.js';
@@ -15,9 +16,9 @@ const REQUIRED_FILES = [
   '101_cron_job_runs.sql',
   '102_cron_jobs_rls.sql',
   '103_cron_job_runs_rls.sql',
-  '104_scheduler_cleanup_stale_runs.sql',
+  '104_installation.sql',
   '105_cron_jobs_notify.sql',
-  '106_scheduler_functions.sql',
+  '106_idempotency_keys.sql',
 ];
 const REQUIRED_VERSIONS = [1, 2, 3, 100, 101, 102, 103, 104, 105, 106];
 /** Every migration file on disk, in order (what one run must apply). */
@@ -25,6 +26,11 @@ const ALL_FILES = readdirSync(MIGRATIONS_DIR)
   .filter((file) => /^\d+_[\w-]+\.sql$/.test(file))
   .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
 const ALL_VERSIONS = ALL_FILES.map((file) => Number.parseInt(file, 10));
+/** Every function file, applied after the numbered migrations (migrations/functions/). */
+const FUNCTION_FILES = readdirSync(path.join(MIGRATIONS_DIR, 'functions'))
+  .filter((file) => file.endsWith('.sql'))
+  .sort()
+  .map((file) => `functions/${file}`);
 const DEFAULT_TENANT = '00000000-0000-0000-0000-000000000001';
 const CHANNEL = 'hermesx_cron_jobs';
 
@@ -42,7 +48,8 @@ describe('migrate on an empty database', () => {
     const url = await createTestDatabase({ migrate: false });
     expect(ALL_FILES).toEqual(expect.arrayContaining(REQUIRED_FILES));
     const applied = await migrate(url, silentLogger());
-    expect(applied).toEqual(ALL_FILES);
+    expect(applied).toEqual([...ALL_FILES, ...FUNCTION_FILES]);
+    expect(FUNCTION_FILES).toContain('functions/scheduler_cleanup_stale_runs.sql');
     expect(applied.slice(0, REQUIRED_FILES.length)).toEqual(REQUIRED_FILES);
     const versions = await appliedVersions(url);
     expect(versions).toEqual(ALL_VERSIONS);
@@ -57,9 +64,9 @@ describe('migrate on an empty database', () => {
     const url = await createTestDatabase({ migrate: false });
     const results = await Promise.all([1, 2, 3].map(() => migrate(url, silentLogger())));
     const names = results.flat().sort();
-    // Every migration was applied by exactly one of the three.
-    expect(names).toHaveLength(ALL_VERSIONS.length);
-    expect(new Set(names).size).toBe(ALL_VERSIONS.length);
+    // Every migration and function file was applied by exactly one of the three.
+    expect(names).toHaveLength(ALL_VERSIONS.length + FUNCTION_FILES.length);
+    expect(new Set(names).size).toBe(ALL_VERSIONS.length + FUNCTION_FILES.length);
     expect(await appliedVersions(url)).toEqual(ALL_VERSIONS);
     const tenants = await withOwner(url, (client) =>
       client.query('SELECT id FROM tenants WHERE id = $1', [DEFAULT_TENANT]),

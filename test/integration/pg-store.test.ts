@@ -122,13 +122,4 @@ describe('PostgreSQL job store', () => {
     expect(await store.claimRun(orphan, at, 'pod-a')).toEqual({ kind: 'taken' });
     expect(await store.loadJobs([disabled, orphan])).toEqual([]);
   });
-
-  it('keeps what pods of the previous version call working during a rolling deploy', async () => {
-    const id = await insertJob({ prompt: 'old pods still read me' });
-    const claimed = await pool.query<{ cron_job_id: string; run_id: string }>(
-      'SELECT cron_job_id, scheduled_at, run_id FROM scheduler_claim_runs($1, $2, $3)',
-      [[id], [new Date('2026-01-01T00:09:00Z')], 'old-pod'],
-    );
-    expect(claimed.rows).toEqual([expect.objectContaining({ cron_job_id: id })]);
-  });
 });

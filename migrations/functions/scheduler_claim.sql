@@ -1,0 +1,56 @@
+-- Claims occurrences, as many as were fired together, in one statement. The unique key decides
+-- who runs an occurrence, whatever the lock did. Per input row, returns either the claimed run
+-- (with the job's name and prompt as committed now) or refused = 'capped' when the tenant is at
+-- its max_concurrent_runs; an occurrence already claimed, or of a job gone, disabled or still in
+-- flight, is not returned. Claims of capped tenants are serialised per tenant by an advisory lock
+-- (taken in tenant id order, so two batches cannot deadlock), so the count below is true across
+-- pods.
+CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[], p_pod_id text)
+  RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid, name text,
+                 prompt text, refused text)
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = pg_catalog, public, pg_temp
+  AS $$
+  #variable_conflict use_column
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:tenant-cap:' || t.id::text, 0))
+       FROM tenants t
+      WHERE t.max_concurrent_runs > 0
+        AND t.id IN (SELECT j.tenant_id FROM cron_jobs j WHERE j.id IN (SELECT unnest(p_job_ids)))
+      ORDER BY t.id;
+    RETURN QUERY
+    WITH input AS (
+      SELECT c.job_id, c.scheduled_at, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats) WITH ORDINALITY AS c (job_id, scheduled_at, ord)
+    ), candidate AS (
+      SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
+             row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
+        FROM input i
+        JOIN cron_jobs j ON j.id = i.job_id
+        JOIN tenants t ON t.id = j.tenant_id
+       WHERE j.enabled AND t.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
+                          WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running'))
+    ), room AS (
+      SELECT c.*, CASE WHEN coalesce(c.cap, 0) = 0 THEN true
+                       ELSE c.rank_in_tenant <= c.cap - (
+                         SELECT count(*) FROM cron_job_runs a
+                          WHERE a.tenant_id = c.tenant_id AND a.status IN ('claimed', 'running'))
+                  END AS admitted
+        FROM candidate c
+    ), claimed AS (
+      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+      SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
+      ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
+      RETURNING r.cron_job_id, r.scheduled_at, r.id
+    )
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text
+      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
+    UNION ALL
+    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped'
+      FROM room m WHERE NOT m.admitted;
+  END
+  $$;
+
+REVOKE ALL ON FUNCTION scheduler_claim(uuid[], timestamptz[], text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_claim(uuid[], timestamptz[], text) TO hermesx_app;
