@@ -4,12 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sweepIdempotencyKeys } from '../../src/http/idempotency-sweeper.js';
 import { MAX_KEYS_PER_TENANT } from '../../src/http/idempotency.js';
 import {
   DEFAULT_TENANT_KEY,
   bearer,
   buildTestApp,
   createTenantWithKey,
+  DEFAULT_TENANT_ID,
   expectError,
   type TestApp,
 } from '../helpers/api.js';
@@ -309,5 +311,23 @@ describe('retries of a chat turn', () => {
     expect((await post()).statusCode).toBe(201);
     expect((await post()).headers['idempotent-replayed']).toBe('true');
     expect(await jobsNamed('one transaction')).toHaveLength(1);
+  });
+
+  it("sweeps every tenant's expired keys, not only those of a tenant that sends another", async () => {
+    const { tenant: quiet } = await createTenantWithKey(api.app);
+    await withOwner(databaseUrl, (c) =>
+      c.query(
+        `INSERT INTO idempotency_keys (tenant_id, scope, key, request_hash, status_code, response, created_at)
+         SELECT t, 'chat.completions', 'sweep-' || i, 'h', 200, '{}'::jsonb, now() - interval '25 hours'
+           FROM unnest($1::uuid[]) t, generate_series(1, 3) i
+         UNION ALL SELECT $2::uuid, 'chat.completions', 'sweep-fresh', 'h', 200, '{}'::jsonb, now()`,
+        [[quiet.id, DEFAULT_TENANT_ID], quiet.id],
+      ),
+    );
+    expect(await sweepIdempotencyKeys(api.pool)).toBeGreaterThanOrEqual(6);
+    const { rows } = await withOwner(databaseUrl, (c) =>
+      c.query<{ key: string }>("SELECT key FROM idempotency_keys WHERE key LIKE 'sweep-%'"),
+    );
+    expect(rows.map((r) => r.key)).toEqual(['sweep-fresh']);
   });
 });
