@@ -88,6 +88,8 @@ export async function createJob(
   deps: CommandDeps,
   tenantId: string,
   input: JobInput,
+  /** Runs in the job's transaction (the API stores its Idempotency-Key answer there). */
+  beforeCommit?: (client: PoolClient, job: JobView) => Promise<void>,
 ): Promise<JobView> {
   // Schedule maths before the transaction: no connection or lock is held while it runs.
   const prepared = prepareFields(deps, {
@@ -109,9 +111,11 @@ export async function createJob(
         409,
       );
     }
-    return toJobView(
+    const job = toJobView(
       await insertJob(client, tenantId, { ...checkInterval(prepared, tenant), ...agent }),
     );
+    await beforeCommit?.(client, job);
+    return job;
   });
 }
 
