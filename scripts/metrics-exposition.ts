@@ -10,6 +10,7 @@ import { createServiceRegistry } from '../src/http/metrics.js';
 import { createLogger } from '../src/log.js';
 import { countRedisFailovers } from '../src/redis/metrics.js';
 import { createSchedulerMetrics } from '../src/scheduler/metrics.js';
+import { createWebhookMetrics } from '../src/webhooks/metrics.js';
 
 export async function readMetricsExposition(): Promise<string> {
   const log = createLogger({ format: 'json', level: 'error', write: () => undefined });
@@ -18,6 +19,7 @@ export async function readMetricsExposition(): Promise<string> {
   createModelMetrics(registry);
   createSchedulerMetrics(registry);
   countRedisFailovers(registry);
+  createWebhookMetrics(registry);
   const app = await buildApp({ config: loadConfig({}), pool, redis: undefined, log, registry });
   try {
     // A few requests, so the HTTP families have series.

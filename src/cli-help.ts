@@ -108,6 +108,13 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LOG_FORMAT: ['text', 'text (logfmt) or json'],
   LOG_LEVEL: ['info', 'debug, info, warn or error'],
   HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'webhooks may reach private addresses'],
+  WEBHOOK_RETRY_SCHEDULE: ['5s,5m,30m,2h,5h,10h,10h', 'delays between delivery attempts'],
+  WEBHOOK_TIMEOUT: ['15s', 'one delivery attempt, connect to last byte'],
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: ['100', 'deliveries in flight per replica'],
+  WEBHOOK_MAX_DELIVERIES_PER_TENANT: ['10', "a tenant's deliveries in flight, all replicas"],
+  WEBHOOK_MAX_ENDPOINTS: ['10', 'webhook endpoints per tenant'],
+  WEBHOOK_DISABLE_AFTER: ['120h', 'an endpoint failing this long is disabled'],
   HERMES_SECRETS_KEY: ['unset (dev: generated)', 'tenant secrets key, 32 bytes hex or base64'],
   HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
 };

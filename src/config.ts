@@ -49,6 +49,24 @@ const integer = (fallback: number, min: number, max: number) =>
       return value;
     });
 
+// A comma-separated list of durations (e.g. a retry schedule); empty entries are refused.
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const raw = text === undefined || text.trim() === '' ? fallback : text;
+      const values = raw.split(',').map((part) => parseDurationMs(part.trim()));
+      if (values.length > 20 || values.some((ms) => ms === null || ms < 0)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected up to 20 comma-separated durations such as 5s,5m,30m',
+        });
+        return z.NEVER;
+      }
+      return values as number[];
+    });
+
 const optionalText = z
   .string()
   .optional()
@@ -123,6 +141,15 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
+    z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
+  ),
+  WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h'),
+  WEBHOOK_TIMEOUT: duration('15s', 100),
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: integer(100, 1, 10_000),
+  WEBHOOK_MAX_DELIVERIES_PER_TENANT: integer(10, 1, 10_000),
+  WEBHOOK_MAX_ENDPOINTS: integer(10, 0, 1000),
+  WEBHOOK_DISABLE_AFTER: duration('120h', 1000),
   HERMES_SECRETS_KEY: optionalText.transform((text, ctx) => {
     if (text === undefined) return undefined;
     const key = parseSecretsKey(text);
@@ -192,6 +219,19 @@ export interface Config extends Readonly<RedisSettings> {
   readonly runResultMaxBytes: number;
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
   readonly objectStore: ObjectStoreSettings;
+  readonly webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Unset: false for `saas-api`, true for `hermesx dev` (each command decides). */
+  readonly allowPrivateNetworks: boolean | undefined;
+  /** Delay before each retry; its length is the number of retries. */
+  readonly retryScheduleMs: readonly number[];
+  readonly timeoutMs: number;
+  readonly maxConcurrentDeliveries: number;
+  readonly maxDeliveriesPerTenant: number;
+  readonly maxEndpoints: number;
+  readonly disableAfterMs: number;
 }
 
 export type ObjectStoreSettings =
@@ -255,6 +295,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    webhooks: Object.freeze({
+      allowPrivateNetworks:
+        s.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined
+          ? undefined
+          : s.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      retryScheduleMs: Object.freeze(s.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: s.WEBHOOK_TIMEOUT,
+      maxConcurrentDeliveries: s.WEBHOOK_MAX_CONCURRENT_DELIVERIES,
+      maxDeliveriesPerTenant: s.WEBHOOK_MAX_DELIVERIES_PER_TENANT,
+      maxEndpoints: s.WEBHOOK_MAX_ENDPOINTS,
+      disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
+    }),
     secretsKey: s.HERMES_SECRETS_KEY,
     httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,

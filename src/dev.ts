@@ -46,6 +46,11 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
       databaseUrl,
       redisUrl: config.redisUrl ?? redis?.url,
       adminToken: config.adminToken ?? state.adminToken,
+      // A laptop's receivers are local: dev lets webhooks reach them unless told otherwise.
+      webhooks: Object.freeze({
+        ...config.webhooks,
+        allowPrivateNetworks: config.webhooks.allowPrivateNetworks ?? true,
+      }),
       secretsKey: config.secretsKey ?? parseSecretsKey(state.secretsKey ?? '') ?? undefined,
       // dev reaches test servers on this machine; saas-api does not unless told to.
       httpToolAllowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? true,

@@ -24,6 +24,9 @@ import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
+import { createWebhookMetrics } from './webhooks/metrics.js';
+import { readQueueStats } from './webhooks/outbox.js';
+import { WebhookSender, type SenderSettings } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
 import { openObjectStore } from './storage/open-store.js';
 
@@ -118,6 +121,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  // Webhook deliveries go out from every pod, with or without Redis (the database leases them).
+  const webhookSender = new WebhookSender({
+    pool,
+    log,
+    metrics: createWebhookMetrics(registry, () => readQueueStats(pool)),
+    settings: webhookSenderSettings(config),
+  });
+  webhookSender.start();
+
   const model = createModelProbe(config.llm);
   const app = await buildApp({
     modelProbe: model,
@@ -146,7 +158,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
     stopping ??= (async () => {
       log.info('shutting down');
       // Stop firing and stop accepting requests at once; in-flight runs drain meanwhile.
-      await Promise.all([scheduler?.stop(config.shutdownGraceMs), app.close()]);
+      await Promise.all([
+        scheduler?.stop(config.shutdownGraceMs),
+        webhookSender.stop(config.shutdownGraceMs),
+        app.close(),
+      ]);
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
@@ -183,6 +199,19 @@ function countModelRetries(registry: Registry): (cause: RetryCause) => void {
   });
   for (const cause of ['throttled', 'overloaded', 'connect']) retries.inc({ cause }, 0);
   return (cause) => retries.inc({ cause });
+}
+
+export function webhookSenderSettings(config: Config): SenderSettings {
+  const { webhooks } = config;
+  return {
+    podId: config.podId,
+    retryScheduleMs: webhooks.retryScheduleMs,
+    timeoutMs: webhooks.timeoutMs,
+    maxConcurrent: webhooks.maxConcurrentDeliveries,
+    maxPerTenant: webhooks.maxDeliveriesPerTenant,
+    disableAfterMs: webhooks.disableAfterMs,
+    allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false,
+  };
 }
 
 export function schedulerSettings(config: Config): SchedulerSettings {

@@ -34,6 +34,7 @@ import { registerSecretRoutes } from './routes/secrets.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 export interface AppDeps {
   config: Config;
@@ -159,6 +160,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAgentSettingsRoutes(app, {
     pool: deps.pool,
     allowPrivateNetworks,
+  });
+  registerWebhookRoutes(app, {
+    pool: deps.pool,
+    now,
+    allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
+    maxEndpoints: deps.config.webhooks.maxEndpoints,
   });
   registerOpenApiRoutes(app);
   registerAdminClusterRoutes(app, deps);

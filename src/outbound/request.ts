@@ -30,7 +30,7 @@ import { OutboundError } from './outbound-error.js';
 
 export { OutboundError, type OutboundErrorKind } from './outbound-error.js';
 export type { AddressPolicy } from './address-policy.js';
-export type { Resolver, ResolvedAddress } from './guarded-lookup.js';
+export { resolveWithSystem, type Resolver, type ResolvedAddress } from './guarded-lookup.js';
 
 export interface RedirectRule {
   readonly maxRedirects: number;
@@ -170,11 +170,8 @@ function sendOnce(
       );
     }
   }
-  const lookup = createGuardedLookup(policy, request.resolve ?? resolveWithSystem);
   const isHttps = url.protocol === 'https:';
-  const agent = isHttps
-    ? new https.Agent({ keepAlive: false, lookup })
-    : new http.Agent({ keepAlive: false, lookup });
+  const agent = agentFor(policy, request.resolve ?? resolveWithSystem, isHttps);
   const requestFn = isHttps ? https.request : http.request;
   return new Promise<Exchange>((resolve, reject) => {
     let settled = false;
@@ -185,6 +182,8 @@ function sendOnce(
     };
     const outgoing = requestFn(url, { method, headers, agent, signal });
     outgoing.on('socket', (socket: Socket) => {
+      // A reused keep-alive socket was judged when it connected.
+      if (!socket.connecting) return;
       socket.once('connect', () => {
         const peer = socket.remoteAddress;
         const verdict = peer === undefined ? null : judgeAddress(peer, policy);
@@ -203,7 +202,6 @@ function sendOnce(
       const finish = () => {
         if (settled) return;
         settled = true;
-        agent.destroy();
         resolve({
           status: incoming.statusCode ?? 0,
           headers: incoming.headers,
@@ -231,6 +229,30 @@ function sendOnce(
     });
     outgoing.end(body);
   });
+}
+
+// Keep-alive agents, one per policy and resolver: a kept-alive socket was judged when it
+// connected (its lookup and peer check), so reusing it for the same host is safe, and repeated
+// deliveries to one receiver skip a TCP and TLS handshake each.
+const agents = new WeakMap<Resolver, Map<string, http.Agent>>();
+const IDLE_SOCKET_MS = 15_000;
+
+function agentFor(policy: AddressPolicy, resolve: Resolver, isHttps: boolean): http.Agent {
+  const key = JSON.stringify([isHttps, policy.allowPrivateNetworks, policy.allowedCidrs ?? []]);
+  let byPolicy = agents.get(resolve);
+  if (!byPolicy) agents.set(resolve, (byPolicy = new Map()));
+  let agent = byPolicy.get(key);
+  if (!agent) {
+    const options = {
+      keepAlive: true,
+      maxFreeSockets: 64,
+      timeout: IDLE_SOCKET_MS,
+      lookup: createGuardedLookup(policy, resolve),
+    };
+    agent = isHttps ? new https.Agent(options) : new http.Agent(options);
+    byPolicy.set(key, agent);
+  }
+  return agent;
 }
 
 function toOutboundError(

@@ -109,6 +109,15 @@ describe('outbound guard', () => {
     expect(response.truncated).toBe(false);
   });
 
+  it('never lends a kept-alive socket of a permissive caller to a strict one', async () => {
+    const url = `http://localhost:${port}/hello`;
+    expect((await sendOutbound({ ...base, url, policy: PRIVATE_OK })).status).toBe(200);
+    const before = seenPaths.length;
+    const error = await refusal(sendOutbound({ ...base, url, policy: PUBLIC_ONLY }));
+    expect(error.kind).toBe('blocked_address');
+    expect(seenPaths.length).toBe(before);
+  });
+
   it('follows no redirect by default: the 3xx is the answer', async () => {
     const response = await sendOutbound({
       ...base,

@@ -11,6 +11,7 @@ import { SkillEditorPage, SkillsPage } from './pages/skills';
 import { RunPage } from './pages/run';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
+import { WebhooksPage } from './pages/webhooks';
 import { navigate, usePath } from './router';
 import { loadSession, saveSession, type Session } from './session';
 
@@ -71,6 +72,12 @@ export function App() {
                 <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
                   Jobs
                 </a>
+                <a
+                  href="/webhooks"
+                  aria-current={path.startsWith('/webhooks') ? 'page' : undefined}
+                >
+                  Webhooks
+                </a>
                 <a href="/skills" aria-current={path.startsWith('/skills') ? 'page' : undefined}>
                   Skills
                 </a>
@@ -116,7 +123,9 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = ['/jobs', '/skills', '/secrets', '/settings'].some((p) => path.startsWith(p));
+  const tenantPaths = ['/jobs', '/webhooks', '/skills', '/secrets', '/settings'].some((p) =>
+    path.startsWith(p),
+  );
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
@@ -124,6 +133,7 @@ function allowed(session: Session, path: string): boolean {
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
+    if (parts[0] === 'webhooks') return <WebhooksPage />;
     if (parts[0] === 'skills') {
       if (parts.length === 1) return <SkillsPage />;
       return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
@@ -151,6 +161,7 @@ function titleOf(path: string): string {
   if (/^\/jobs\/[^/]+\/runs\//.test(path)) return 'Run';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
+  if (path.startsWith('/webhooks')) return 'Webhooks';
   if (path.startsWith('/skills')) return 'Skills';
   if (path.startsWith('/secrets')) return 'Secrets';
   if (path.startsWith('/settings')) return 'Settings';

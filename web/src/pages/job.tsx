@@ -4,6 +4,7 @@ import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
+import { DeliveriesTable } from './job-deliveries';
 
 const RUNS_PER_PAGE = 20;
 const POLL_FAST_MS = 1500;
@@ -233,6 +234,8 @@ export function JobPage({ jobId }: { jobId: string }) {
           setPage(target);
         }}
       />
+      <h2>Webhook deliveries</h2>
+      <DeliveriesTable path={`${path}/deliveries`} empty="No webhook deliveries for this job." />
     </section>
   );
 }
