@@ -54,7 +54,10 @@ describe('webhooks in the dashboard, in Chromium', () => {
     expect(secret).toMatch(/^whsec_/);
     receiver.secrets = [secret];
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.locator('article').getByText(/Morning summary/).waitFor();
+    await page
+      .locator('article')
+      .getByText(/Morning summary/)
+      .waitFor();
     await scanBoth(page, 'webhooks');
     await service.driver.shoot(page, 'webhooks', true);
 
