@@ -8,6 +8,7 @@ import { createPool } from '../src/db/pool.js';
 import { buildApp } from '../src/http/app.js';
 import { createServiceRegistry } from '../src/http/metrics.js';
 import { createLogger } from '../src/log.js';
+import { countRedisFailovers } from '../src/redis/metrics.js';
 import { createSchedulerMetrics } from '../src/scheduler/metrics.js';
 import { createWebhookMetrics } from '../src/webhooks/metrics.js';
 
@@ -17,6 +18,7 @@ export async function readMetricsExposition(): Promise<string> {
   const registry = createServiceRegistry();
   createModelMetrics(registry);
   createSchedulerMetrics(registry);
+  countRedisFailovers(registry);
   createWebhookMetrics(registry);
   const app = await buildApp({ config: loadConfig({}), pool, redis: undefined, log, registry });
   try {

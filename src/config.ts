@@ -2,6 +2,15 @@ import os from 'node:os';
 import { z } from 'zod';
 import { formatDurationMs, parseDurationMs } from './duration.js';
 import type { S3Settings } from './storage/s3-store.js';
+import {
+  DEFAULT_REDIS_PORT,
+  DEFAULT_SENTINEL_PORT,
+  isSentinelUrl,
+  parseHostList,
+  parseSentinelUrl,
+  type HostPort,
+  type RedisSettings,
+} from './redis/target.js';
 
 /** Thrown for a setting that cannot be used; its message is the one line shown to the operator. */
 export class ConfigError extends Error {
@@ -68,6 +77,17 @@ const url = (protocols: string[], example: string) =>
     `expected a URL such as ${example}`,
   );
 
+const hostList = (defaultPort: number) =>
+  optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const hosts = parseHostList(text, defaultPort);
+    if (!hosts) {
+      ctx.addIssue({ code: 'custom', message: 'expected host:port[,host:port…]' });
+      return z.NEVER;
+    }
+    return Object.freeze(hosts.map((host) => Object.freeze(host)));
+  });
+
 const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
   z
     .string()
@@ -77,7 +97,19 @@ const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
 
 const envSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db'),
-  REDIS_URL: url(['redis:', 'rediss:'], 'redis://localhost:6379'),
+  REDIS_URL: optionalText.refine(
+    (text) =>
+      text === undefined ||
+      (isSentinelUrl(text)
+        ? parseSentinelUrl(text) !== null
+        : isUrlWith(text, ['redis:', 'rediss:'])),
+    'expected a URL such as redis://localhost:6379 or redis+sentinel://host:26379,host:26379/mymaster',
+  ),
+  REDIS_SENTINELS: hostList(DEFAULT_SENTINEL_PORT),
+  REDIS_SENTINEL_NAME: optionalText.transform((text) => text ?? 'mymaster'),
+  REDIS_SENTINEL_PASSWORD: optionalText,
+  REDIS_PASSWORD: optionalText,
+  REDIS_CLUSTER_NODES: hostList(DEFAULT_REDIS_PORT),
   SAAS_API_PORT: integer(18080, 0, 65535),
   SAAS_API_HOST: optionalText,
   SCHEDULER_POLL_INTERVAL: duration('30s', 1000),
@@ -133,9 +165,8 @@ const envSchema = z.object({
 /** The environment variables the configuration reads (for `hermesx help settings`). */
 export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
-export interface Config {
+export interface Config extends Readonly<RedisSettings> {
   readonly databaseUrl: string | undefined;
-  readonly redisUrl: string | undefined;
   readonly port: number;
   readonly host: string;
   readonly pollIntervalMs: number;
@@ -197,6 +228,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const s = parsed.data;
+  if (s.REDIS_CLUSTER_NODES && (s.REDIS_SENTINELS || (s.REDIS_URL && isSentinelUrl(s.REDIS_URL)))) {
+    throw new ConfigError(
+      `invalid setting REDIS_CLUSTER_NODES=${JSON.stringify(env.REDIS_CLUSTER_NODES)}: ` +
+        `expected either a Redis Cluster or Sentinel (${s.REDIS_SENTINELS ? 'REDIS_SENTINELS' : 'REDIS_URL'} is set too), not both`,
+    );
+  }
   if (s.SCHEDULER_LOCK_TTL <= s.SCHEDULER_EXEC_TIMEOUT) {
     throw new ConfigError(
       `invalid setting SCHEDULER_LOCK_TTL=${JSON.stringify(env.SCHEDULER_LOCK_TTL ?? formatDurationMs(s.SCHEDULER_LOCK_TTL))}: ` +
@@ -207,6 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     databaseUrl: s.DATABASE_URL,
     redisUrl: s.REDIS_URL,
+    redisSentinels: s.REDIS_SENTINELS as readonly HostPort[] | undefined,
+    redisSentinelName: s.REDIS_SENTINEL_NAME,
+    redisSentinelPassword: s.REDIS_SENTINEL_PASSWORD,
+    redisPassword: s.REDIS_PASSWORD,
+    redisClusterNodes: s.REDIS_CLUSTER_NODES as readonly HostPort[] | undefined,
     port: s.SAAS_API_PORT,
     host: s.SAAS_API_HOST ?? '0.0.0.0',
     pollIntervalMs: s.SCHEDULER_POLL_INTERVAL,

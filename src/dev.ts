@@ -11,6 +11,7 @@ import { withDevEnvFile } from './dev/env-file.js';
 import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
 import type { Logger } from './log.js';
 import { startService, type RunningService } from './main.js';
+import { describeTarget, redisTargetOf } from './redis/target.js';
 
 const STATE_DIR = '.hermesx';
 
@@ -33,7 +34,7 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
     const postgres = await startPostgres({ dataDir: path.join(stateDir, 'pg') });
     started.push(postgres);
     const databaseUrl = await ensureDatabase(postgres.url, 'hermesx');
-    const redis = config.redisUrl ? undefined : await startLocalRedis(log);
+    const redis = redisTargetOf(config) ? undefined : await startLocalRedis(log);
     if (redis) started.push(redis);
 
     const state = readState(stateDir);
@@ -137,7 +138,7 @@ function printBanner(url: string, config: Config, state: DevState, model: string
     ...(config.defaultTenantApiKey
       ? [`  API key:        ${config.defaultTenantApiKey}   (HERMES_API_KEY)`]
       : []),
-    `  Redis:          ${config.redisUrl ?? 'none (install redis-server to enable the scheduler)'}`,
+    `  Redis:          ${redisOf(config)}`,
     `  Model server:   ${model}`,
     `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',
@@ -152,4 +153,9 @@ function listening(host: string, port: string): string {
     return `${host}:${port} (every network interface; SAAS_API_HOST=127.0.0.1 keeps it local)`;
   }
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function redisOf(config: Config): string {
+  const target = redisTargetOf(config);
+  return target ? describeTarget(target) : 'none (install redis-server to enable the scheduler)';
 }

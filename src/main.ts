@@ -12,6 +12,8 @@ import { createServiceRegistry } from './http/metrics.js';
 import type { Logger } from './log.js';
 import { createRedis } from './redis/connection.js';
 import { createRedisLockStore } from './redis/lock.js';
+import { countRedisFailovers } from './redis/metrics.js';
+import { redisTargetOf } from './redis/target.js';
 import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './scheduler/pg-store.js';
@@ -45,7 +47,6 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const pool = createPool(appDatabaseUrl, log, {
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
-  const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
   // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
   // whose answer needs it fail with result_not_stored until it does.
   const objects = await openObjectStore(config.objectStore, {
@@ -59,6 +60,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
   });
   log.info({ object_store: objects.description }, 'object store ready');
   const registry = createServiceRegistry();
+  const redisTarget = redisTargetOf(config);
+  const redis = redisTarget
+    ? createRedis(redisTarget, log, { onFailover: countRedisFailovers(registry) })
+    : undefined;
   const modelMetrics = createModelMetrics(registry);
 
   const onRetry = countModelRetries(registry);
