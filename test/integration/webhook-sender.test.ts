@@ -373,7 +373,7 @@ describe('the sender', () => {
     await owner.query(
       `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id, finished_at)
        SELECT $1, $2, now() - make_interval(mins => n), 'success', 'pod-a', now()
-         FROM generate_series(1, 400) AS n`,
+         FROM generate_series(1, 2000) AS n`,
       [flood.jobId, flood.tenantId],
     );
     await waitFor(() => expect(slow.received.length).toBeGreaterThan(10), { timeoutMs: 10_000 });
@@ -382,7 +382,7 @@ describe('the sender', () => {
     await waitFor(() => expect(fast.received.length).toBe(1), { timeoutMs: 10_000 });
     expect(fast.received[0]!.receivedAtMs - recordedMs).toBeLessThan(1000);
     // The flood was still going: the quiet tenant did not wait for it.
-    expect(slow.received.length).toBeLessThan(400);
+    expect(slow.received.length).toBeLessThan(2000);
     // One tenant never holds more than its share of the slots.
     expect(mostInFlight).toBeLessThanOrEqual(SETTINGS.maxPerTenant);
   });
