@@ -113,6 +113,7 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   WEBHOOK_MAX_DELIVERIES_PER_TENANT: ['10', "a tenant's deliveries in flight, all replicas"],
   WEBHOOK_MAX_ENDPOINTS: ['10', 'webhook endpoints per tenant'],
   WEBHOOK_DISABLE_AFTER: ['120h', 'an endpoint failing this long is disabled'],
+  WEBHOOK_DELIVERY_RETENTION: ['720h', 'finished deliveries are kept this long'],
 };
 
 export function rootHelp(): string {

@@ -149,6 +149,7 @@ const envSchema = z.object({
   WEBHOOK_MAX_DELIVERIES_PER_TENANT: integer(10, 1, 10_000),
   WEBHOOK_MAX_ENDPOINTS: integer(10, 0, 1000),
   WEBHOOK_DISABLE_AFTER: duration('120h', 1000),
+  WEBHOOK_DELIVERY_RETENTION: duration('720h', 60_000),
   RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
   OBJECT_STORE_DIR: optionalText,
   S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
@@ -209,6 +210,8 @@ export interface WebhookSettings {
   readonly maxDeliveriesPerTenant: number;
   readonly maxEndpoints: number;
   readonly disableAfterMs: number;
+  /** Finished deliveries (and their attempts) older than this are removed. */
+  readonly deliveryRetentionMs: number;
 }
 
 export type ObjectStoreSettings =
@@ -283,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDeliveriesPerTenant: s.WEBHOOK_MAX_DELIVERIES_PER_TENANT,
       maxEndpoints: s.WEBHOOK_MAX_ENDPOINTS,
       disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
+      deliveryRetentionMs: s.WEBHOOK_DELIVERY_RETENTION,
     }),
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     objectStore: Object.freeze(objectStoreSettings(s)),
