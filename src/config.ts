@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { formatDurationMs, parseDurationMs } from './duration.js';
+import { parseSecretsKey } from './secrets/key.js';
 import type { S3Settings } from './storage/s3-store.js';
 import {
   DEFAULT_REDIS_PORT,
@@ -150,6 +151,24 @@ const envSchema = z.object({
   WEBHOOK_MAX_ENDPOINTS: integer(10, 0, 1000),
   WEBHOOK_DISABLE_AFTER: duration('120h', 1000),
   WEBHOOK_DELIVERY_RETENTION: duration('720h', 60_000),
+  HERMES_SECRETS_KEY: optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const key = parseSecretsKey(text);
+    if (!key) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected 32 bytes as 64 hex characters or base64 (e.g. openssl rand -hex 32)',
+      });
+      return z.NEVER;
+    }
+    return key;
+  }),
+  HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: optionalText
+    .refine(
+      (text) => text === undefined || text === 'true' || text === 'false',
+      'expected true or false',
+    )
+    .transform((text) => (text === undefined ? undefined : text === 'true')),
   RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
   OBJECT_STORE_DIR: optionalText,
   S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
@@ -193,6 +212,10 @@ export interface Config extends Readonly<RedisSettings> {
   readonly authFailuresPerMinute: number;
   readonly chatMaxTokens: number;
   readonly chatHeartbeatMs: number;
+  /** Encrypts tenant secrets (AES-256-GCM); undefined: the secrets feature is refused. */
+  readonly secretsKey: Buffer | undefined;
+  /** The http_request tool may reach private addresses; undefined: false, true in `hermesx dev`. */
+  readonly httpToolAllowPrivateNetworks: boolean | undefined;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
   readonly runResultMaxBytes: number;
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
@@ -288,6 +311,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
       deliveryRetentionMs: s.WEBHOOK_DELIVERY_RETENTION,
     }),
+    secretsKey: s.HERMES_SECRETS_KEY,
+    httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     objectStore: Object.freeze(objectStoreSettings(s)),
   });

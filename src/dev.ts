@@ -12,12 +12,15 @@ import { startPostgres, startRedis, type LocalServer } from './dev/processes.js'
 import type { Logger } from './log.js';
 import { startService, type RunningService } from './main.js';
 import { describeTarget, redisTargetOf } from './redis/target.js';
+import { generateSecretsKey, parseSecretsKey } from './secrets/key.js';
 
 const STATE_DIR = '.hermesx';
 
 interface DevState {
   adminToken: string;
   tenantApiKey?: string;
+  /** HERMES_SECRETS_KEY when the environment sets none, so stored secrets open after a restart. */
+  secretsKey?: string;
 }
 
 /**
@@ -48,6 +51,9 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
         ...config.webhooks,
         allowPrivateNetworks: config.webhooks.allowPrivateNetworks ?? true,
       }),
+      secretsKey: config.secretsKey ?? parseSecretsKey(state.secretsKey ?? '') ?? undefined,
+      // dev reaches test servers on this machine; saas-api does not unless told to.
+      httpToolAllowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? true,
     });
     const service = await startService(devConfig, log);
     state.tenantApiKey = await ensureTenantKey(databaseUrl, log, state.tenantApiKey);
@@ -93,9 +99,18 @@ function readState(stateDir: string): DevState {
   const file = path.join(stateDir, 'dev.json');
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<DevState>;
-    if (saved.adminToken) return { adminToken: saved.adminToken, tenantApiKey: saved.tenantApiKey };
+    if (saved.adminToken) {
+      return {
+        adminToken: saved.adminToken,
+        tenantApiKey: saved.tenantApiKey,
+        secretsKey: saved.secretsKey ?? generateSecretsKey(),
+      };
+    }
   }
-  return { adminToken: `dev-admin-${randomBytes(16).toString('hex')}` };
+  return {
+    adminToken: `dev-admin-${randomBytes(16).toString('hex')}`,
+    secretsKey: generateSecretsKey(),
+  };
 }
 
 async function ensureTenantKey(

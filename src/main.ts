@@ -2,6 +2,10 @@ import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
+import { createToolMetrics } from './agent/tool-metrics.js';
+import { sendOutbound } from './outbound/request.js';
+import { createSecretsVault } from './secrets/vault.js';
+import { createSkillLibrary } from './skills/library.js';
 import { createModelProbe, type ModelProbe, type ModelStatus } from './agent/model-probe.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
@@ -67,6 +71,22 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const modelMetrics = createModelMetrics(registry);
 
   const onRetry = countModelRetries(registry);
+  const vault = createSecretsVault(pool, config.secretsKey);
+  if (!vault.enabled) {
+    log.warn(
+      'tenant secrets disabled: HERMES_SECRETS_KEY is not set (the secrets API answers 503)',
+    );
+  }
+  const skills = createSkillLibrary(pool, objects);
+  const runnerDeps = {
+    pool,
+    vault,
+    skills,
+    sendHttp: sendOutbound,
+    allowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? false,
+    toolMetrics: createToolMetrics(registry),
+    log,
+  };
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
   if (redis) {
@@ -80,6 +100,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
           modelMetrics,
           'scheduler',
         ),
+        runnerDeps,
       ),
       clock: systemClock,
       log,
@@ -120,6 +141,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
     schedulerRunning: () => scheduler?.running ?? false,
     objects,
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
+    vault,
+    skills,
+    sendHttp: sendOutbound,
+    toolMetrics: runnerDeps.toolMetrics,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).

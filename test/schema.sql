@@ -46,6 +46,20 @@ cron_jobs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.updated_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.last_run_error_kind text
 cron_jobs.last_triggered_at timestamp with time zone
+cron_jobs.skills text[] NOT NULL DEFAULT '{}'::text[]
+cron_jobs.context_previous_result boolean NOT NULL DEFAULT false
+cron_run_tool_calls.run_id uuid NOT NULL
+cron_run_tool_calls.seq integer NOT NULL
+cron_run_tool_calls.tenant_id uuid NOT NULL
+cron_run_tool_calls.tool text NOT NULL
+cron_run_tool_calls.arguments jsonb NOT NULL
+cron_run_tool_calls.status text NOT NULL
+cron_run_tool_calls.error text
+cron_run_tool_calls.http_status integer
+cron_run_tool_calls.duration_ms integer NOT NULL
+cron_run_tool_calls.request_bytes integer NOT NULL DEFAULT 0
+cron_run_tool_calls.response_bytes integer NOT NULL DEFAULT 0
+cron_run_tool_calls.created_at timestamp with time zone NOT NULL DEFAULT now()
 idempotency_keys.tenant_id uuid NOT NULL
 idempotency_keys.scope text NOT NULL
 idempotency_keys.key text NOT NULL
@@ -63,6 +77,21 @@ schema_migrations.version integer NOT NULL
 schema_migrations.name text NOT NULL
 schema_migrations.checksum text NOT NULL
 schema_migrations.applied_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_agent_settings.tenant_id uuid NOT NULL
+tenant_agent_settings.http_allowed_hosts text[] NOT NULL DEFAULT '{}'::text[]
+tenant_agent_settings.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_secrets.tenant_id uuid NOT NULL
+tenant_secrets.name text NOT NULL
+tenant_secrets.sealed_value bytea NOT NULL
+tenant_secrets.created_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_secrets.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_skills.tenant_id uuid NOT NULL
+tenant_skills.name text NOT NULL
+tenant_skills.description text NOT NULL
+tenant_skills.size_bytes integer NOT NULL
+tenant_skills.object_key text NOT NULL
+tenant_skills.created_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_skills.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.id uuid NOT NULL DEFAULT gen_random_uuid()
 tenants.name text NOT NULL
 tenants.max_cron_jobs integer NOT NULL DEFAULT 50
@@ -123,7 +152,7 @@ cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, sc
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text])))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
 cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))
@@ -135,8 +164,20 @@ cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 
 cron_jobs cron_jobs_pkey PRIMARY KEY (id)
 cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(prompt) <= 16384)))
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
+cron_jobs cron_jobs_skills_check CHECK ((cardinality(skills) <= 8))
 cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
+cron_run_tool_calls cron_run_tool_calls_arguments_check CHECK ((octet_length((arguments)::text) <= 16384))
+cron_run_tool_calls cron_run_tool_calls_duration_ms_check CHECK ((duration_ms >= 0))
+cron_run_tool_calls cron_run_tool_calls_error_check CHECK ((length(error) <= 1024))
+cron_run_tool_calls cron_run_tool_calls_pkey PRIMARY KEY (run_id, seq)
+cron_run_tool_calls cron_run_tool_calls_request_bytes_check CHECK ((request_bytes >= 0))
+cron_run_tool_calls cron_run_tool_calls_response_bytes_check CHECK ((response_bytes >= 0))
+cron_run_tool_calls cron_run_tool_calls_run_id_fkey FOREIGN KEY (run_id) REFERENCES cron_job_runs(id) ON DELETE CASCADE
+cron_run_tool_calls cron_run_tool_calls_seq_check CHECK ((seq >= 1))
+cron_run_tool_calls cron_run_tool_calls_status_check CHECK ((status = ANY (ARRAY['ok'::text, 'error'::text, 'refused'::text, 'limit'::text])))
+cron_run_tool_calls cron_run_tool_calls_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+cron_run_tool_calls cron_run_tool_calls_tool_check CHECK ((length(tool) <= 100))
 idempotency_keys idempotency_keys_pkey PRIMARY KEY (tenant_id, scope, key)
 idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 installation installation_pkey PRIMARY KEY (id)
@@ -144,6 +185,18 @@ installation installation_singleton_check CHECK (singleton)
 installation installation_singleton_key UNIQUE (singleton)
 schema_functions schema_functions_pkey PRIMARY KEY (name)
 schema_migrations schema_migrations_pkey PRIMARY KEY (version)
+tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
+tenant_agent_settings tenant_agent_settings_pkey PRIMARY KEY (tenant_id)
+tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_secrets tenant_secrets_name_check CHECK ((name ~ '^[A-Za-z_][A-Za-z0-9_]{0,63}$'::text))
+tenant_secrets tenant_secrets_pkey PRIMARY KEY (tenant_id, name)
+tenant_secrets tenant_secrets_sealed_value_check CHECK (((length(sealed_value) >= 29) AND (length(sealed_value) <= 8192)))
+tenant_secrets tenant_secrets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_skills tenant_skills_description_check CHECK (((length(description) >= 1) AND (length(description) <= 1024)))
+tenant_skills tenant_skills_name_check CHECK ((name ~ '^[a-z0-9][a-z0-9-]{0,63}$'::text))
+tenant_skills tenant_skills_pkey PRIMARY KEY (tenant_id, name)
+tenant_skills tenant_skills_size_bytes_check CHECK ((size_bytes > 0))
+tenant_skills tenant_skills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 tenants tenants_max_concurrent_runs_check CHECK ((max_concurrent_runs >= 0))
 tenants tenants_max_cron_jobs_check CHECK ((max_cron_jobs >= 0))
 tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interval_seconds >= 0))
@@ -185,12 +238,17 @@ CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE en
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
+CREATE UNIQUE INDEX cron_run_tool_calls_pkey ON public.cron_run_tool_calls USING btree (run_id, seq)
+CREATE INDEX cron_run_tool_calls_tenant_idx ON public.cron_run_tool_calls USING btree (tenant_id, created_at)
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
 CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree (name)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
+CREATE UNIQUE INDEX tenant_agent_settings_pkey ON public.tenant_agent_settings USING btree (tenant_id)
+CREATE UNIQUE INDEX tenant_secrets_pkey ON public.tenant_secrets USING btree (tenant_id, name)
+CREATE UNIQUE INDEX tenant_skills_pkey ON public.tenant_skills USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
 CREATE INDEX webhook_deliveries_created_idx ON public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text)
 CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (tenant_id, next_attempt_at) WHERE (status = 'pending'::text)
@@ -210,10 +268,14 @@ CREATE INDEX webhook_endpoints_tenant_idx ON public.webhook_endpoints USING btre
 api_keys rls=true force=true
 cron_job_runs rls=true force=true
 cron_jobs rls=true force=true
+cron_run_tool_calls rls=true force=true
 idempotency_keys rls=true force=true
 installation rls=true force=true
 schema_functions rls=false force=false
 schema_migrations rls=false force=false
+tenant_agent_settings rls=true force=true
+tenant_secrets rls=true force=true
+tenant_skills rls=true force=true
 tenants rls=true force=true
 webhook_deliveries rls=true force=true
 webhook_delivery_attempts rls=true force=true
@@ -235,9 +297,20 @@ cron_jobs cron_jobs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_cu
 cron_jobs cron_jobs_owner ALL TO <owner> USING (true) WITH CHECK (true)
 cron_jobs cron_jobs_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
 cron_jobs cron_jobs_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+cron_run_tool_calls cron_run_tool_calls_owner ALL TO <owner> USING (true) WITH CHECK (true)
+cron_run_tool_calls cron_run_tool_calls_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 idempotency_keys idempotency_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
 idempotency_keys idempotency_keys_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_agent_settings tenant_agent_settings_delete DELETE TO hermesx_app USING (app_is_admin())
+tenant_agent_settings tenant_agent_settings_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
+tenant_agent_settings tenant_agent_settings_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_agent_settings tenant_agent_settings_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
+tenant_agent_settings tenant_agent_settings_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+tenant_secrets tenant_secrets_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_secrets tenant_secrets_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+tenant_skills tenant_skills_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_skills tenant_skills_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenants tenants_delete DELETE TO hermesx_app USING (app_is_admin())
 tenants tenants_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
 tenants tenants_owner ALL TO <owner> USING (true) WITH CHECK (true)

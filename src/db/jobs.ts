@@ -58,10 +58,13 @@ export interface JobRow {
   run_count: string;
   created_at: Date;
   updated_at: Date;
+  skills: string[];
+  context_previous_result: boolean;
 }
 
 const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
-  last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at`;
+  last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
+  skills, context_previous_result`;
 
 export interface JobFields {
   name: string;
@@ -72,14 +75,21 @@ export interface JobFields {
   nextRunAt: Date | null;
 }
 
+/** What the agent does beside the prompt: skills to preload, the previous result (migration 223). */
+export interface JobAgentFields {
+  skills: string[];
+  previousResult: boolean;
+}
+
 export async function insertJob(
   client: PoolClient,
   tenantId: string,
-  fields: JobFields,
+  fields: JobFields & JobAgentFields,
 ): Promise<JobRow> {
   const { rows } = await client.query<JobRow>(
-    `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${JOB_COLUMNS}`,
+    `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
+       skills, context_previous_result)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${JOB_COLUMNS}`,
     [
       tenantId,
       fields.name,
@@ -88,6 +98,8 @@ export async function insertJob(
       fields.prompt,
       fields.enabled,
       fields.nextRunAt,
+      fields.skills,
+      fields.previousResult,
     ],
   );
   return rows[0] as JobRow;
@@ -96,11 +108,11 @@ export async function insertJob(
 export async function updateJob(
   client: PoolClient,
   id: string,
-  fields: JobFields,
+  fields: JobFields & JobAgentFields,
 ): Promise<JobRow | undefined> {
   const { rows } = await client.query<JobRow>(
     `UPDATE cron_jobs SET name = $2, schedule = $3, timezone = $4, prompt = $5, enabled = $6,
-       next_run_at = $7
+       next_run_at = $7, skills = $8, context_previous_result = $9
      WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
     [
       id,
@@ -110,6 +122,8 @@ export async function updateJob(
       fields.prompt,
       fields.enabled,
       fields.nextRunAt,
+      fields.skills,
+      fields.previousResult,
     ],
   );
   return rows[0];

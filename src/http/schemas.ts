@@ -57,6 +57,19 @@ export const JobCreateBody = z
       .describe('IANA zone such as Europe/Paris (default UTC)'),
     prompt: z.string().max(100_000).describe('what the agent does at each run; at most 16 KiB'),
     enabled: z.boolean().optional().describe('default true'),
+    skills: z
+      .array(z.string().max(64))
+      .max(8)
+      .optional()
+      .describe('skills whose text each run preloads (at most 8)'),
+    context: z
+      .strictObject({
+        previous_result: z
+          .boolean()
+          .optional()
+          .describe("each run sees the previous successful run's result (4 KB at most)"),
+      })
+      .optional(),
   })
   .meta({ id: 'CronJobCreate' });
 
@@ -67,6 +80,8 @@ export const JobPatchBody = z
     timezone: z.string().max(200),
     prompt: z.string().max(100_000),
     enabled: z.boolean(),
+    skills: z.array(z.string().max(64)).max(8),
+    context: z.strictObject({ previous_result: z.boolean().optional() }),
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change')
@@ -88,6 +103,10 @@ export const Job = z
     run_count: z.number().int().min(0),
     created_at: timestamp,
     updated_at: timestamp,
+    skills: z.array(z.string()).describe('skills each run preloads'),
+    context: z.object({
+      previous_result: z.boolean().describe("each run sees the previous successful run's result"),
+    }),
   })
   .meta({
     id: 'CronJob',
@@ -107,6 +126,8 @@ export const Job = z
         run_count: 0,
         created_at: '2026-03-01T10:00:00.000Z',
         updated_at: '2026-03-01T10:00:00.000Z',
+        skills: [],
+        context: { previous_result: false },
       },
     ],
   });

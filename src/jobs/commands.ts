@@ -7,6 +7,7 @@ import {
   recordManualTrigger,
   selectJob,
   updateJob as updateJobRow,
+  type JobAgentFields,
   type JobFields,
   type JobRow,
 } from '../db/jobs.js';
@@ -60,6 +61,10 @@ export interface JobInput {
   timezone?: string | undefined;
   prompt: string;
   enabled?: boolean | undefined;
+  /** Skills whose text each run preloads (names; a missing one is reported to the run). */
+  skills?: string[] | undefined;
+  /** previous_result: each run sees the previous successful run's result. */
+  context?: { previous_result?: boolean | undefined } | undefined;
 }
 
 export type JobPatch = Partial<JobInput>;
@@ -69,7 +74,15 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export const LIMITS = { nameChars: 200, promptBytes: 16 * 1024, pageDefault: 20, pageMax: 100 };
+export const LIMITS = {
+  nameChars: 200,
+  promptBytes: 16 * 1024,
+  pageDefault: 20,
+  pageMax: 100,
+  skillsPerJob: 8,
+};
+
+const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export async function createJob(
   deps: CommandDeps,
@@ -77,7 +90,14 @@ export async function createJob(
   input: JobInput,
 ): Promise<JobView> {
   // Schedule maths before the transaction: no connection or lock is held while it runs.
-  const prepared = prepareFields(deps, { ...input, enabled: input.enabled ?? true });
+  const prepared = prepareFields(deps, {
+    name: input.name,
+    schedule: input.schedule,
+    timezone: input.timezone,
+    prompt: input.prompt,
+    enabled: input.enabled ?? true,
+  });
+  const agent = checkAgentFields(input.skills ?? [], input.context?.previous_result ?? false);
   return withTenant(deps.pool, tenantId, async (client) => {
     // Serialises creates of one tenant, so concurrent requests cannot overshoot the quota.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [tenantId]);
@@ -89,7 +109,9 @@ export async function createJob(
         409,
       );
     }
-    return toJobView(await insertJob(client, tenantId, checkInterval(prepared, tenant)));
+    return toJobView(
+      await insertJob(client, tenantId, { ...checkInterval(prepared, tenant), ...agent }),
+    );
   });
 }
 
@@ -121,7 +143,11 @@ export async function updateJob(
       current.name === before.name &&
       current.prompt === before.prompt;
     if (!same) prepared = merge(current);
-    const row = await updateJobRow(client, id, checkInterval(prepared, tenant));
+    const agent = checkAgentFields(
+      patch.skills ?? current.skills,
+      patch.context?.previous_result ?? current.context_previous_result,
+    );
+    const row = await updateJobRow(client, id, { ...checkInterval(prepared, tenant), ...agent });
     if (!row) throw notFound(id);
     return toJobView(row);
   });
@@ -263,7 +289,9 @@ interface PreparedFields {
 /** Validates the fields and does the schedule maths; needs nothing from the database. */
 function prepareFields(
   deps: CommandDeps,
-  input: Required<Omit<JobInput, 'timezone'>> & { timezone?: string | undefined },
+  input: Required<Omit<JobInput, 'timezone' | 'skills' | 'context'>> & {
+    timezone?: string | undefined;
+  },
 ): PreparedFields {
   const name = input.name.trim();
   if (name.length === 0 || name.length > LIMITS.nameChars) {
@@ -289,6 +317,19 @@ function prepareFields(
     nextRunAt: input.enabled ? parsed.nextAfter(now) : null,
   };
   return { fields, source: input.schedule, gapMs: minIntervalMs(parsed, now) };
+}
+
+function checkAgentFields(skills: string[], previousResult: boolean): JobAgentFields {
+  if (skills.length > LIMITS.skillsPerJob) {
+    throw invalid(`a job preloads at most ${LIMITS.skillsPerJob} skills`);
+  }
+  const bad = skills.find((skill) => !SKILL_NAME.test(skill));
+  if (bad !== undefined) {
+    throw invalid(
+      `skills: ${JSON.stringify(bad.slice(0, 80))} is not a skill name (lower-case letters, digits, hyphens)`,
+    );
+  }
+  return { skills: [...new Set(skills)], previousResult };
 }
 
 /** The tenant's minimum interval, checked inside the transaction (the tenant row is read there). */

@@ -18,6 +18,8 @@ export interface JobView {
   run_count: number;
   created_at: string;
   updated_at: string;
+  skills: string[];
+  context: { previous_result: boolean };
 }
 
 export interface RunView {
@@ -57,6 +59,8 @@ export function toJobView(row: JobRow): JobView {
     run_count: Number(row.run_count),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    skills: row.skills,
+    context: { previous_result: row.context_previous_result },
   };
 }
 

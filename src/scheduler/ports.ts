@@ -46,6 +46,7 @@ export const ERROR_KINDS = [
   'lock_lost',
   'not_recorded',
   'result_not_stored',
+  'tool_limit',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 

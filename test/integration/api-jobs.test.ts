@@ -108,6 +108,8 @@ describe('cron jobs API', () => {
         run_count: 0,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
+        skills: [],
+        context: { previous_result: false },
       });
 
       const got = await call(app, key, 'GET', `/v1/cron-jobs/${job.id}`);

@@ -152,7 +152,7 @@ describe('OpenAPI description and /docs', () => {
     expect(Object.keys(job?.properties ?? {}).sort()).toEqual([...JOB_FIELDS].sort());
     const body = resolve(created?.requestBody?.content['application/json']?.schema);
     expect(Object.keys(body?.properties ?? {}).sort()).toEqual(
-      ['enabled', 'name', 'prompt', 'schedule', 'timezone'].sort(),
+      ['context', 'enabled', 'name', 'prompt', 'schedule', 'skills', 'timezone'].sort(),
     );
     const preview = resolve(
       spec.paths['/v1/cron-jobs/preview']?.post?.requestBody?.content['application/json']?.schema,

@@ -24,13 +24,14 @@ const ACTIONS = [
 ] as const;
 
 const DESCRIPTION = `Manage this tenant's scheduled (cron) jobs. Each job runs its prompt through the agent at every occurrence of its schedule, and every run is recorded.
-Actions: create (name, schedule, prompt, optional timezone), list, get (id), update (id plus any of name, schedule, timezone, prompt), delete (id), enable (id), disable (id), list_runs (id, optional limit), run_now (id), list_webhooks (the tenant's webhook endpoints), attach_webhook (id of the job, webhook_id: that endpoint then receives only this job's runs).
+Actions: create (name, schedule, prompt, optional timezone, skills, previous_result), list, get (id), update (id plus any of name, schedule, timezone, prompt, skills, previous_result), delete (id), enable (id), disable (id), list_runs (id, optional limit), run_now (id), list_webhooks (the tenant's webhook endpoints), attach_webhook (id of the job, webhook_id: that endpoint then receives only this job's runs).
 Schedule syntax:
 - 5 fields "minute hour day-of-month month day-of-week": "* * * * *" every minute, "*/15 * * * *" every 15 minutes, "0 9 * * MON-FRI" 09:00 on weekdays, "30 18 L * *" 18:30 on the last day of the month, "0 8 * * 1#1" 08:00 on the first Monday.
 - 6 fields with seconds first: "*/30 * * * * *" every 30 seconds.
 - Macros: @hourly, @daily, @weekly, @monthly, @yearly; intervals: "@every 90s", "@every 2h30m".
 Times are in the job's timezone (an IANA name such as "Europe/Paris"; default UTC).
 The prompt is what the agent will be asked at each run, e.g. "Reply with the current time".
+In a run, the agent can use the tenant's skills, and http_request when the tenant has an allow-list.
 Results come back as JSON; on {"ok":false} read the error message, fix the arguments and try again.`;
 
 const Args = z.object({
@@ -43,6 +44,8 @@ const Args = z.object({
   command: z.string().optional(),
   limit: z.number().int().optional(),
   webhook_id: z.string().optional(),
+  skills: z.array(z.string()).optional(),
+  previous_result: z.boolean().optional(),
 });
 type Args = z.infer<typeof Args>;
 
@@ -69,6 +72,15 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
             command: { type: 'string', description: 'alias of prompt' },
             limit: { type: 'integer', description: 'how many items to list (1-100)' },
             webhook_id: { type: 'string', description: 'webhook endpoint id (attach_webhook)' },
+            skills: {
+              type: 'array',
+              items: { type: 'string' },
+              description: "names of this tenant's skills each run preloads (create, update)",
+            },
+            previous_result: {
+              type: 'boolean',
+              description: "each run sees the previous successful run's result (create, update)",
+            },
           },
           required: ['action'],
         },
@@ -120,6 +132,11 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
         schedule: args.schedule as string,
         timezone: args.timezone,
         prompt: prompt as string,
+        skills: args.skills,
+        context:
+          args.previous_result === undefined
+            ? undefined
+            : { previous_result: args.previous_result },
       });
       changed(`created job "${job.name}" (id ${job.id}, schedule ${job.schedule})`);
       return { job: shownJob(job) };
@@ -131,7 +148,17 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
     case 'get':
       return { job: shownJob(await jobs.getJob(deps, tenantId, id())) };
     case 'update': {
-      const patch = { name: args.name, schedule: args.schedule, timezone: args.timezone, prompt };
+      const patch = {
+        name: args.name,
+        schedule: args.schedule,
+        timezone: args.timezone,
+        prompt,
+        skills: args.skills,
+        context:
+          args.previous_result === undefined
+            ? undefined
+            : { previous_result: args.previous_result },
+      };
       const job = await jobs.updateJob(deps, tenantId, id(), patch);
       changed(`updated job "${job.name}" (id ${job.id})`);
       return { job: shownJob(job) };

@@ -191,6 +191,10 @@ export function JobPage({ jobId }: { jobId: string }) {
             <dd>
               <pre class="prompt">{job.prompt}</pre>
             </dd>
+            <dt>Skills</dt>
+            <dd>{job.skills?.length ? job.skills.join(', ') : 'none'}</dd>
+            <dt>Previous result</dt>
+            <dd>{job.context?.previous_result ? 'shown to each run' : 'not shown'}</dd>
           </dl>
         </div>
         <div class="card">
