@@ -365,6 +365,7 @@ webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run_trigger() INVOKER execute:  +PUBLIC
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_queue_stats() SECURITY DEFINER execute: hermesx_app
 
 -- functions
@@ -852,6 +853,23 @@ AS $function$
     RETURN QUERY SELECT (SELECT d.status FROM webhook_deliveries d WHERE d.id = p_delivery_id),
                         v_reason;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH old AS (
+      SELECT id FROM webhook_deliveries
+       WHERE status <> 'pending'
+         AND created_at < now() - make_interval(secs => p_older_than_seconds)
+       ORDER BY created_at
+       LIMIT p_limit
+    ), gone AS (
+      DELETE FROM webhook_deliveries d USING old WHERE d.id = old.id RETURNING 1
+    )
+    SELECT count(*)::integer FROM gone
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_queue_stats()
  RETURNS TABLE(pending bigint, oldest_pending_seconds double precision)
