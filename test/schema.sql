@@ -111,10 +111,12 @@ CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON public.cron_jo
 CREATE UNIQUE INDEX cron_job_runs_pkey ON public.cron_job_runs USING btree (id)
 CREATE INDEX cron_job_runs_tenant_active_idx ON public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE INDEX cron_job_runs_tenant_idx ON public.cron_job_runs USING btree (tenant_id, created_at DESC)
+CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE enabled
 CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE enabled
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
+CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (id) WHERE (enabled AND (next_run_at IS NULL))
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
@@ -173,14 +175,17 @@ cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
-scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
+scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
+scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
-scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
-scheduler_job_versions() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
+scheduler_plan_take(p_ids uuid[], p_limit integer) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 
 -- functions
@@ -263,6 +268,9 @@ AS $function$
     IF (NEW.schedule, NEW.timezone) IS DISTINCT FROM (OLD.schedule, OLD.timezone)
        OR (NEW.enabled AND NOT OLD.enabled) THEN
       NEW.due_from := now();
+      IF NEW.next_run_at IS NOT DISTINCT FROM OLD.next_run_at THEN
+        NEW.next_run_at := NULL;
+      END IF;
     END IF;
     IF (NEW.tenant_id, NEW.name, NEW.schedule, NEW.timezone, NEW.prompt, NEW.enabled)
        IS DISTINCT FROM (OLD.tenant_id, OLD.name, OLD.schedule, OLD.timezone, OLD.prompt, OLD.enabled) THEN
@@ -295,7 +303,17 @@ AS $function$
     SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt
       FROM adopted a JOIN cron_jobs j ON j.id = a.cron_job_id
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text)
+CREATE OR REPLACE FUNCTION public.scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[])
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_jobs j SET next_run_at = i.next_run_at
+      FROM unnest(p_ids, p_past_ats, p_next_run_ats) AS i (id, past_at, next_run_at)
+     WHERE j.id = i.id AND j.next_run_at <= i.past_at AND i.next_run_at > j.next_run_at
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text)
  RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -310,8 +328,9 @@ AS $function$
       ORDER BY t.id;
     RETURN QUERY
     WITH input AS (
-      SELECT c.job_id, c.scheduled_at, c.ord
-        FROM unnest(p_job_ids, p_scheduled_ats) WITH ORDINALITY AS c (job_id, scheduled_at, ord)
+      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats) WITH ORDINALITY
+             AS c (job_id, scheduled_at, next_run_at, ord)
     ), candidate AS (
       SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
@@ -333,6 +352,11 @@ AS $function$
       SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
       RETURNING r.cron_job_id, r.scheduled_at, r.id
+    ), advanced AS (
+      UPDATE cron_jobs j SET next_run_at = i.next_run_at
+        FROM claimed c JOIN input i ON i.job_id = c.cron_job_id AND i.scheduled_at = c.scheduled_at
+       WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
+         AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text
       FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
@@ -352,6 +376,21 @@ AS $function$
              WHERE status IN ('claimed', 'running')
                AND started_at < now() - make_interval(secs => lock_ttl_seconds)),
       'pod crash or lock TTL exceeded', 'lock_lost')
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at
+      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND t.deleted_at IS NULL
+       AND j.next_run_at <= p_until
+       AND (j.next_run_at, j.id) > (coalesce(p_after_at, '-infinity'),
+                                    coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+     ORDER BY j.next_run_at, j.id
+     LIMIT p_limit
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text)
  RETURNS TABLE(run_id uuid, cron_job_id uuid)
@@ -383,7 +422,7 @@ AS $function$
     )
     SELECT f.id, f.cron_job_id FROM failed f
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text)
+CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text)
  RETURNS SETOF uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -393,9 +432,8 @@ AS $function$
   BEGIN
     RETURN QUERY
     WITH input AS (
-      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
-                           p_next_run_ats)
-               AS i (run_id, success, result, error, error_kind, attempts, next_run_at)
+      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts)
+               AS i (run_id, success, result, error, error_kind, attempts)
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
@@ -407,15 +445,14 @@ AS $function$
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind, i.next_run_at
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
              last_run_error_kind = run.error_kind,
-             run_count = j.run_count + 1,
-             next_run_at = run.next_run_at
+             run_count = j.run_count + 1
         FROM run
        WHERE j.id = run.cron_job_id
     )
@@ -428,27 +465,18 @@ CREATE OR REPLACE FUNCTION public.scheduler_installation_id()
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id FROM installation $function$
-CREATE OR REPLACE FUNCTION public.scheduler_job_versions()
- RETURNS TABLE(id uuid, updated_at timestamp with time zone)
- LANGUAGE sql
- STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-    SELECT j.id, j.updated_at FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND t.deleted_at IS NULL
-  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT NULL::uuid[])
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, last_scheduled_at timestamp with time zone)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
-           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
+           nullif(j.next_run_at, 'infinity')
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
-       -- every id, quadratic for the 100,000 ids a bulk insert notifies.
+       -- every id, quadratic for the thousands of ids a bulk insert notifies.
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text)
@@ -460,6 +488,31 @@ AS $function$
     UPDATE cron_job_runs SET status = 'running'
      WHERE id IN (SELECT unnest(p_run_ids)) AND status = 'claimed' AND pod_id = p_pod_id
     RETURNING id
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[])
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_jobs j SET next_run_at = i.next_run_at
+      FROM unnest(p_ids, p_next_run_ats) AS i (id, next_run_at)
+     WHERE j.id = i.id AND j.next_run_at IS NULL
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
+      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND j.next_run_at IS NULL AND t.deleted_at IS NULL
+       AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
+     ORDER BY j.id
+     LIMIT p_limit
+       FOR UPDATE OF j SKIP LOCKED
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger

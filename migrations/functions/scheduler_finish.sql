@@ -1,8 +1,9 @@
 -- Finishes runs of this pod and updates their jobs in one statement. Returns the runs it
--- finished; one failed by recovery or adopted by another pod is left as it is.
+-- finished; one failed by recovery or adopted by another pod is left as it is. next_run_at is
+-- not touched: the claim moved it on.
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
-                                 p_next_run_ats timestamptz[], p_pod_id text)
+                                 p_pod_id text)
   RETURNS SETOF uuid
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
@@ -11,9 +12,8 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   BEGIN
     RETURN QUERY
     WITH input AS (
-      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
-                           p_next_run_ats)
-               AS i (run_id, success, result, error, error_kind, attempts, next_run_at)
+      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts)
+               AS i (run_id, success, result, error, error_kind, attempts)
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
@@ -25,15 +25,14 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind, i.next_run_at
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
              last_run_error_kind = run.error_kind,
-             run_count = j.run_count + 1,
-             next_run_at = run.next_run_at
+             run_count = j.run_count + 1
         FROM run
        WHERE j.id = run.cron_job_id
     )
@@ -41,5 +40,5 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text) TO hermesx_app;

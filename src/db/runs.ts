@@ -49,6 +49,8 @@ export async function cleanupStaleRuns(pool: Pool, lockTtlMs: number): Promise<n
 export interface ClaimRequest {
   jobId: string;
   scheduledAt: Date;
+  /** The job's next_run_at once this occurrence is claimed; null leaves it as it is. */
+  nextRunAt?: Date | null;
 }
 
 interface ClaimRow {
@@ -68,8 +70,13 @@ export async function claimRuns(
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
     `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused
-       FROM scheduler_claim($1, $2, $3)`,
-    [claims.map((c) => c.jobId), claims.map((c) => c.scheduledAt), podId],
+       FROM scheduler_claim($1, $2, $3, $4)`,
+    [
+      claims.map((c) => c.jobId),
+      claims.map((c) => c.scheduledAt),
+      claims.map((c) => c.nextRunAt ?? null),
+      podId,
+    ],
   );
   const answers = new Map<string, ClaimAnswer>();
   for (const row of rows) {
@@ -108,7 +115,6 @@ export async function markRunsSent(
 export interface FinishRequest {
   runId: string;
   outcome: RunOutcome;
-  nextRunAt: Date | null;
 }
 
 /** Records many outcomes in one statement; true for each run that was still this pod's. */
@@ -118,7 +124,7 @@ export async function finishRuns(
   podId: string,
 ): Promise<boolean[]> {
   const { rows } = await pool.query<{ id: string }>(
-    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8) AS id',
+    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7) AS id',
     [
       items.map((i) => i.runId),
       items.map((i) => i.outcome.success),
@@ -126,7 +132,6 @@ export async function finishRuns(
       items.map((i) => i.outcome.error),
       items.map((i) => i.outcome.errorKind),
       items.map((i) => i.outcome.attempts),
-      items.map((i) => i.nextRunAt),
       podId,
     ],
   );

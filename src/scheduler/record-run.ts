@@ -14,9 +14,7 @@ export async function recordRun(
   call: AgentCall,
 ): Promise<RunResult> {
   const { outcome } = call;
-  const loaded = deps.lookup(occurrence.jobId);
-  const nextRunAt = loaded?.schedule.nextAfter(new Date(call.finishedMs)) ?? null;
-  const recorded = await recordOutcome(deps, runId, outcome, nextRunAt);
+  const recorded = await recordOutcome(deps, runId, outcome);
   const status = outcome.success ? 'success' : 'failed';
   const durationMs = call.finishedMs - call.startedMs;
   deps.metrics.runs.inc({ status, error_kind: outcome.errorKind ?? 'none' });
@@ -51,11 +49,10 @@ async function recordOutcome(
   deps: PipelineDeps,
   runId: string,
   outcome: RunOutcome,
-  nextRunAt: Date | null,
 ): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await deps.store.finishRun(runId, outcome, nextRunAt, deps.settings.podId);
+      return await deps.store.finishRun(runId, outcome, deps.settings.podId);
     } catch (err) {
       const delayMs = RECORD_RETRY_DELAYS_MS[attempt];
       if (delayMs === undefined) {
