@@ -268,6 +268,7 @@ export class Scheduler {
     await this.joinPeers();
     this.deps.log.info(
       {
+        poll_interval: formatDurationMs(this.deps.settings.pollIntervalMs),
         lookahead: formatDurationMs(this.windowDeps.lookaheadMs),
         jobs: this.timeline.size,
         pod: this.deps.settings.podId,

@@ -48,7 +48,7 @@ describe('Scheduler: Redis unavailable', () => {
     expect(startedAt - back).toBeLessThanOrEqual(2000);
     const startLine = withMsg(lines, 'scheduler started')[0] ?? '';
     expect(startLine).toContain('level=INFO');
-    expect(startLine).toContain('lookahead=5s');
+    expect(startLine).toContain('poll_interval=30s lookahead=5s');
     expect(pod.scheduler.running).toBe(true);
 
     // 00:01 … 00:05 were missed: the latest runs once, at once; the four older are counted.
