@@ -66,20 +66,21 @@ tenants.created_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.deleted_at timestamp with time zone
 tenants.max_concurrent_runs integer
+tenants.run_retention_days integer NOT NULL DEFAULT 30
 
 -- constraints
 api_keys api_keys_key_hash_key UNIQUE (key_hash)
 api_keys api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 api_keys api_keys_pkey PRIMARY KEY (id)
 api_keys api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
-cron_job_runs cron_job_runs_attempts_check CHECK ((attempts >= 0))
+cron_job_runs cron_job_runs_attempts_check1 CHECK ((attempts >= 0))
 cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, scheduled_at)
-cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
-cron_job_runs cron_job_runs_error_check CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text])))
-cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
-cron_job_runs cron_job_runs_result_check CHECK ((length(result) <= 4096))
-cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
+cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey1 FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
+cron_job_runs cron_job_runs_error_check1 CHECK ((length(error) <= 1024))
+cron_job_runs cron_job_runs_error_kind_check1 CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text])))
+cron_job_runs cron_job_runs_pkey PRIMARY KEY (id, scheduled_at)
+cron_job_runs cron_job_runs_result_check1 CHECK ((length(result) <= 4096))
+cron_job_runs cron_job_runs_status_check1 CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
 cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 cron_jobs cron_jobs_pkey PRIMARY KEY (id)
@@ -100,17 +101,19 @@ tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interva
 tenants tenants_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 tenants tenants_pkey PRIMARY KEY (id)
 tenants tenants_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
+tenants tenants_run_retention_days_check CHECK (((run_retention_days >= 1) AND (run_retention_days <= 3650)))
 
 -- indexes
 CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_hash)
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id)
-CREATE INDEX cron_job_runs_active_idx ON public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
-CREATE INDEX cron_job_runs_created_brin ON public.cron_job_runs USING brin (created_at)
-CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON public.cron_job_runs USING btree (cron_job_id, scheduled_at)
-CREATE UNIQUE INDEX cron_job_runs_pkey ON public.cron_job_runs USING btree (id)
-CREATE INDEX cron_job_runs_tenant_active_idx ON public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
-CREATE INDEX cron_job_runs_tenant_idx ON public.cron_job_runs USING btree (tenant_id, created_at DESC)
+CREATE INDEX cron_job_runs_active_idx ON ONLY public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_created_brin ON ONLY public.cron_job_runs USING brin (created_at)
+CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON ONLY public.cron_job_runs USING btree (cron_job_id, scheduled_at)
+CREATE INDEX cron_job_runs_job_active_idx ON ONLY public.cron_job_runs USING btree (cron_job_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE UNIQUE INDEX cron_job_runs_pkey ON ONLY public.cron_job_runs USING btree (id, scheduled_at)
+CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at)
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE enabled
 CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE enabled
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
@@ -134,6 +137,11 @@ installation rls=true force=true
 schema_functions rls=false force=false
 schema_migrations rls=false force=false
 tenants rls=true force=true
+
+-- partitions
+cron_job_runs cron_job_runs_before_YYYYMMDD FOR VALUES FROM (MINVALUE) TO ('YYYY-MM-DD') rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
+cron_job_runs cron_job_runs_default DEFAULT rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
+cron_job_runs cron_job_runs_pYYYYMMDD FOR VALUES FROM ('YYYY-MM-DD') TO ('YYYY-MM-DD') rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
 
 -- policies
 api_keys api_keys_delete DELETE TO hermesx_app USING (app_is_admin())
@@ -171,6 +179,7 @@ admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: h
 app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
+cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
 cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
@@ -186,6 +195,7 @@ scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_take(p_ids uuid[], p_limit integer) SECURITY DEFINER execute: hermesx_app
+scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 
 -- functions
@@ -248,6 +258,37 @@ AS $function$
       AND k.revoked_at IS NULL
       AND (k.expires_at IS NULL OR k.expires_at > now())
       AND t.deleted_at IS NULL
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_job_runs_add_partition(p_name text, p_bounds text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    policy record;
+  BEGIN
+    EXECUTE format('CREATE TABLE public.%I PARTITION OF public.cron_job_runs %s', p_name, p_bounds);
+    EXECUTE format('ALTER TABLE public.%I ENABLE ROW LEVEL SECURITY', p_name);
+    EXECUTE format('ALTER TABLE public.%I FORCE ROW LEVEL SECURITY', p_name);
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON public.%I TO hermesx_app', p_name);
+    FOR policy IN
+      SELECT p.polname, p.polcmd, p.polpermissive,
+             pg_get_expr(p.polqual, p.polrelid) AS qual,
+             pg_get_expr(p.polwithcheck, p.polrelid) AS withcheck,
+             ARRAY(SELECT CASE WHEN r = 0 THEN 'public' ELSE quote_ident(r::regrole::text) END
+                     FROM unnest(p.polroles) AS r) AS roles
+        FROM pg_policy p WHERE p.polrelid = 'public.cron_job_runs'::regclass
+    LOOP
+      EXECUTE format('CREATE POLICY %I ON public.%I AS %s FOR %s TO %s%s%s',
+        policy.polname, p_name,
+        CASE WHEN policy.polpermissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END,
+        CASE policy.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE'
+                           WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
+        array_to_string(policy.roles, ', '),
+        CASE WHEN policy.qual IS NULL THEN '' ELSE format(' USING (%s)', policy.qual) END,
+        CASE WHEN policy.withcheck IS NULL THEN '' ELSE format(' WITH CHECK (%s)', policy.withcheck) END);
+    END LOOP;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_notify()
  RETURNS trigger
@@ -513,6 +554,82 @@ AS $function$
      ORDER BY j.id
      LIMIT p_limit
        FOR UPDATE OF j SKIP LOCKED
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(created integer, dropped integer, deleted integer)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    v_now timestamptz := coalesce(p_now, now());
+    v_today date := (v_now AT TIME ZONE 'UTC')::date;
+    v_longest integer;
+    v_day date;
+    v_name text;
+    v_upper date;
+    v_part record;
+  BEGIN
+    created := 0;
+    dropped := 0;
+    deleted := 0;
+    IF NOT pg_try_advisory_xact_lock(hashtextextended('hermesx:runs-maintenance', 0)) THEN
+      RETURN NEXT;
+      RETURN;
+    END IF;
+
+    FOR v_day IN SELECT generate_series(v_today, v_today + p_days_ahead, interval '1 day')::date
+    LOOP
+      v_name := 'cron_job_runs_p' || to_char(v_day, 'YYYYMMDD');
+      CONTINUE WHEN to_regclass('public.' || v_name) IS NOT NULL;
+      BEGIN
+        PERFORM cron_job_runs_add_partition(v_name,
+          format('FOR VALUES FROM (%L) TO (%L)', v_day::timestamp AT TIME ZONE 'UTC',
+                 (v_day + 1)::timestamp AT TIME ZONE 'UTC'));
+        created := created + 1;
+      EXCEPTION WHEN invalid_object_definition OR check_violation THEN
+        -- The day is inside an older partition, or the default partition already holds rows
+        -- of it: they stay where they are.
+        RAISE WARNING 'cron_job_runs: no partition for %: %', v_day, SQLERRM;
+      END;
+    END LOOP;
+
+    SELECT greatest(coalesce(max(t.run_retention_days), 30), 1) INTO v_longest FROM tenants t;
+    FOR v_part IN
+      SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'public.cron_job_runs'::regclass AND c.relkind = 'r'
+    LOOP
+      v_upper := CASE
+        WHEN v_part.relname ~ '^cron_job_runs_p[0-9]{8}$'
+          THEN to_date(right(v_part.relname, 8), 'YYYYMMDD') + 1
+        WHEN v_part.relname ~ '^cron_job_runs_before_[0-9]{8}$'
+          THEN to_date(right(v_part.relname, 8), 'YYYYMMDD')
+      END;
+      IF v_upper IS NOT NULL AND v_upper <= v_today - v_longest THEN
+        EXECUTE format('DROP TABLE public.%I', v_part.relname);
+        dropped := dropped + 1;
+      END IF;
+    END LOOP;
+
+    WITH doomed AS (
+      SELECT r.id, r.scheduled_at
+        FROM tenants t
+        CROSS JOIN LATERAL (
+          SELECT x.id, x.scheduled_at FROM cron_job_runs x
+           WHERE x.tenant_id = t.id
+             AND x.scheduled_at < v_now - make_interval(days => t.run_retention_days)
+             AND x.status IN ('success', 'failed')
+           LIMIT p_delete_limit) r
+       WHERE t.run_retention_days < v_longest
+       LIMIT p_delete_limit
+    ), gone AS (
+      DELETE FROM cron_job_runs x USING doomed d
+       WHERE x.id = d.id AND x.scheduled_at = d.scheduled_at
+      RETURNING 1
+    )
+    SELECT count(*)::integer INTO deleted FROM gone;
+    RETURN NEXT;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger

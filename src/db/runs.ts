@@ -3,6 +3,7 @@ import type {
   AdoptedRun,
   ClaimAnswer,
   ErrorKind,
+  RunHistoryUpkeep,
   RunOutcome,
 } from '../scheduler/ports.js';
 import type { Pool } from './pool.js';
@@ -165,4 +166,17 @@ export async function adoptRuns(
     name: row.name,
     prompt: row.prompt,
   }));
+}
+
+/** Partitions ahead, partitions past retention dropped, short-retention rows deleted (bounded). */
+export async function maintainRunHistory(
+  pool: Pool,
+  daysAhead: number,
+  deleteLimit: number,
+): Promise<RunHistoryUpkeep> {
+  const { rows } = await pool.query<RunHistoryUpkeep>(
+    'SELECT created, dropped, deleted FROM scheduler_runs_maintain($1, $2)',
+    [daysAhead, deleteLimit],
+  );
+  return rows[0] ?? { created: 0, dropped: 0, deleted: 0 };
 }

@@ -14,6 +14,7 @@ import {
   failRuns,
   finishRuns,
   listActiveRuns,
+  maintainRunHistory,
   markRunsSent,
   type ClaimRequest,
   type FinishRequest,
@@ -57,5 +58,7 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
     activeRuns: () => listActiveRuns(pool),
     adoptRuns: (runs, claimant) => adoptRuns(pool, runs, claimant),
     cleanupStaleRuns: (lockTtlMs) => cleanupStaleRuns(pool, lockTtlMs),
+    maintainRunHistory: (daysAhead, deleteLimit) =>
+      maintainRunHistory(pool, daysAhead, deleteLimit),
   };
 }

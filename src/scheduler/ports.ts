@@ -139,6 +139,18 @@ export interface JobStore {
     podId: string,
   ): Promise<AdoptedRun[]>;
   cleanupStaleRuns(lockTtlMs: number): Promise<number>;
+  /**
+   * Run history upkeep (one pod at a time): creates the daily partitions of the next
+   * `daysAhead` days, drops those past the longest retention, and deletes at most
+   * `deleteLimit` expired rows of tenants keeping less.
+   */
+  maintainRunHistory(daysAhead: number, deleteLimit: number): Promise<RunHistoryUpkeep>;
+}
+
+export interface RunHistoryUpkeep {
+  created: number;
+  dropped: number;
+  deleted: number;
 }
 
 /** Who holds a job's lock, as read when an acquire fails. */

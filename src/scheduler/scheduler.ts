@@ -20,6 +20,7 @@ import {
   type WindowRead,
 } from './due-window.js';
 import { RunAborted, SHUTDOWN_ERROR } from './pipeline.js';
+import { maintainRunHistory, RUN_HISTORY_INTERVAL_MS } from './run-history.js';
 import { runOccurrence } from './run-occurrence.js';
 import { ScheduleCache } from './schedule-cache.js';
 import {
@@ -61,6 +62,7 @@ export class Scheduler {
   private loops: Loop[] = [];
   private windowLoop: Loop | undefined;
   private planLoop: Loop | undefined;
+  private historyLoop: Loop | undefined;
   private liveness: Loop | undefined;
   private firstActivation = true;
   private warnedUnavailable = false;
@@ -135,6 +137,15 @@ export class Scheduler {
       body: () => this.whenRunning(() => this.sweep()),
     });
     this.loops.push(this.windowLoop, this.planLoop);
+    this.historyLoop = startLoop({
+      name: 'run history',
+      intervalMs: RUN_HISTORY_INTERVAL_MS,
+      clock,
+      log,
+      body: () =>
+        this.whenRunning(() => maintainRunHistory(this.deps, () => this.state === 'running')),
+    });
+    this.loops.push(this.historyLoop);
     loop('stale runs', settings.pollIntervalMs, () =>
       this.whenRunning(async () => void (await cleanupStaleRuns(this.recovery))),
     );
@@ -265,6 +276,7 @@ export class Scheduler {
     this.afterRead(read);
     this.dispatcher.offer(leftovers);
     this.planLoop?.kick();
+    this.historyLoop?.kick();
     await this.joinPeers();
     this.deps.log.info(
       {

@@ -20,6 +20,7 @@ import type {
   RunReply,
   DueKey,
   PlanDecider,
+  RunHistoryUpkeep,
   RunRequest,
   StoredJob,
 } from '../../src/scheduler/ports.js';
@@ -238,6 +239,7 @@ export class FakeJobStore implements JobStore {
     activeRuns: 0,
     adoptRuns: 0,
     cleanupStaleRuns: 0,
+    maintainRunHistory: 0,
   };
 
   constructor(private readonly clock: Clock) {}
@@ -529,6 +531,12 @@ export class FakeJobStore implements JobStore {
       'pod crash or lock TTL exceeded',
       'lock_lost',
     ).length;
+  }
+
+  /** Partitions are PostgreSQL's; the fake only counts the calls. */
+  async maintainRunHistory(): Promise<RunHistoryUpkeep> {
+    await this.enter('maintainRunHistory');
+    return { created: 0, dropped: 0, deleted: 0 };
   }
 
   private fail(
