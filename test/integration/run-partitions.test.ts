@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant, type Pool } from '../../src/db/pool.js';
+import { listRunsOfJob } from '../../src/db/run-history.js';
 import { createPgJobStore } from '../../src/scheduler/pg-store.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 
@@ -126,6 +127,29 @@ describe('partitioned run history', () => {
       client.query<{ n: number }>('SELECT count(*)::int AS n FROM cron_job_runs'),
     );
     expect(all.rows[0]?.n).toBe(times.length);
+  });
+
+  it('pages a job’s runs newest first across partitions, none repeated or skipped', async () => {
+    const job = await addTenantWithJob(url);
+    const times = [-5, -2, 0, 1, 3, 8].flatMap((d) => [daysFromToday(d, 1), daysFromToday(d, 2)]);
+    await addRuns(url, job, [...times, new Date('2099-01-01')]);
+    const pages: string[][] = [];
+    let before: { at: string; id: string } | null = null;
+    for (;;) {
+      const rows = await withTenant(pool, job.tenantId, (client) =>
+        listRunsOfJob(client, job.jobId, 5, before),
+      );
+      pages.push(rows.map((row) => row.scheduled_at.toISOString()));
+      const last = rows.at(-1);
+      if (!last || rows.length < 5) break;
+      before = { at: last.page_key, id: last.id };
+    }
+    const expected = [new Date('2099-01-01'), ...times]
+      .map((t) => t.toISOString())
+      .sort()
+      .reverse();
+    expect(pages.flat()).toEqual(expected);
+    expect(pages.map((page) => page.length)).toEqual([5, 5, 3]);
   });
 });
 
