@@ -10,6 +10,9 @@
 CREATE INDEX cron_jobs_due_idx ON cron_jobs (next_run_at, id) WHERE enabled;
 -- The planning sweep's work list: small, because planned jobs leave it at once.
 CREATE INDEX cron_jobs_unplanned_idx ON cron_jobs (id) WHERE enabled AND next_run_at IS NULL;
+-- Served the full scans of enabled jobs that the due window replaces; every claim now updates
+-- cron_jobs, and each index is one more write per claim.
+DROP INDEX cron_jobs_enabled_idx;
 
 -- Keeps updated_at and due_from true whoever writes the row (API, agent tool or plain SQL); a
 -- schedule, zone or re-enabling change that does not write next_run_at itself clears it, so the

@@ -115,7 +115,6 @@ CREATE UNIQUE INDEX cron_job_runs_pkey ON ONLY public.cron_job_runs USING btree 
 CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at)
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE enabled
-CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE enabled
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
@@ -194,7 +193,7 @@ scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
-scheduler_plan_take(p_ids uuid[], p_limit integer) SECURITY DEFINER execute: hermesx_app
+scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 
@@ -540,14 +539,15 @@ AS $function$
       FROM unnest(p_ids, p_next_run_ats) AS i (id, next_run_at)
      WHERE j.id = i.id AND j.next_run_at IS NULL
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer)
+CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone)
  RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
-           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
+           (SELECT max(r.scheduled_at) FROM cron_job_runs r
+             WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since)
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.next_run_at IS NULL AND t.deleted_at IS NULL
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))

@@ -57,6 +57,7 @@ export async function planUnplannedJobs(
   pool: Pool,
   ids: readonly string[] | null,
   limit: number,
+  since: Date,
   decide: PlanDecider,
 ): Promise<number> {
   const client = await pool.connect();
@@ -64,8 +65,8 @@ export async function planUnplannedJobs(
   try {
     await client.query('BEGIN');
     const { rows } = await client.query<LoadedRow & { last_scheduled_at: Date | null }>(
-      'SELECT * FROM scheduler_plan_take($1, $2)',
-      [ids, limit],
+      'SELECT * FROM scheduler_plan_take($1, $2, $3)',
+      [ids, limit, since],
     );
     if (rows.length > 0) {
       const jobs = rows.map((row) => ({

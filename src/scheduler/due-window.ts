@@ -13,7 +13,7 @@ import type { SkippedAhead, Timeline } from './timeline.js';
 export const WINDOW_PAGE_ROWS = 1000;
 export const WINDOW_MAX_PAGES = 50;
 /** Jobs planned per transaction of the sweep (each batch blocks the event loop only briefly). */
-export const PLAN_BATCH = 500;
+export const PLAN_BATCH = 1000;
 
 export interface WindowDeps {
   store: JobStore;
@@ -77,7 +77,8 @@ export async function readJobs(deps: WindowDeps, ids: readonly string[]): Promis
  * Returns how many were planned (a full batch means there may be more).
  */
 export function planBatch(deps: WindowDeps, ids: readonly string[] | null): Promise<number> {
-  return deps.store.planJobs(ids, PLAN_BATCH, (jobs) => {
+  const since = new Date(deps.clock.now() - deps.catchupWindowMs);
+  return deps.store.planJobs(ids, PLAN_BATCH, since, (jobs) => {
     const nowMs = deps.clock.now();
     return jobs.map((job) => {
       const schedule = deps.schedules.parse(job.schedule, job.timezone);

@@ -38,7 +38,7 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
   return {
     loadJobs: (ids) => loadSchedulableJobs(pool, ids),
     dueJobs: (untilMs, after, limit) => loadDueJobs(pool, new Date(untilMs), after, limit),
-    planJobs: (ids, limit, decide) => planUnplannedJobs(pool, ids, limit, decide),
+    planJobs: (ids, limit, since, decide) => planUnplannedJobs(pool, ids, limit, since, decide),
     advanceJob: (jobId, pastAt, nextRunAt) => advances.add({ jobId, pastAt, nextRunAt }),
     claimRun: (jobId, scheduledAt, claimant, nextRunAt) =>
       mine(claimant)

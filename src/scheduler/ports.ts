@@ -24,7 +24,7 @@ export interface StoredJob {
 
 /** A job the planning sweep took (next_run_at NULL, row locked until its plan is written). */
 export interface UnplannedJob extends StoredJob {
-  /** The latest occurrence already claimed by any pod, if any. */
+  /** The latest occurrence claimed by any pod since the planning's `since`, if any. */
   lastScheduledAt: Date | null;
 }
 
@@ -105,9 +105,15 @@ export interface JobStore {
   /**
    * Plans up to `limit` enabled jobs whose next_run_at is NULL (only those of `ids`, if given):
    * takes them (rows other pods are planning are skipped), asks `decide`, writes the answers, in
-   * one transaction. Returns how many jobs it planned.
+   * one transaction. `lastScheduledAt` counts only claims since `since` (the catch-up window's
+   * start: older ones cannot change the plan). Returns how many jobs it planned.
    */
-  planJobs(ids: readonly string[] | null, limit: number, decide: PlanDecider): Promise<number>;
+  planJobs(
+    ids: readonly string[] | null,
+    limit: number,
+    since: Date,
+    decide: PlanDecider,
+  ): Promise<number>;
   /**
    * Claims an occurrence. When claimed, the job's next_run_at moves to `nextRunAt` in the same
    * transaction (if given, and if it was not already past the occurrence).

@@ -39,7 +39,7 @@ const ABORT_SETTLE_MS = 10_000;
 // instead of loading each job by id.
 const MAX_NOTIFIED_IDS = 1000;
 // The planning sweep gives the event loop back after this much work in one go.
-const PLAN_BUDGET_MS = 200;
+const PLAN_BUDGET_MS = 300;
 
 type State = 'waiting' | 'running' | 'stopping' | 'stopped';
 

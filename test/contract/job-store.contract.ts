@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimAnswer, ErrorKind, JobStore, RunOutcome } from '../../src/scheduler/ports.js';
 
+/** The start of the catch-up window the planning sweep passes: before every run of these tests. */
+const SINCE = new Date('2000-01-01T00:00:00Z');
+
 export interface RunState {
   status: string;
   podId: string;
@@ -175,9 +178,9 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
         seen.push(...ids(taken));
         return taken.map((job) => (job.id === parked ? null : later(minute)));
       };
-      expect(await a.planJobs([...jobs, parked], 2, plan(1))).toBe(2);
-      expect(await b.planJobs([...jobs, parked], 10, plan(2))).toBe(2);
-      expect(await a.planJobs([...jobs, parked], 10, plan(3))).toBe(0);
+      expect(await a.planJobs([...jobs, parked], 2, SINCE, plan(1))).toBe(2);
+      expect(await b.planJobs([...jobs, parked], 10, SINCE, plan(2))).toBe(2);
+      expect(await a.planJobs([...jobs, parked], 10, SINCE, plan(3))).toBe(0);
       expect(seen.sort()).toEqual([...jobs, parked].sort());
       expect(await h.nextRunAt(parked)).toBe('parked');
 
@@ -212,7 +215,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       const h = setup();
       const a = h.storeFor('pod-a');
       const job = await h.addJob();
-      await a.planJobs([job], 10, (taken) => taken.map(() => later(1)));
+      await a.planJobs([job], 10, SINCE, (taken) => taken.map(() => later(1)));
       // A run-now claim (no next) leaves it alone.
       const manual = runIdOf(await a.claimRun(job, later(0), 'pod-a', null));
       expect(await h.nextRunAt(job)).toEqual(later(1));

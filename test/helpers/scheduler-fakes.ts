@@ -357,7 +357,7 @@ export class FakeJobStore implements JobStore {
       .map((job) => this.stored(job));
   }
 
-  async planJobs(ids: readonly string[] | null, limit: number, decide: PlanDecider) {
+  async planJobs(ids: readonly string[] | null, limit: number, since: Date, decide: PlanDecider) {
     await this.enter('planJobs');
     const wanted = ids ? new Set(ids) : null;
     const jobs = [...this.jobs.values()]
@@ -365,7 +365,10 @@ export class FakeJobStore implements JobStore {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limit);
     const nexts = decide(
-      jobs.map((job) => ({ ...this.stored(job), lastScheduledAt: this.lastScheduledAt(job.id) })),
+      jobs.map((job) => ({
+        ...this.stored(job),
+        lastScheduledAt: this.lastScheduledAt(job.id, since),
+      })),
     );
     jobs.forEach((job, i) => {
       job.nextRunAt = nexts[i] ?? PARKED;
@@ -393,10 +396,11 @@ export class FakeJobStore implements JobStore {
     };
   }
 
-  private lastScheduledAt(jobId: string): Date | null {
+  private lastScheduledAt(jobId: string, since: Date): Date | null {
     let last: number | null = null;
     for (const run of this.runs.values()) {
-      if (run.jobId === jobId && (last === null || run.scheduledAt.getTime() > last)) {
+      if (run.jobId !== jobId || run.scheduledAt < since) continue;
+      if (last === null || run.scheduledAt.getTime() > last) {
         last = run.scheduledAt.getTime();
       }
     }

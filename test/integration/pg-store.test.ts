@@ -7,6 +7,9 @@ import type { JobStore } from '../../src/scheduler/ports.js';
 import { createPgJobStore } from '../../src/scheduler/pg-store.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 
+/** The start of the catch-up window the planning sweep passes: before every run of these tests. */
+const SINCE = new Date('2000-01-01T00:00:00Z');
+
 const TENANT = '00000000-0000-0000-0000-000000000001';
 
 describe('PostgreSQL job store', () => {
@@ -87,7 +90,7 @@ describe('PostgreSQL job store', () => {
     // Re-planned (next_run_at cleared), the sweep sees the latest claimed occurrence.
     await sql(`UPDATE cron_jobs SET next_run_at = NULL WHERE id = $1`, [id]);
     const taken0: unknown[] = [];
-    await store.planJobs([id], 10, (jobs) => {
+    await store.planJobs([id], 10, SINCE, (jobs) => {
       taken0.push(...jobs);
       return jobs.map(() => next);
     });
@@ -144,18 +147,20 @@ describe('PostgreSQL job store', () => {
         ids.slice(0, 3),
       ]);
       // ...so this one takes the other three at once instead of waiting for them.
-      expect(await store.planJobs(ids, 10, plan)).toBe(3);
+      expect(await store.planJobs(ids, 10, SINCE, plan)).toBe(3);
       expect([...planned].sort()).toEqual(ids.slice(3));
       await client.query('ROLLBACK');
     });
-    expect(await store.planJobs(ids, 10, plan)).toBe(3);
+    expect(await store.planJobs(ids, 10, SINCE, plan)).toBe(3);
     expect([...planned].sort()).toEqual(ids);
-    expect(await store.planJobs(ids, 10, plan)).toBe(0);
+    expect(await store.planJobs(ids, 10, SINCE, plan)).toBe(0);
   });
 
   it('a schedule changed by plain SQL is re-planned; an edit that writes next_run_at keeps it', async () => {
     const id = await insertJob();
-    await store.planJobs([id], 10, (jobs) => jobs.map(() => new Date('2031-01-01T00:00:00Z')));
+    await store.planJobs([id], 10, SINCE, (jobs) =>
+      jobs.map(() => new Date('2031-01-01T00:00:00Z')),
+    );
     await sql(`UPDATE cron_jobs SET schedule = '0 * * * *' WHERE id = $1`, [id]);
     const read = async () =>
       (await sql(`SELECT next_run_at FROM cron_jobs WHERE id = $1`, [id])).rows[0]?.next_run_at;
