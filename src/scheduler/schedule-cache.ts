@@ -1,8 +1,9 @@
 import { parseSchedule, type ParsedSchedule } from '../jobs/schedule.js';
 
-// A million jobs share a few thousand schedules at most; the cache is dropped when it grows
-// past this, so a pod reading a million distinct ones stays bounded.
-const MAX_CACHED = 10_000;
+// Jobs mostly share schedules ("every minute", "daily at 09:00"); a parsed schedule weighs
+// kilobytes, so the cache is dropped when it grows past this: a pod planning a million distinct
+// schedules (a daily job at every second of the day) stays within a few megabytes.
+const MAX_CACHED = 1000;
 
 /** Parsed schedules by (zone, text): the window reader and the planning sweep parse each once. */
 export class ScheduleCache {
