@@ -1,6 +1,16 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { formatDurationMs, parseDurationMs } from './duration.js';
+import type { S3Settings } from './storage/s3-store.js';
+import {
+  DEFAULT_REDIS_PORT,
+  DEFAULT_SENTINEL_PORT,
+  isSentinelUrl,
+  parseHostList,
+  parseSentinelUrl,
+  type HostPort,
+  type RedisSettings,
+} from './redis/target.js';
 
 /** Thrown for a setting that cannot be used; its message is the one line shown to the operator. */
 export class ConfigError extends Error {
@@ -38,6 +48,24 @@ const integer = (fallback: number, min: number, max: number) =>
       return value;
     });
 
+// A comma-separated list of durations (e.g. a retry schedule); empty entries are refused.
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const raw = text === undefined || text.trim() === '' ? fallback : text;
+      const values = raw.split(',').map((part) => parseDurationMs(part.trim()));
+      if (values.length > 20 || values.some((ms) => ms === null || ms < 0)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected up to 20 comma-separated durations such as 5s,5m,30m',
+        });
+        return z.NEVER;
+      }
+      return values as number[];
+    });
+
 const optionalText = z
   .string()
   .optional()
@@ -49,6 +77,17 @@ const url = (protocols: string[], example: string) =>
     `expected a URL such as ${example}`,
   );
 
+const hostList = (defaultPort: number) =>
+  optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const hosts = parseHostList(text, defaultPort);
+    if (!hosts) {
+      ctx.addIssue({ code: 'custom', message: 'expected host:port[,host:port…]' });
+      return z.NEVER;
+    }
+    return Object.freeze(hosts.map((host) => Object.freeze(host)));
+  });
+
 const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
   z
     .string()
@@ -58,7 +97,19 @@ const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
 
 const envSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db'),
-  REDIS_URL: url(['redis:', 'rediss:'], 'redis://localhost:6379'),
+  REDIS_URL: optionalText.refine(
+    (text) =>
+      text === undefined ||
+      (isSentinelUrl(text)
+        ? parseSentinelUrl(text) !== null
+        : isUrlWith(text, ['redis:', 'rediss:'])),
+    'expected a URL such as redis://localhost:6379 or redis+sentinel://host:26379,host:26379/mymaster',
+  ),
+  REDIS_SENTINELS: hostList(DEFAULT_SENTINEL_PORT),
+  REDIS_SENTINEL_NAME: optionalText.transform((text) => text ?? 'mymaster'),
+  REDIS_SENTINEL_PASSWORD: optionalText,
+  REDIS_PASSWORD: optionalText,
+  REDIS_CLUSTER_NODES: hostList(DEFAULT_REDIS_PORT),
   SAAS_API_PORT: integer(18080, 0, 65535),
   SAAS_API_HOST: optionalText,
   SCHEDULER_POLL_INTERVAL: duration('30s', 1000),
@@ -89,14 +140,33 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
+    z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
+  ),
+  WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h'),
+  WEBHOOK_TIMEOUT: duration('15s', 100),
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: integer(100, 1, 10_000),
+  WEBHOOK_MAX_DELIVERIES_PER_TENANT: integer(10, 1, 10_000),
+  WEBHOOK_MAX_ENDPOINTS: integer(10, 0, 1000),
+  WEBHOOK_DISABLE_AFTER: duration('120h', 1000),
+  RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
+  OBJECT_STORE_DIR: optionalText,
+  S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  MINIO_ENDPOINT: url(['http:', 'https:'], 'http://minio:9000'),
+  MINIO_ACCESS_KEY: optionalText,
+  MINIO_SECRET_KEY: optionalText,
+  MINIO_BUCKET: optionalText,
 });
 
 /** The environment variables the configuration reads (for `hermesx help settings`). */
 export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
-export interface Config {
+export interface Config extends Readonly<RedisSettings> {
   readonly databaseUrl: string | undefined;
-  readonly redisUrl: string | undefined;
   readonly port: number;
   readonly host: string;
   readonly pollIntervalMs: number;
@@ -122,7 +192,30 @@ export interface Config {
   readonly authFailuresPerMinute: number;
   readonly chatMaxTokens: number;
   readonly chatHeartbeatMs: number;
+  /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
+  readonly runResultMaxBytes: number;
+  /** Where large objects (run results, skills) live: see objectStoreSettings(). */
+  readonly objectStore: ObjectStoreSettings;
+  readonly webhooks: WebhookSettings;
 }
+
+export interface WebhookSettings {
+  /** Unset: false for `saas-api`, true for `hermesx dev` (each command decides). */
+  readonly allowPrivateNetworks: boolean | undefined;
+  /** Delay before each retry; its length is the number of retries. */
+  readonly retryScheduleMs: readonly number[];
+  readonly timeoutMs: number;
+  readonly maxConcurrentDeliveries: number;
+  readonly maxDeliveriesPerTenant: number;
+  readonly maxEndpoints: number;
+  readonly disableAfterMs: number;
+}
+
+export type ObjectStoreSettings =
+  { readonly kind: 'disk'; readonly dir: string } | ({ readonly kind: 's3' } & S3Settings);
+
+/** The embedded default of the object store, relative to the working directory. */
+export const DEFAULT_OBJECT_STORE_DIR = '.hermesx/objects';
 
 /** Reads the settings once; throws ConfigError naming the variable, its value and what is expected. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -135,6 +228,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const s = parsed.data;
+  if (s.REDIS_CLUSTER_NODES && (s.REDIS_SENTINELS || (s.REDIS_URL && isSentinelUrl(s.REDIS_URL)))) {
+    throw new ConfigError(
+      `invalid setting REDIS_CLUSTER_NODES=${JSON.stringify(env.REDIS_CLUSTER_NODES)}: ` +
+        `expected either a Redis Cluster or Sentinel (${s.REDIS_SENTINELS ? 'REDIS_SENTINELS' : 'REDIS_URL'} is set too), not both`,
+    );
+  }
   if (s.SCHEDULER_LOCK_TTL <= s.SCHEDULER_EXEC_TIMEOUT) {
     throw new ConfigError(
       `invalid setting SCHEDULER_LOCK_TTL=${JSON.stringify(env.SCHEDULER_LOCK_TTL ?? formatDurationMs(s.SCHEDULER_LOCK_TTL))}: ` +
@@ -145,6 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     databaseUrl: s.DATABASE_URL,
     redisUrl: s.REDIS_URL,
+    redisSentinels: s.REDIS_SENTINELS as readonly HostPort[] | undefined,
+    redisSentinelName: s.REDIS_SENTINEL_NAME,
+    redisSentinelPassword: s.REDIS_SENTINEL_PASSWORD,
+    redisPassword: s.REDIS_PASSWORD,
+    redisClusterNodes: s.REDIS_CLUSTER_NODES as readonly HostPort[] | undefined,
     port: s.SAAS_API_PORT,
     host: s.SAAS_API_HOST ?? '0.0.0.0',
     pollIntervalMs: s.SCHEDULER_POLL_INTERVAL,
@@ -168,7 +272,82 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    webhooks: Object.freeze({
+      allowPrivateNetworks:
+        s.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined
+          ? undefined
+          : s.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      retryScheduleMs: Object.freeze(s.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: s.WEBHOOK_TIMEOUT,
+      maxConcurrentDeliveries: s.WEBHOOK_MAX_CONCURRENT_DELIVERIES,
+      maxDeliveriesPerTenant: s.WEBHOOK_MAX_DELIVERIES_PER_TENANT,
+      maxEndpoints: s.WEBHOOK_MAX_ENDPOINTS,
+      disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
+    }),
+    runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
+    objectStore: Object.freeze(objectStoreSettings(s)),
   });
+}
+
+type ObjectStoreEnv = Pick<
+  z.infer<typeof envSchema>,
+  | 'OBJECT_STORE_DIR'
+  | 'S3_ENDPOINT'
+  | 'S3_BUCKET'
+  | 'S3_REGION'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
+  | 'MINIO_ENDPOINT'
+  | 'MINIO_ACCESS_KEY'
+  | 'MINIO_SECRET_KEY'
+  | 'MINIO_BUCKET'
+>;
+
+/**
+ * S3_BUCKET set: S3 with the S3_* settings (MINIO_* ignored). Otherwise MINIO_ENDPOINT set:
+ * S3 at that MinIO with MINIO_ACCESS_KEY/MINIO_SECRET_KEY/MINIO_BUCKET (the guide's names).
+ * Otherwise a directory on disk (OBJECT_STORE_DIR, default .hermesx/objects).
+ */
+function objectStoreSettings(s: ObjectStoreEnv): ObjectStoreSettings {
+  const region = s.S3_REGION ?? 'us-east-1';
+  if (s.S3_BUCKET !== undefined) {
+    if ((s.S3_ACCESS_KEY_ID === undefined) !== (s.S3_SECRET_ACCESS_KEY === undefined)) {
+      throw new ConfigError(
+        'invalid setting S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY: expected both or neither (neither: the default AWS credential chain)',
+      );
+    }
+    return {
+      kind: 's3',
+      source: 'S3_*',
+      endpoint: s.S3_ENDPOINT,
+      bucket: s.S3_BUCKET,
+      region,
+      accessKeyId: s.S3_ACCESS_KEY_ID,
+      secretAccessKey: s.S3_SECRET_ACCESS_KEY,
+    };
+  }
+  if (s.S3_ENDPOINT !== undefined) {
+    throw new ConfigError(
+      `missing setting S3_BUCKET: S3_ENDPOINT=${JSON.stringify(s.S3_ENDPOINT)} is set, expected the bucket name too`,
+    );
+  }
+  if (s.MINIO_ENDPOINT !== undefined) {
+    if (s.MINIO_ACCESS_KEY === undefined || s.MINIO_SECRET_KEY === undefined) {
+      throw new ConfigError(
+        `missing setting MINIO_ACCESS_KEY/MINIO_SECRET_KEY: MINIO_ENDPOINT=${JSON.stringify(s.MINIO_ENDPOINT)} is set, expected its access and secret keys too`,
+      );
+    }
+    return {
+      kind: 's3',
+      source: 'MINIO_*',
+      endpoint: s.MINIO_ENDPOINT,
+      bucket: s.MINIO_BUCKET ?? 'hermes-skills',
+      region,
+      accessKeyId: s.MINIO_ACCESS_KEY,
+      secretAccessKey: s.MINIO_SECRET_KEY,
+    };
+  }
+  return { kind: 'disk', dir: s.OBJECT_STORE_DIR ?? DEFAULT_OBJECT_STORE_DIR };
 }
 
 /** Requires DATABASE_URL (every command but `dev` needs it). */

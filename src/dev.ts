@@ -3,14 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { waitForSignal } from './cli-signals.js';
-import type { Config } from './config.js';
+import { redactUrl, type Config } from './config.js';
 import { findApiKey, insertApiKey } from './db/api-keys.js';
 import { createPool, withAdmin } from './db/pool.js';
 import { DEFAULT_TENANT_ID } from './db/tenants.js';
 import { withDevEnvFile } from './dev/env-file.js';
 import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
 import type { Logger } from './log.js';
-import { startService } from './main.js';
+import { startService, type RunningService } from './main.js';
+import { describeTarget, redisTargetOf } from './redis/target.js';
 
 const STATE_DIR = '.hermesx';
 
@@ -33,7 +34,7 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
     const postgres = await startPostgres({ dataDir: path.join(stateDir, 'pg') });
     started.push(postgres);
     const databaseUrl = await ensureDatabase(postgres.url, 'hermesx');
-    const redis = config.redisUrl ? undefined : await startLocalRedis(log);
+    const redis = redisTargetOf(config) ? undefined : await startLocalRedis(log);
     if (redis) started.push(redis);
 
     const state = readState(stateDir);
@@ -42,13 +43,18 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
       databaseUrl,
       redisUrl: config.redisUrl ?? redis?.url,
       adminToken: config.adminToken ?? state.adminToken,
+      // A laptop's receivers are local: dev lets webhooks reach them unless told otherwise.
+      webhooks: Object.freeze({
+        ...config.webhooks,
+        allowPrivateNetworks: config.webhooks.allowPrivateNetworks ?? true,
+      }),
     });
     const service = await startService(devConfig, log);
     state.tenantApiKey = await ensureTenantKey(databaseUrl, log, state.tenantApiKey);
     writeFileSync(path.join(stateDir, 'dev.json'), JSON.stringify(state, null, 2) + '\n', {
       mode: 0o600,
     });
-    printBanner(service.url, devConfig, state);
+    printBanner(service.url, devConfig, state, await describeModel(service));
     await waitForSignal();
     await service.stop();
     return 0;
@@ -109,7 +115,18 @@ async function ensureTenantKey(
   }
 }
 
-function printBanner(url: string, config: Config, state: DevState): void {
+/** The banner's model line: which server, and whether it answered GET /models just now. */
+async function describeModel(service: RunningService): Promise<string> {
+  const status = await service.model.check();
+  const where = `${redactUrl(service.model.url)} (${service.model.model})`;
+  if (!status.reachable) {
+    return `${where}: not answering GET /models (${status.error ?? 'no answer'}); runs fail with model_unreachable`;
+  }
+  const listed = status.modelListed === false ? ', but it does not list that model' : '';
+  return `${where}: answered GET /models${listed}`;
+}
+
+function printBanner(url: string, config: Config, state: DevState, model: string): void {
   const port = new URL(url).port;
   const lines = [
     '',
@@ -121,7 +138,8 @@ function printBanner(url: string, config: Config, state: DevState): void {
     ...(config.defaultTenantApiKey
       ? [`  API key:        ${config.defaultTenantApiKey}   (HERMES_API_KEY)`]
       : []),
-    `  Redis:          ${config.redisUrl ?? 'none (install redis-server to enable the scheduler)'}`,
+    `  Redis:          ${redisOf(config)}`,
+    `  Model server:   ${model}`,
     `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',
     '',
@@ -135,4 +153,9 @@ function listening(host: string, port: string): string {
     return `${host}:${port} (every network interface; SAAS_API_HOST=127.0.0.1 keeps it local)`;
   }
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function redisOf(config: Config): string {
+  const target = redisTargetOf(config);
+  return target ? describeTarget(target) : 'none (install redis-server to enable the scheduler)';
 }

@@ -2,6 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
+import { createModelProbe, type ModelProbe, type ModelStatus } from './agent/model-probe.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
@@ -11,16 +12,25 @@ import { createServiceRegistry } from './http/metrics.js';
 import type { Logger } from './log.js';
 import { createRedis } from './redis/connection.js';
 import { createRedisLockStore } from './redis/lock.js';
+import { countRedisFailovers } from './redis/metrics.js';
+import { redisTargetOf } from './redis/target.js';
 import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
+import { createWebhookMetrics } from './webhooks/metrics.js';
+import { readQueueStats } from './webhooks/outbox.js';
+import { WebhookSender, type SenderSettings } from './webhooks/sender.js';
+import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
+import { openObjectStore } from './storage/open-store.js';
 
 export interface RunningService {
   url: string;
   scheduler: Scheduler | undefined;
+  /** The configured model server and whether it answers GET /models. */
+  model: ModelProbe;
   /** Stops accepting work, drains, closes connections. */
   stop(): Promise<void>;
 }
@@ -37,8 +47,23 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const pool = createPool(appDatabaseUrl, log, {
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
-  const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
+  // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
+  // whose answer needs it fail with result_not_stored until it does.
+  const objects = await openObjectStore(config.objectStore, {
+    maxObjectBytes: Math.max(DEFAULT_MAX_OBJECT_BYTES, config.runResultMaxBytes),
+    onBucketCreated: (bucket) => log.info({ bucket }, 'object store bucket created'),
+    onUnavailable: (error) =>
+      log.error(
+        { object_store: config.objectStore.kind, error: error.message },
+        'object store unavailable',
+      ),
+  });
+  log.info({ object_store: objects.description }, 'object store ready');
   const registry = createServiceRegistry();
+  const redisTarget = redisTargetOf(config);
+  const redis = redisTarget
+    ? createRedis(redisTarget, log, { onFailover: countRedisFailovers(registry) })
+    : undefined;
   const modelMetrics = createModelMetrics(registry);
 
   const onRetry = countModelRetries(registry);
@@ -60,6 +85,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       metrics: createSchedulerMetrics(registry),
       settings: schedulerSettings(config),
+      results: objects,
     });
     const running = scheduler;
     listener = listenForJobChanges({
@@ -74,34 +100,68 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  // Webhook deliveries go out from every pod, with or without Redis (the database leases them).
+  const webhookSender = new WebhookSender({
+    pool,
+    log,
+    metrics: createWebhookMetrics(registry, () => readQueueStats(pool)),
+    settings: webhookSenderSettings(config),
+  });
+  webhookSender.start();
+
+  const model = createModelProbe(config.llm);
   const app = await buildApp({
+    modelProbe: model,
     config,
     pool,
     redis,
     log,
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
+    objects,
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
   });
   const address = await app.listen({ port: config.port, host: config.host });
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
   const port = Number(new URL(address).port);
   log.info({ host: config.host, port, pod: config.podId }, 'http server listening');
+  // Said at start, without holding it up: a model server that does not answer fails every run.
+  void model.check().then((status) => logModelStatus(log, config, status));
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       log.info('shutting down');
       // Stop firing and stop accepting requests at once; in-flight runs drain meanwhile.
-      await Promise.all([scheduler?.stop(config.shutdownGraceMs), app.close()]);
+      await Promise.all([
+        scheduler?.stop(config.shutdownGraceMs),
+        webhookSender.stop(config.shutdownGraceMs),
+        app.close(),
+      ]);
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
+      objects.close();
       log.info('stopped');
     })();
     return stopping;
   };
-  return { url: address, scheduler, stop };
+  return { url: address, scheduler, model, stop };
+}
+
+function logModelStatus(log: Logger, config: Config, status: ModelStatus): void {
+  const fields = { llm_url: redactUrl(config.llm.url), model: config.llm.model };
+  if (status.reachable) {
+    log.info(
+      { ...fields, model_listed: status.modelListed, latency_ms: Math.round(status.latencyMs) },
+      'model server answered',
+    );
+  } else {
+    log.warn(
+      { ...fields, error: status.error },
+      'model server not answering GET /models: runs will fail with model_unreachable',
+    );
+  }
 }
 
 /** hermesx_model_retries_total{cause}: model requests sent again, and why. */
@@ -116,6 +176,19 @@ function countModelRetries(registry: Registry): (cause: RetryCause) => void {
   return (cause) => retries.inc({ cause });
 }
 
+export function webhookSenderSettings(config: Config): SenderSettings {
+  const { webhooks } = config;
+  return {
+    podId: config.podId,
+    retryScheduleMs: webhooks.retryScheduleMs,
+    timeoutMs: webhooks.timeoutMs,
+    maxConcurrent: webhooks.maxConcurrentDeliveries,
+    maxPerTenant: webhooks.maxDeliveriesPerTenant,
+    disableAfterMs: webhooks.disableAfterMs,
+    allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false,
+  };
+}
+
 export function schedulerSettings(config: Config): SchedulerSettings {
   return {
     podId: config.podId,
@@ -127,5 +200,6 @@ export function schedulerSettings(config: Config): SchedulerSettings {
     livenessIntervalMs: 5000,
     livenessTtlMs: 15_000,
     recoveryIntervalMs: 10_000,
+    runResultMaxBytes: config.runResultMaxBytes,
   };
 }

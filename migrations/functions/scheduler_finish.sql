@@ -1,9 +1,11 @@
 -- Finishes runs of this pod and updates their jobs in one statement. Returns the runs it
--- finished; one failed by recovery or adopted by another pod is left as it is. next_run_at is
+-- finished; one failed by recovery or adopted by another pod is left as it is. p_details (per
+-- run: result_object_key, result_bytes, result_truncated, detail) may be NULL for callers that
+-- have none; `result` is bounded by the caller and the table's CHECK (8 KiB). next_run_at is
 -- not touched: the claim moved it on.
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
-                                 p_pod_id text)
+                                 p_pod_id text, p_details jsonb[] DEFAULT NULL)
   RETURNS SETOF uuid
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
@@ -12,12 +14,17 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   BEGIN
     RETURN QUERY
     WITH input AS (
-      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts)
-               AS i (run_id, success, result, error, error_kind, attempts)
+      SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
+                           p_details)
+               AS i (run_id, success, result, error, error_kind, attempts, d)
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
-             result = left(i.result, 4096),
+             result = i.result,
+             result_object_key = i.d->>'result_object_key',
+             result_bytes = (i.d->>'result_bytes')::integer,
+             result_truncated = coalesce((i.d->>'result_truncated')::boolean, false),
+             detail = coalesce(i.d->'detail', r.detail),
              error = left(i.error, 1024),
              error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
              attempts = i.attempts,
@@ -40,5 +47,5 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[]) TO hermesx_app;

@@ -6,9 +6,11 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Registry } from 'prom-client';
 import { createLlm, type Llm } from '../agent/llm.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
+import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import type { Redis } from '../redis/connection.js';
 import { registerAccessLog } from './access-log.js';
 import { registerAuth } from './auth.js';
@@ -22,7 +24,9 @@ import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
+import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 export interface AppDeps {
   config: Config;
@@ -37,12 +41,17 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** Where long run results are (src/storage); without it only inline results are read. */
+  objects?: ObjectStore;
+  /** Answers GET /health/model (defaults to one for the LLM_* settings). */
+  modelProbe?: ModelProbe;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set([
   '/health/live',
   '/health/ready',
+  '/health/model',
   '/metrics',
   '/openapi.json',
   '/docs',
@@ -99,20 +108,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
-  registerHealthRoutes(app, deps);
+  registerHealthRoutes(app, {
+    pool: deps.pool,
+    redis: deps.redis,
+    model: deps.modelProbe ?? createModelProbe(deps.config.llm),
+  });
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
-  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning });
+  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning, objects: deps.objects });
+  registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
+    objects: deps.objects,
     schedulerRunning,
     rateLimiter,
     llm: deps.llm ?? createLlm(deps.config.llm),
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
+  });
+  registerWebhookRoutes(app, {
+    pool: deps.pool,
+    now,
+    allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
+    maxEndpoints: deps.config.webhooks.maxEndpoints,
   });
   registerOpenApiRoutes(app);
   registerAdminClusterRoutes(app, deps);

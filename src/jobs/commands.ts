@@ -13,6 +13,8 @@ import {
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { listRunsOfJob } from '../db/run-history.js';
 import { selectTenant } from '../db/tenants.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { jobResultsPrefix } from '../storage/run-results.js';
 import { minIntervalMs, parseSchedule, type ParsedSchedule } from './schedule.js';
 import {
   decodeCursor,
@@ -43,6 +45,8 @@ export class CommandError extends Error {
 export interface CommandDeps {
   pool: Pool;
   now: () => Date;
+  /** Where long run results are: a deleted job's go with it. */
+  objects?: ObjectStore | undefined;
 }
 
 export interface TriggerDeps extends CommandDeps {
@@ -131,6 +135,9 @@ export async function deleteJob(deps: CommandDeps, tenantId: string, id: string)
   await withTenant(deps.pool, tenantId, async (client) => {
     if (!isUuid(id) || !(await deleteJobRow(client, id))) throw notFound(id);
   });
+  // After the commit: the rows are gone, so nothing points at these objects any more. A delete
+  // that fails leaves unreachable objects behind, never a run without its result.
+  await deps.objects?.deletePrefix(jobResultsPrefix(tenantId, id)).catch(() => 0);
 }
 
 export async function listJobs(

@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import type { SchedulerEvents } from './events.js';
 import type { SchedulerMetrics } from './metrics.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import type { AgentRunner, Clock, JobStore, LockStore } from './ports.js';
 
 export interface SchedulerSettings {
@@ -21,6 +22,8 @@ export interface SchedulerSettings {
   windowReadIntervalMs?: number;
   /** How often the planning sweep looks for jobs without next_run_at (default 2 s). */
   planIntervalMs?: number;
+  /** RUN_RESULT_MAX_BYTES: a longer answer is cut there (default 1 MiB). */
+  runResultMaxBytes?: number;
 }
 
 export const DEFAULT_LOOKAHEAD_MS = 5000;
@@ -38,4 +41,6 @@ export interface SchedulerDeps {
   settings: SchedulerSettings;
   /** Where the scheduler announces what happened to occurrences (a fresh emitter if omitted). */
   events?: SchedulerEvents;
+  /** Holds answers over 8 KiB (src/storage/run-results.ts); without it they are cut to 8 KiB. */
+  results?: ObjectStore;
 }

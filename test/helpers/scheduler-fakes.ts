@@ -240,6 +240,7 @@ export class FakeJobStore implements JobStore {
     adoptRuns: 0,
     cleanupStaleRuns: 0,
     maintainRunHistory: 0,
+    noteProgress: 0,
   };
 
   constructor(private readonly clock: Clock) {}

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MigrationError, migrate } from '../../src/db/migrate.js';
-import { BASELINE_LAST_VERSION } from '../../src/db/migrate-baseline.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
 import { silentLogger } from '../helpers/log.js';
 import { dumpSchema } from '../helpers/schema-dump.js';
@@ -35,12 +34,10 @@ describe('a database migrated before the baseline', () => {
     });
 
     const applied = await migrate(old, silentLogger());
-    // Only the function files and the migrations after the baseline run: the tables are
-    // already the baseline's.
-    const afterBaseline = (name: string) => Number(name.slice(0, 3)) > BASELINE_LAST_VERSION;
-    expect(applied.every((name) => name.startsWith('functions/') || afterBaseline(name))).toBe(
-      true,
-    );
+    // Only the function files and migrations newer than the baseline (107) run: the tables
+    // of the baseline are already there.
+    const numbered = applied.filter((name) => !name.startsWith('functions/'));
+    expect(numbered.filter((name) => Number(/^(\d+)_/.exec(name)?.[1] ?? 0) <= 107)).toEqual([]);
     expect(applied).toContain('functions/scheduler_claim.sql');
 
     const fresh = await createTestDatabase();

@@ -87,6 +87,7 @@ describe('the API tour against its OpenAPI document', () => {
   it('public routes: health and metrics', async () => {
     expect((await send('GET', '/health/live')).statusCode).toBe(200);
     expect((await send('GET', '/health/ready')).statusCode).toBe(200);
+    expect((await send('GET', '/health/model')).statusCode).toBe(200);
     expect((await send('GET', '/metrics')).statusCode).toBe(200);
     expect((await send('GET', '/health/live?verbose=1')).statusCode).toBe(400);
   });
@@ -183,11 +184,63 @@ describe('the API tour against its OpenAPI document', () => {
     );
     const runs = await send('GET', `/v1/cron-jobs/${job.id}/runs`, tenant);
     expect(runs.statusCode).toBe(200);
-    expect(runs.json<{ data: unknown[] }>().data).toHaveLength(1);
+    const listed = runs.json<{ data: { id: string }[] }>().data;
+    expect(listed).toHaveLength(1);
+    const runId = listed[0]?.id as string;
+    expect((await send('GET', `/v1/runs/${runId}`, tenant)).statusCode).toBe(200);
+    expect((await send('GET', `/v1/runs/${job.id}`, tenant)).statusCode).toBe(404);
 
     const deleted = await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
+  });
+
+  it('tenant routes: webhooks and their deliveries', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    const job = (
+      await send('POST', '/v1/cron-jobs', {
+        ...tenant,
+        body: { name: 'hooked', schedule: '0 8 * * *', prompt: 'p' },
+      })
+    ).json<{ id: string }>();
+    const body = { url: 'https://hooks.example.com/tour', events: ['run.failed'], job_id: job.id };
+    const created = await send('POST', '/v1/webhooks', { ...tenant, body });
+    expect(created.statusCode).toBe(201);
+    const hook = created.json<{ id: string }>();
+    const privateUrl = { ...tenant, body: { url: 'https://10.1.2.3/hook' } };
+    expect((await send('POST', '/v1/webhooks', privateUrl)).statusCode).toBe(422);
+    const foreignJob = {
+      ...tenant,
+      body: { ...body, job_id: '00000000-0000-4000-8000-000000000000' },
+    };
+    expect((await send('POST', '/v1/webhooks', foreignJob)).statusCode).toBe(404);
+    expect((await send('GET', '/v1/webhooks', tenant)).statusCode).toBe(200);
+    expect((await send('GET', `/v1/webhooks/${hook.id}`, tenant)).statusCode).toBe(200);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await send('GET', `/v1/webhooks/${missing}`, tenant)).statusCode).toBe(404);
+    const patch = { ...tenant, body: { description: 'pager' } };
+    expect((await send('PATCH', `/v1/webhooks/${hook.id}`, patch)).statusCode).toBe(200);
+    const rotate = await send('POST', `/v1/webhooks/${hook.id}/rotate-secret`, tenant);
+    expect(rotate.statusCode).toBe(200);
+    await withOwner(databaseUrl, (client) =>
+      client.query(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id, finished_at)
+         VALUES ($1, $2, '2030-01-01T00:00:00Z', 'failed', 'pod-a', now())`,
+        [job.id, DEFAULT_TENANT_ID],
+      ),
+    );
+    const deliveries = await send('GET', `/v1/webhooks/${hook.id}/deliveries`, tenant);
+    expect(deliveries.statusCode).toBe(200);
+    const [delivery] = deliveries.json<{ data: { id: string }[] }>().data;
+    expect((await send('GET', `/v1/cron-jobs/${job.id}/deliveries`, tenant)).statusCode).toBe(200);
+    const redeliver = `/v1/webhook-deliveries/${delivery!.id}/redeliver`;
+    expect((await send('POST', redeliver, tenant)).statusCode).toBe(409);
+    await withOwner(databaseUrl, (client) =>
+      client.query(`UPDATE webhook_deliveries SET status = 'failed' WHERE id = $1`, [delivery!.id]),
+    );
+    expect((await send('POST', redeliver, tenant)).statusCode).toBe(202);
+    expect((await send('DELETE', `/v1/webhooks/${hook.id}`, tenant)).statusCode).toBe(204);
+    await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
   });
 
   it('quotas and rate limits: 409 and 429', async () => {

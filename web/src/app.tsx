@@ -5,8 +5,10 @@ import { JobFormPage } from './pages/job-form';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
+import { RunPage } from './pages/run';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
+import { WebhooksPage } from './pages/webhooks';
 import { navigate, usePath } from './router';
 import { loadSession, saveSession, type Session } from './session';
 
@@ -63,9 +65,17 @@ export function App() {
         {session ? (
           <nav aria-label="Main">
             {session.role === 'tenant' ? (
-              <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
-                Jobs
-              </a>
+              <>
+                <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
+                  Jobs
+                </a>
+                <a
+                  href="/webhooks"
+                  aria-current={path.startsWith('/webhooks') ? 'page' : undefined}
+                >
+                  Webhooks
+                </a>
+              </>
             ) : (
               <>
                 <a href="/tenants" aria-current={path.startsWith('/tenants') ? 'page' : undefined}>
@@ -98,7 +108,7 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = path.startsWith('/jobs');
+  const tenantPaths = path.startsWith('/jobs') || path.startsWith('/webhooks');
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
@@ -106,10 +116,14 @@ function allowed(session: Session, path: string): boolean {
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
+    if (parts[0] === 'webhooks') return <WebhooksPage />;
     if (parts[0] !== 'jobs') return null;
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
     if (parts.length === 3 && parts[2] === 'edit') return <JobFormPage jobId={parts[1]!} />;
+    if (parts.length === 4 && parts[2] === 'runs') {
+      return <RunPage jobId={parts[1]!} runId={parts[3]!} />;
+    }
     return <JobPage jobId={parts[1]!} />;
   }
   if (parts[0] === 'tenants')
@@ -121,8 +135,10 @@ function route(session: Session, path: string) {
 
 function titleOf(path: string): string {
   if (path === '/jobs/new') return 'New job';
+  if (/^\/jobs\/[^/]+\/runs\//.test(path)) return 'Run';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
+  if (path.startsWith('/webhooks')) return 'Webhooks';
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';

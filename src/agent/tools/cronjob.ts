@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as jobs from '../../jobs/commands.js';
 import type { JobView, RunView } from '../../jobs/view.js';
+import * as webhooks from '../../webhooks/endpoints.js';
 import { truncateText } from '../loop.js';
 import type { AgentTool, ToolContext } from '../tool.js';
 
@@ -18,10 +19,12 @@ const ACTIONS = [
   'disable',
   'list_runs',
   'run_now',
+  'list_webhooks',
+  'attach_webhook',
 ] as const;
 
 const DESCRIPTION = `Manage this tenant's scheduled (cron) jobs. Each job runs its prompt through the agent at every occurrence of its schedule, and every run is recorded.
-Actions: create (name, schedule, prompt, optional timezone), list, get (id), update (id plus any of name, schedule, timezone, prompt), delete (id), enable (id), disable (id), list_runs (id, optional limit), run_now (id).
+Actions: create (name, schedule, prompt, optional timezone), list, get (id), update (id plus any of name, schedule, timezone, prompt), delete (id), enable (id), disable (id), list_runs (id, optional limit), run_now (id), list_webhooks (the tenant's webhook endpoints), attach_webhook (id of the job, webhook_id: that endpoint then receives only this job's runs).
 Schedule syntax:
 - 5 fields "minute hour day-of-month month day-of-week": "* * * * *" every minute, "*/15 * * * *" every 15 minutes, "0 9 * * MON-FRI" 09:00 on weekdays, "30 18 L * *" 18:30 on the last day of the month, "0 8 * * 1#1" 08:00 on the first Monday.
 - 6 fields with seconds first: "*/30 * * * * *" every 30 seconds.
@@ -39,6 +42,7 @@ const Args = z.object({
   prompt: z.string().optional(),
   command: z.string().optional(),
   limit: z.number().int().optional(),
+  webhook_id: z.string().optional(),
 });
 type Args = z.infer<typeof Args>;
 
@@ -64,6 +68,7 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
             prompt: { type: 'string', description: 'what to do at each run' },
             command: { type: 'string', description: 'alias of prompt' },
             limit: { type: 'integer', description: 'how many items to list (1-100)' },
+            webhook_id: { type: 'string', description: 'webhook endpoint id (attach_webhook)' },
           },
           required: ['action'],
         },
@@ -150,6 +155,16 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
       const triggered = await jobs.triggerJob(deps, tenantId, id());
       changed(`started a run of job ${triggered.job_id}`);
       return { triggered };
+    }
+    case 'list_webhooks':
+      return webhooks.listEndpoints(deps, tenantId, { limit: args.limit ?? 20 });
+    case 'attach_webhook': {
+      if (!args.webhook_id) {
+        throw new jobs.CommandError('missing_id', 'attach_webhook needs webhook_id', 400);
+      }
+      const endpoint = await webhooks.attachJob(deps, tenantId, args.webhook_id, id());
+      changed(`attached job ${id()} to webhook ${endpoint.id}`);
+      return { webhook: endpoint };
     }
   }
 }

@@ -4,6 +4,7 @@ import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
+import { DeliveriesTable } from './job-deliveries';
 
 const RUNS_PER_PAGE = 20;
 const POLL_FAST_MS = 1500;
@@ -229,6 +230,8 @@ export function JobPage({ jobId }: { jobId: string }) {
           setPage(target);
         }}
       />
+      <h2>Webhook deliveries</h2>
+      <DeliveriesTable path={`${path}/deliveries`} empty="No webhook deliveries for this job." />
     </section>
   );
 }
@@ -256,7 +259,11 @@ function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
         <tbody>
           {runs.map((run) => (
             <tr key={run.id} data-status={run.status}>
-              <td data-label="Nominal time">{formatInZone(run.scheduled_at, zone)}</td>
+              <td data-label="Nominal time">
+                <a href={`/jobs/${run.cron_job_id}/runs/${run.id}`}>
+                  {formatInZone(run.scheduled_at, zone)}
+                </a>
+              </td>
               <td data-label="Start lag">
                 {run.started_at
                   ? formatDuration(
@@ -281,9 +288,18 @@ function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
                     <summary>{preview(run.error ?? run.result ?? '')}</summary>
                     {run.error ? <pre class="error-text">{run.error}</pre> : null}
                     {run.result ? <pre>{run.result}</pre> : null}
+                    {run.result_complete === false ? (
+                      <a href={`/jobs/${run.cron_job_id}/runs/${run.id}`}>The whole answer</a>
+                    ) : null}
                   </details>
                 ) : (
-                  <span class="muted">{run.status === 'running' ? 'running…' : ''}</span>
+                  <span class="muted">
+                    {run.status !== 'running'
+                      ? ''
+                      : (run.attempts ?? 0) > 1
+                        ? `retrying (attempt ${run.attempts})…`
+                        : 'running…'}
+                  </span>
                 )}
               </td>
             </tr>
