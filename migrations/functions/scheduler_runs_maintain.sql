@@ -5,7 +5,9 @@
 --   2. drops whole partitions past the longest retention of any tenant
 --      (tenants.run_retention_days, default 30): no row-by-row delete, no VACUUM;
 --   3. deletes, at most p_delete_limit rows per call, the finished runs of tenants that keep
---      less than that longest retention.
+--      less than that longest retention;
+--   4. deletes, at most p_delete_limit per call, the tool calls (cron_run_tool_calls) of runs
+--      that are gone (a dropped partition, a deleted job); they have no foreign key to runs.
 -- p_now is for tests; the scheduler passes NULL (the database's clock), so a pod whose clock
 -- runs ahead can never drop history early.
 CREATE FUNCTION scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer,
@@ -81,6 +83,13 @@ CREATE FUNCTION scheduler_runs_maintain(p_days_ahead integer, p_delete_limit int
       RETURNING 1
     )
     SELECT count(*)::integer INTO deleted FROM gone;
+
+    DELETE FROM cron_run_tool_calls c
+     WHERE (c.run_id, c.seq) IN (
+       SELECT o.run_id, o.seq FROM cron_run_tool_calls o
+        WHERE o.created_at < v_now - interval '1 hour'
+          AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.id = o.run_id)
+        LIMIT p_delete_limit);
     RETURN NEXT;
   END
   $$;

@@ -215,4 +215,35 @@ describe('run retention', () => {
       await pool.end();
     }
   });
+
+  it('removes the tool calls of runs that are gone, and keeps those of runs still there', async () => {
+    const url = await createTestDatabase();
+    const job = await addTenantWithJob(url, 30);
+    await addRuns(url, job, [daysFromToday(0, 1), daysFromToday(0, 2)]);
+    const toolCalls = () =>
+      withOwner(url, async (client) => {
+        const { rows } = await client.query<{ run_id: string }>(
+          'SELECT run_id FROM cron_run_tool_calls ORDER BY run_id',
+        );
+        return rows.map((row) => row.run_id);
+      });
+    const [kept, gone] = await withOwner(url, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        'SELECT id FROM cron_job_runs ORDER BY scheduled_at',
+      );
+      for (const row of rows) {
+        await client.query(
+          `INSERT INTO cron_run_tool_calls (run_id, seq, tenant_id, tool, arguments, status,
+                                            duration_ms, created_at)
+           VALUES ($1, 1, $2, 'skill', '{}', 'ok', 1, now() - interval '2 hours')`,
+          [row.id, job.tenantId],
+        );
+      }
+      await client.query('DELETE FROM cron_job_runs WHERE id = $1', [rows[1]!.id]);
+      return [rows[0]!.id, rows[1]!.id];
+    });
+    expect((await toolCalls()).sort()).toEqual([kept, gone].sort());
+    await withOwner(url, (client) => client.query('SELECT * FROM scheduler_runs_maintain(7, 100)'));
+    expect(await toolCalls()).toEqual([kept]);
+  });
 });
