@@ -111,6 +111,11 @@ export class Hermes implements System {
    * Waits (bounded) until every live replica holds exactly `count` jobs; with watchCrashes, throws
    * as soon as a replica exits (W3), rather than counting only the survivors.
    */
+  /**
+   * With due-window scheduling a replica holds only the jobs due within its look-ahead, so
+   * "loaded" means: every replica has read the due window at least once and the database has
+   * planned every bench job (next_run_at set). `count` 0 waits for replicas holding none.
+   */
   private async waitLoaded(count: number, timeoutMs: number, watchCrashes = false): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let held = '';
@@ -118,15 +123,25 @@ export class Hermes implements System {
       const crash = watchCrashes ? this.crashed() : undefined;
       if (crash) throw new Error(crash);
       const texts = [...(await this.metrics()).values()];
-      held = texts.map((t) => metric(t, 'hermesx_scheduler_jobs_loaded')).join(' / ');
-      if (texts.every((t) => t !== '' && metric(t, 'hermesx_scheduler_jobs_loaded') === count)) {
-        return;
+      if (count === 0) {
+        held = texts.map((t) => metric(t, 'hermesx_scheduler_jobs_loaded')).join(' / ');
+        if (texts.every((t) => t !== '' && metric(t, 'hermesx_scheduler_jobs_loaded') === 0))
+          return;
+      } else {
+        const reading = texts.every(
+          (t) => t !== '' && metric(t, 'hermesx_scheduler_sync_duration_seconds_count') > 0,
+        );
+        const { rows } = await this.o.db.query<{ planned: number }>(
+          `SELECT count(*)::int AS planned FROM cron_jobs
+            WHERE name LIKE 'bench %' AND next_run_at IS NOT NULL`,
+        );
+        const planned = rows[0]?.planned ?? 0;
+        held = `${planned} of ${count} planned, replicas reading the window: ${reading}`;
+        if (reading && planned >= count) return;
       }
       await sleep(100);
     }
-    throw new Error(
-      `replicas did not hold ${count} jobs within ${timeoutMs / 1000} s (holding ${held})`,
-    );
+    throw new Error(`replicas did not take ${count} jobs within ${timeoutMs / 1000} s (${held})`);
   }
 
   private async insert(jobs: JobSpec[]): Promise<void> {

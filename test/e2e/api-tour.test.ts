@@ -28,6 +28,7 @@ const EXPECTED_CALLS: { method: string; path: RegExp; status: number }[] = [
   { method: 'POST', path: /^\/v1\/cron-jobs\/preview$/, status: 200 },
   { method: 'GET', path: /^\/v1\/cron-jobs\/[0-9a-f-]{36}\/runs$/, status: 200 },
   { method: 'POST', path: /^\/v1\/cron-jobs\/[0-9a-f-]{36}\/trigger$/, status: 202 },
+  { method: 'POST', path: /^\/v1\/webhooks$/, status: 201 },
 ];
 
 interface Block {
@@ -102,6 +103,13 @@ function differences(actual: unknown, example: unknown, at = '$'): string[] {
     // The next fire time depends on today's date.
     if (key === 'next_run_at') {
       return typeof a[key] === 'string' && ISO.test(a[key]) ? [] : [`${at}.${key}: no timestamp`];
+    }
+    // A webhook's signing secret is random: its form is what the page promises.
+    if (key === 'secret') {
+      const form = /^whsec_[A-Za-z0-9+/]+=*$/;
+      return typeof a[key] === 'string' && form.test(a[key])
+        ? []
+        : [`${at}.${key}: no whsec_ secret`];
     }
     return differences(a[key], e[key], `${at}.${key}`);
   });
