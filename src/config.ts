@@ -445,6 +445,9 @@ const SECRET_SETTING = /TOKEN|KEY|PASSWORD|SECRET/;
 
 function redactSetting(name: string, value: string): string {
   if (SECRET_SETTING.test(name)) return '***';
+  // A URL that does not parse may hide its password where the pattern cannot find it
+  // (postgres://u:p@ss@host, a pasted secret): shown whole, it could leak; so it is masked whole.
+  if (name.endsWith('_URL') && !URL.canParse(value.trim())) return '***';
   return redactUrl(value);
 }
 
