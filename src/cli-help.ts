@@ -47,6 +47,8 @@ const SERVICE = [
   'SAAS_AUTH_FAILURES_PER_MINUTE',
   'CHAT_MAX_TOKENS',
   'CHAT_STREAM_HEARTBEAT',
+  'CHAT_MAX_TURNS_PER_TENANT',
+  'CHAT_TURN_TIMEOUT',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -129,6 +131,11 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   ],
   CHAT_MAX_TOKENS: ['16384', 'ceiling of max_tokens / max_completion_tokens in chat requests'],
   CHAT_STREAM_HEARTBEAT: ['15s', 'SSE keep-alive comment interval while a streamed turn is silent'],
+  CHAT_MAX_TURNS_PER_TENANT: [
+    '16',
+    "a tenant's chat turns in flight at once, all replicas (then 429)",
+  ],
+  CHAT_TURN_TIMEOUT: ['10m', 'deadline of one chat turn, its model and tool calls included'],
   HERMESX_INSECURE_EXAMPLE_SECRETS: [
     'false',
     "true: saas-api accepts the guide's example secrets on a non-loopback address",

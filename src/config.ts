@@ -140,6 +140,8 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  CHAT_MAX_TURNS_PER_TENANT: integer(16, 1, 10_000),
+  CHAT_TURN_TIMEOUT: duration('10m', 1000),
   HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
@@ -195,6 +197,10 @@ export interface Config extends Readonly<RedisSettings> {
   readonly authFailuresPerMinute: number;
   readonly chatMaxTokens: number;
   readonly chatHeartbeatMs: number;
+  /** Chat turns one tenant may have in flight, across replicas (CHAT_MAX_TURNS_PER_TENANT). */
+  readonly chatMaxTurnsPerTenant: number;
+  /** A chat turn's deadline, all its model and tool calls included (CHAT_TURN_TIMEOUT). */
+  readonly chatTurnTimeoutMs: number;
   /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
   readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
@@ -278,6 +284,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    chatMaxTurnsPerTenant: s.CHAT_MAX_TURNS_PER_TENANT,
+    chatTurnTimeoutMs: s.CHAT_TURN_TIMEOUT,
     insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({
       allowPrivateNetworks:

@@ -21,6 +21,7 @@ import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { startIdempotencySweeper } from './idempotency-sweeper.js';
+import { ChatTurnLimiter } from './chat-turns.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -131,6 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
+    turns: new ChatTurnLimiter(deps.redis),
+    maxTurnsPerTenant: deps.config.chatMaxTurnsPerTenant,
+    turnTimeoutMs: deps.config.chatTurnTimeoutMs,
   });
   registerWebhookRoutes(app, {
     pool: deps.pool,

@@ -127,11 +127,12 @@ describe('loadConfig', () => {
 
 describe('a *_URL setting that does not parse', () => {
   it('is masked whole in the error, since its password cannot be found in it', () => {
-    for (const [name, value] of [
+    const cases: [string, string][] = [
       ['DATABASE_URL', 'postgres//admin:hunter2@db:5432/x'],
       ['REDIS_URL', 'redis//:hunter2@cache'],
       ['APP_DATABASE_URL', 'hunter2'],
-    ]) {
+    ];
+    for (const [name, value] of cases) {
       expect(() => loadConfig({ [name]: value })).toThrow(
         new RegExp(`^invalid setting ${name}="\\*\\*\\*": expected a URL`),
       );
