@@ -49,6 +49,7 @@ const SERVICE = [
   'CHAT_STREAM_HEARTBEAT',
   'CHAT_MAX_TURNS_PER_TENANT',
   'CHAT_TURN_TIMEOUT',
+  'MANUAL_RUNS_PER_MINUTE',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -136,6 +137,10 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
     "a tenant's chat turns in flight at once, all replicas (then 429)",
   ],
   CHAT_TURN_TIMEOUT: ['10m', 'deadline of one chat turn, its model and tool calls included'],
+  MANUAL_RUNS_PER_MINUTE: [
+    '10',
+    "a tenant's manual runs (trigger, run_now) per minute, all replicas",
+  ],
   HERMESX_INSECURE_EXAMPLE_SECRETS: [
     'false',
     "true: saas-api accepts the guide's example secrets on a non-loopback address",

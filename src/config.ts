@@ -142,6 +142,7 @@ const envSchema = z.object({
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
   CHAT_MAX_TURNS_PER_TENANT: integer(16, 1, 10_000),
   CHAT_TURN_TIMEOUT: duration('10m', 1000),
+  MANUAL_RUNS_PER_MINUTE: integer(10, 1, 100_000),
   HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
@@ -201,6 +202,8 @@ export interface Config extends Readonly<RedisSettings> {
   readonly chatMaxTurnsPerTenant: number;
   /** A chat turn's deadline, all its model and tool calls included (CHAT_TURN_TIMEOUT). */
   readonly chatTurnTimeoutMs: number;
+  /** Manual runs (trigger, run_now) per tenant per minute, across replicas. */
+  readonly manualRunsPerMinute: number;
   /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
   readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
@@ -286,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
     chatMaxTurnsPerTenant: s.CHAT_MAX_TURNS_PER_TENANT,
     chatTurnTimeoutMs: s.CHAT_TURN_TIMEOUT,
+    manualRunsPerMinute: s.MANUAL_RUNS_PER_MINUTE,
     insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({
       allowPrivateNetworks:

@@ -118,13 +118,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
-  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning, objects: deps.objects });
+  // Shared by POST /trigger and the cronjob tool's run_now, counted in Redis like request rates.
+  const spendManualRun = async (tenantId: string) => {
+    const decision = await rateLimiter.hit(`manual:${tenantId}`, deps.config.manualRunsPerMinute);
+    return decision.allowed ? null : decision.retryAfterSeconds;
+  };
+  registerCronJobRoutes(app, {
+    pool: deps.pool,
+    now,
+    schedulerRunning,
+    objects: deps.objects,
+    spendManualRun,
+  });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   const sweeper = startIdempotencySweeper(deps.pool, deps.log);
   app.addHook('onClose', async () => sweeper.stop());
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
+    spendManualRun,
     objects: deps.objects,
     schedulerRunning,
     rateLimiter,
