@@ -54,6 +54,9 @@ const SERVICE = [
   'SAAS_AUTH_FAILURES_PER_MINUTE',
   'CHAT_MAX_TOKENS',
   'CHAT_STREAM_HEARTBEAT',
+  'CHAT_MAX_TURNS_PER_TENANT',
+  'CHAT_TURN_TIMEOUT',
+  'MANUAL_RUNS_PER_MINUTE',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -147,6 +150,15 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   ],
   CHAT_MAX_TOKENS: ['16384', 'ceiling of max_tokens / max_completion_tokens in chat requests'],
   CHAT_STREAM_HEARTBEAT: ['15s', 'SSE keep-alive comment interval while a streamed turn is silent'],
+  CHAT_MAX_TURNS_PER_TENANT: [
+    '16',
+    "a tenant's chat turns in flight at once, all replicas (then 429)",
+  ],
+  CHAT_TURN_TIMEOUT: ['10m', 'deadline of one chat turn, its model and tool calls included'],
+  MANUAL_RUNS_PER_MINUTE: [
+    '10',
+    "a tenant's manual runs (trigger, run_now) per minute, all replicas",
+  ],
   HERMESX_INSECURE_EXAMPLE_SECRETS: [
     'false',
     "true: saas-api accepts the guide's example secrets on a non-loopback address",

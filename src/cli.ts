@@ -9,6 +9,7 @@ import {
   requireDatabaseUrl,
   type Config,
 } from './config.js';
+import { checkLoginRole } from './db/login-role.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { createLogger, type Logger } from './log.js';
 import { startService } from './main.js';
@@ -124,6 +125,11 @@ async function main(argv: string[]): Promise<number> {
 async function runService(config: Config, log: Logger): Promise<number> {
   for (const warning of checkSecretStrength(config)) log.warn(warning);
   const service = await startService(config, log);
+  // After the migrations (startService), which need the owner; the pool should not be it.
+  const roleWarning = await checkLoginRole(
+    config.appDatabaseUrl ?? requireDatabaseUrl(config),
+  ).catch(() => undefined);
+  if (roleWarning) log.warn(roleWarning);
   await waitForSignal();
   await service.stop();
   return 0;

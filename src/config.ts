@@ -141,6 +141,9 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  CHAT_MAX_TURNS_PER_TENANT: integer(16, 1, 10_000),
+  CHAT_TURN_TIMEOUT: duration('10m', 1000),
+  MANUAL_RUNS_PER_MINUTE: integer(10, 1, 100_000),
   HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
@@ -219,6 +222,12 @@ export interface Config extends Readonly<RedisSettings> {
   readonly secretsKey: Buffer | undefined;
   /** The http_request tool may reach private addresses; undefined: false, true in `hermesx dev`. */
   readonly httpToolAllowPrivateNetworks: boolean | undefined;
+  /** Chat turns one tenant may have in flight, across replicas (CHAT_MAX_TURNS_PER_TENANT). */
+  readonly chatMaxTurnsPerTenant: number;
+  /** A chat turn's deadline, all its model and tool calls included (CHAT_TURN_TIMEOUT). */
+  readonly chatTurnTimeoutMs: number;
+  /** Manual runs (trigger, run_now) per tenant per minute, across replicas. */
+  readonly manualRunsPerMinute: number;
   /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
   readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
@@ -304,6 +313,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    chatMaxTurnsPerTenant: s.CHAT_MAX_TURNS_PER_TENANT,
+    chatTurnTimeoutMs: s.CHAT_TURN_TIMEOUT,
+    manualRunsPerMinute: s.MANUAL_RUNS_PER_MINUTE,
     insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({
       allowPrivateNetworks:
@@ -474,6 +486,9 @@ const SECRET_SETTING = /TOKEN|KEY|PASSWORD|SECRET/;
 
 function redactSetting(name: string, value: string): string {
   if (SECRET_SETTING.test(name)) return '***';
+  // A URL that does not parse may hide its password where the pattern cannot find it
+  // (postgres://u:p@ss@host, a pasted secret): shown whole, it could leak; so it is masked whole.
+  if (name.endsWith('_URL') && !URL.canParse(value.trim())) return '***';
   return redactUrl(value);
 }
 

@@ -27,6 +27,7 @@ import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { startIdempotencySweeper } from './idempotency-sweeper.js';
+import { ChatTurnLimiter } from './chat-turns.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -142,13 +143,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowPrivateNetworks,
     toolMetrics: deps.toolMetrics,
   };
-  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning, objects: deps.objects });
+  // Shared by POST /trigger and the cronjob tool's run_now, counted in Redis like request rates.
+  const spendManualRun = async (tenantId: string) => {
+    const decision = await rateLimiter.hit(`manual:${tenantId}`, deps.config.manualRunsPerMinute);
+    return decision.allowed ? null : decision.retryAfterSeconds;
+  };
+  registerCronJobRoutes(app, {
+    pool: deps.pool,
+    now,
+    schedulerRunning,
+    objects: deps.objects,
+    spendManualRun,
+  });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   const sweeper = startIdempotencySweeper(deps.pool, deps.log);
   app.addHook('onClose', async () => sweeper.stop());
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
+    spendManualRun,
     objects: deps.objects,
     schedulerRunning,
     rateLimiter,
@@ -156,6 +169,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
+    turns: new ChatTurnLimiter(deps.redis),
+    maxTurnsPerTenant: deps.config.chatMaxTurnsPerTenant,
+    turnTimeoutMs: deps.config.chatTurnTimeoutMs,
     tools: (tenantId) => loadChatTools(chatTools, tenantId),
   });
   registerSecretRoutes(app, { vault });

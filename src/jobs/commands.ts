@@ -53,6 +53,11 @@ export interface CommandDeps {
 export interface TriggerDeps extends CommandDeps {
   /** Whether this replica's scheduler runs: a trigger is only heard by running schedulers. */
   schedulerRunning: () => boolean;
+  /**
+   * Spends one of the tenant's manual runs (a budget per tenant, not per job, so deleting and
+   * re-creating jobs does not escape it): null when allowed, else seconds until the next one.
+   */
+  spendManualRun?: (tenantId: string) => Promise<number | null>;
 }
 
 export interface JobInput {
@@ -233,6 +238,15 @@ export async function triggerJob(
         `this job was run by hand less than ${cooldownSeconds}s ago (the tenant's minimum interval); retry in ${waitSeconds}s`,
         429,
         waitSeconds,
+      );
+    }
+    const waitForBudgetSeconds = (await deps.spendManualRun?.(tenantId)) ?? null;
+    if (waitForBudgetSeconds !== null) {
+      throw new CommandError(
+        'manual_run_budget',
+        `this tenant has used its manual runs for this minute; retry in ${waitForBudgetSeconds}s`,
+        429,
+        waitForBudgetSeconds,
       );
     }
     await notifyTrigger(client, id, scheduledAt);

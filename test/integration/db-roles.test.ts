@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createPool } from '../../src/db/pool.js';
 import { startService } from '../../src/main.js';
 import { createJob, listJobs } from '../../src/jobs/commands.js';
+import { checkLoginRole } from '../../src/db/login-role.js';
 import { DEFAULT_TENANT_ID } from '../helpers/api.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
 import { silentLogger } from '../helpers/log.js';
@@ -28,6 +29,17 @@ describe('database role boundary', () => {
       );
       await c.query(`DROP ROLE IF EXISTS ${login}`);
     });
+  });
+
+  it('warns at start when the pool logs in as a superuser, not as a plain login role', async () => {
+    // The test database's owner is the postgres image's superuser, like compose's POSTGRES_USER.
+    expect(await checkLoginRole(databaseUrl)).toMatch(
+      /^the app pool logs in as \S+, a superuser: .*set APP_DATABASE_URL/,
+    );
+    const plain = new URL(databaseUrl);
+    plain.username = login;
+    plain.password = 'login-pass';
+    expect(await checkLoginRole(plain.toString())).toBeUndefined();
   });
 
   it('every SECURITY DEFINER function searches pg_temp last', async () => {

@@ -65,6 +65,32 @@ describe('job commands', () => {
     expect(Number(second.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 
+  it('hold a tenant to its manual-run budget across create, trigger and delete cycles', async () => {
+    const { key } = await createTenantWithKey(api.app, {
+      min_schedule_interval_seconds: 60,
+      rate_limit_rpm: 10_000,
+    });
+    let accepted = 0;
+    let refused: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 20; i++) {
+      const job = await call(api.app, key, 'POST', '/v1/cron-jobs', {
+        name: `cycle ${i}`,
+        schedule: '@hourly',
+        prompt: 'hi',
+      });
+      const trigger = await call(api.app, key, 'POST', `/v1/cron-jobs/${job.json().id}/trigger`);
+      if (trigger.statusCode === 202) accepted++;
+      else refused = trigger;
+      expect(
+        (await call(api.app, key, 'DELETE', `/v1/cron-jobs/${job.json().id}`)).statusCode,
+      ).toBe(204);
+    }
+    // A fresh job has no cooldown; the tenant's budget (10 a minute by default) still applies.
+    expect(accepted).toBe(10);
+    expectError(refused!, 429, 'manual_run_budget');
+    expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   it('let a tenant without a minimum interval trigger again at once', async () => {
     const { key } = await createTenantWithKey(api.app, { min_schedule_interval_seconds: 0 });
     const job = await call(api.app, key, 'POST', '/v1/cron-jobs', {

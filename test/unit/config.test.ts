@@ -125,6 +125,26 @@ describe('loadConfig', () => {
   });
 });
 
+describe('a *_URL setting that does not parse', () => {
+  it('is masked whole in the error, since its password cannot be found in it', () => {
+    const cases: [string, string][] = [
+      ['DATABASE_URL', 'postgres//admin:hunter2@db:5432/x'],
+      ['REDIS_URL', 'redis//:hunter2@cache'],
+      ['APP_DATABASE_URL', 'hunter2'],
+    ];
+    for (const [name, value] of cases) {
+      expect(() => loadConfig({ [name]: value })).toThrow(
+        new RegExp(`^invalid setting ${name}="\\*\\*\\*": expected a URL`),
+      );
+      try {
+        loadConfig({ [name]: value });
+      } catch (err) {
+        expect((err as Error).message).not.toContain('hunter2');
+      }
+    }
+  });
+});
+
 describe('secret strength (saas-api)', () => {
   const strong = 'a'.repeat(32);
   it('refuses an admin token or default key under 32 characters, naming it but not its value', () => {

@@ -44,4 +44,12 @@ describe('deployment defaults', () => {
     expect(example).toContain('openssl rand -hex 32');
     expect(example).not.toMatch(/my-admin-token\n|=my-api-key/);
   });
+
+  it('runs the API containers without capabilities or privilege escalation', () => {
+    for (const file of ['docker-compose.saas.yml', 'deploy/docker-compose.multi-replica.yml']) {
+      const text = read(file);
+      expect(text, file).toMatch(/^\s+cap_drop: \[ALL\]$/m);
+      expect(text, file).toMatch(/^\s+security_opt: \['no-new-privileges:true'\]$/m);
+    }
+  });
 });

@@ -13,6 +13,7 @@ import { tenantOf } from '../auth.js';
 import { checkChatParameters } from '../chat-parameters.js';
 import { ChatCompletion, ChatCompletionStream, Model, ModelList } from '../chat-schemas.js';
 import { ChatStream } from '../chat-stream.js';
+import type { ChatTurnLimiter } from '../chat-turns.js';
 import { ApiError, ClientDisconnected } from '../errors.js';
 import { claimIdempotencyKey, type StoredAnswer } from '../idempotency.js';
 import type { RateLimiter } from '../rate-limit.js';
@@ -40,6 +41,9 @@ const ChatBody = z.object({
 });
 type ChatBody = z.infer<typeof ChatBody>;
 
+// A tenant at its limit of turns in flight is asked to come back this much later.
+const TURN_RETRY_AFTER_SECONDS = 2;
+
 // An answer longer than this is cut before it reaches the tenant (or the idempotency store).
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -54,6 +58,11 @@ export interface ChatDeps extends TriggerDeps {
   heartbeatMs: number;
   /** The tenant's skill and http_request tools; absent: cronjob only. */
   tools?: ((tenantId: string) => Promise<ChatToolkit>) | undefined;
+  /** Turns in flight per tenant, across replicas. */
+  turns: ChatTurnLimiter;
+  maxTurnsPerTenant: number;
+  /** A turn's deadline (CHAT_TURN_TIMEOUT). */
+  turnTimeoutMs: number;
 }
 
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
@@ -140,7 +149,26 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       const system = [systemPrompt(deps.now()), toolkit?.system].filter(Boolean).join('\n\n');
       const claim = await claimIdempotencyKey(deps.pool, request, tenantId, 'chat.completions');
       if (claim.kind === 'replay') return replay(reply, claim.answer, body, deps.heartbeatMs);
+      // The lease outlives the deadline a little, so a replica that dies frees the slot by itself.
+      const leaseMs = deps.turnTimeoutMs + 60_000;
+      const releaseTurn = await deps.turns.acquire(tenantId, deps.maxTurnsPerTenant, leaseMs);
+      if (!releaseTurn) {
+        if (claim.kind === 'first') await claim.release().catch(() => undefined);
+        void reply.header('retry-after', TURN_RETRY_AFTER_SECONDS);
+        throw new ApiError(
+          429,
+          'too_many_turns',
+          `this tenant may have ${deps.maxTurnsPerTenant} chat turns in flight at once; retry in ${TURN_RETRY_AFTER_SECONDS}s`,
+        );
+      }
       const controller = new AbortController();
+      const deadline = setTimeout(
+        () =>
+          controller.abort(
+            new LlmError('the turn took longer than its deadline (CHAT_TURN_TIMEOUT)', 'timeout'),
+          ),
+        deps.turnTimeoutMs,
+      );
       // The client going away cancels the model call and the tool calls still to come.
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) controller.abort(new ClientDisconnected());
@@ -165,6 +193,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         // timers, the key's lease renewal.
         stream?.cancel();
         if (claim.kind === 'first') claim.stop();
+        clearTimeout(deadline);
+        await releaseTurn();
       }
 
       async function answerTurn() {
