@@ -22,7 +22,7 @@ export const SCHEDULED_RUN_TOOLS: readonly AgentTool[] = [];
 export function createCronRunner(llm: Llm): AgentRunner {
   return async (request, context) => {
     try {
-      const answer = await runAgent(withRunContext(llm, context), {
+      const answer = await runAgent(withRunContext(llm, context, request.model), {
         messages: [
           { role: 'system', content: describeOccurrence(request) },
           { role: 'user', content: request.prompt },
@@ -37,10 +37,17 @@ export function createCronRunner(llm: Llm): AgentRunner {
   };
 }
 
-/** Every model request of the run goes through the scheduler's beforeSend, within its deadline. */
-function withRunContext(llm: Llm, context: RunContext): Llm {
+/**
+ * Every model request of the run goes through the scheduler's beforeSend, within its deadline,
+ * to the job's model when it names one.
+ */
+function withRunContext(llm: Llm, context: RunContext, model: string | undefined): Llm {
   const options = { beforeSend: context.beforeSend, deadlineMs: context.deadlineMs };
-  return { model: llm.model, complete: (params, signal) => llm.complete(params, signal, options) };
+  return {
+    model: model ?? llm.model,
+    complete: (params, signal) =>
+      llm.complete(model === undefined ? params : { ...params, model }, signal, options),
+  };
 }
 
 const KIND_OF: Record<LlmErrorKind, ErrorKind> = {

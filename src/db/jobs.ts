@@ -1,3 +1,4 @@
+import type { ControlFields, PausedBy, StoppedBy } from '../jobs/controls.js';
 import type { ErrorKind } from '../scheduler/ports.js';
 import type { StoredJob } from '../scheduler/ports.js';
 import type { Pool, PoolClient } from './pool.js';
@@ -10,6 +11,7 @@ interface LoadedRow {
   due_from: Date;
   updated_at: Date;
   last_scheduled_at: Date | null;
+  ends_at: Date | null;
 }
 
 /** Enabled jobs of live tenants, all or the named ones (scheduler_load_schedules, cross-tenant). */
@@ -28,6 +30,7 @@ export async function loadSchedulableJobs(
     dueFrom: row.due_from,
     updatedAt: row.updated_at,
     lastScheduledAt: row.last_scheduled_at,
+    endsAt: row.ends_at,
   }));
 }
 
@@ -58,10 +61,23 @@ export interface JobRow {
   run_count: string;
   created_at: Date;
   updated_at: Date;
+  labels: Record<string, string>;
+  paused_reason: string | null;
+  paused_at: Date | null;
+  paused_by: PausedBy | null;
+  stopped_by: StoppedBy | null;
+  pause_after_failures: number | null;
+  consecutive_failures: number;
+  ends_at: Date | null;
+  max_runs: string | null;
+  timeout_ms: number | null;
+  model: string | null;
 }
 
 const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
-  last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at`;
+  last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
+  labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
+  consecutive_failures, ends_at, max_runs, timeout_ms, model`;
 
 export interface JobFields {
   name: string;
@@ -70,7 +86,41 @@ export interface JobFields {
   prompt: string;
   enabled: boolean;
   nextRunAt: Date | null;
+  controls: ControlFields;
 }
+
+/** The controls' values in the order of CONTROL_COLUMNS, from parameter $first on. */
+const CONTROL_COLUMNS = [
+  'labels',
+  'paused_reason',
+  'paused_at',
+  'paused_by',
+  'stopped_by',
+  'pause_after_failures',
+  'ends_at',
+  'max_runs',
+  'timeout_ms',
+  'model',
+  'consecutive_failures',
+] as const;
+
+function controlValues(c: ControlFields): unknown[] {
+  return [
+    JSON.stringify(c.labels),
+    c.pausedReason,
+    c.pausedAt,
+    c.pausedBy,
+    c.stoppedBy,
+    c.pauseAfterFailures,
+    c.endsAt,
+    c.maxRuns,
+    c.timeoutMs,
+    c.model,
+    c.consecutiveFailures,
+  ];
+}
+
+const placeholders = (first: number) => CONTROL_COLUMNS.map((_, i) => `$${first + i}`);
 
 export async function insertJob(
   client: PoolClient,
@@ -78,8 +128,9 @@ export async function insertJob(
   fields: JobFields,
 ): Promise<JobRow> {
   const { rows } = await client.query<JobRow>(
-    `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${JOB_COLUMNS}`,
+    `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
+                            ${CONTROL_COLUMNS.join(', ')})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, ${placeholders(8).join(', ')}) RETURNING ${JOB_COLUMNS}`,
     [
       tenantId,
       fields.name,
@@ -88,6 +139,7 @@ export async function insertJob(
       fields.prompt,
       fields.enabled,
       fields.nextRunAt,
+      ...controlValues(fields.controls),
     ],
   );
   return rows[0] as JobRow;
@@ -100,7 +152,7 @@ export async function updateJob(
 ): Promise<JobRow | undefined> {
   const { rows } = await client.query<JobRow>(
     `UPDATE cron_jobs SET name = $2, schedule = $3, timezone = $4, prompt = $5, enabled = $6,
-       next_run_at = $7
+       next_run_at = $7, ${CONTROL_COLUMNS.map((column, i) => `${column} = $${8 + i}`).join(', ')}
      WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
     [
       id,
@@ -110,6 +162,7 @@ export async function updateJob(
       fields.prompt,
       fields.enabled,
       fields.nextRunAt,
+      ...controlValues(fields.controls),
     ],
   );
   return rows[0];
@@ -152,19 +205,33 @@ export interface PagePosition {
   id: string;
 }
 
+/** Label filters: every pair present (labels @> pair) and every key present. */
+export interface LabelFilter {
+  pairs: Record<string, string>[];
+  keys: string[];
+}
+
 /** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
 export async function listJobs(
   client: PoolClient,
   limit: number,
   before: PagePosition | null,
+  labels: LabelFilter = { pairs: [], keys: [] },
 ): Promise<(JobRow & { page_key: string })[]> {
   const { rows } = await client.query<JobRow & { page_key: string }>(
     `SELECT ${JOB_COLUMNS},
             to_char(created_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_jobs
-     WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
+     WHERE ($1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid))
+       AND labels @> ALL ($4::jsonb[]) AND labels ?& $5::text[]
      ORDER BY created_at DESC, id DESC LIMIT $3`,
-    [before?.at ?? null, before?.id ?? null, limit],
+    [
+      before?.at ?? null,
+      before?.id ?? null,
+      limit,
+      labels.pairs.map((pair) => JSON.stringify(pair)),
+      labels.keys,
+    ],
   );
   return rows;
 }

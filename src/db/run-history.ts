@@ -20,12 +20,16 @@ export interface RunRow {
   created_at: Date;
 }
 
-/** A job's runs, newest occurrence first; `before` is the last row of the previous page. */
+/**
+ * A job's runs, newest occurrence first, of one status when given; `before` is the last row of
+ * the previous page.
+ */
 export async function listRunsOfJob(
   client: PoolClient,
   jobId: string,
   limit: number,
   before: PagePosition | null,
+  status: RunRow['status'] | null = null,
 ): Promise<(RunRow & { page_key: string })[]> {
   const { rows } = await client.query<RunRow & { page_key: string }>(
     `SELECT id, cron_job_id, scheduled_at, started_at, finished_at, status, result, error,
@@ -34,8 +38,9 @@ export async function listRunsOfJob(
        FROM cron_job_runs
       WHERE cron_job_id = $1
         AND ($2::timestamptz IS NULL OR (scheduled_at, id) < ($2::timestamptz, $3::uuid))
+        AND ($5::text IS NULL OR status = $5)
       ORDER BY scheduled_at DESC, id DESC LIMIT $4`,
-    [jobId, before?.at ?? null, before?.id ?? null, limit],
+    [jobId, before?.at ?? null, before?.id ?? null, limit, status],
   );
   return rows;
 }

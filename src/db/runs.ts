@@ -58,6 +58,8 @@ interface ClaimRow {
   name: string | null;
   prompt: string | null;
   refused: 'capped' | null;
+  timeout_ms: number | null;
+  model: string | null;
 }
 
 /** Claims many occurrences in one statement; per request: claimed, capped or taken. */
@@ -67,7 +69,7 @@ export async function claimRuns(
   podId: string,
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
-    `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused
+    `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model
        FROM scheduler_claim($1, $2, $3)`,
     [claims.map((c) => c.jobId), claims.map((c) => c.scheduledAt), podId],
   );
@@ -78,7 +80,13 @@ export async function claimRuns(
     else if (row.run_id !== null) {
       answers.set(key, {
         kind: 'claimed',
-        run: { runId: row.run_id, name: row.name ?? '', prompt: row.prompt ?? '' },
+        run: {
+          runId: row.run_id,
+          name: row.name ?? '',
+          prompt: row.prompt ?? '',
+          timeoutMs: row.timeout_ms,
+          model: row.model,
+        },
       });
     }
   }
@@ -147,8 +155,10 @@ export async function adoptRuns(
     scheduled_at: Date;
     name: string;
     prompt: string;
+    timeout_ms: number | null;
+    model: string | null;
   }>(
-    `SELECT run_id, cron_job_id, tenant_id, scheduled_at, name, prompt
+    `SELECT run_id, cron_job_id, tenant_id, scheduled_at, name, prompt, timeout_ms, model
        FROM scheduler_adopt($1, $2, $3)`,
     [runs.map((r) => r.runId), runs.map((r) => r.fromPodId), podId],
   );
@@ -159,5 +169,7 @@ export async function adoptRuns(
     scheduledAt: row.scheduled_at,
     name: row.name,
     prompt: row.prompt,
+    timeoutMs: row.timeout_ms,
+    model: row.model,
   }));
 }

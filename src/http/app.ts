@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Registry } from 'prom-client';
 import { createLlm, type Llm } from '../agent/llm.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
+import { createModelCatalog } from '../agent/model-catalog.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
@@ -21,6 +22,7 @@ import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { registerRunListRoutes } from './routes/runs-list.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 
@@ -103,11 +105,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
-  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning });
+  const controls = {
+    execTimeoutMs: deps.config.execTimeoutMs,
+    listModels: createModelCatalog({ ...deps.config.llm, models: deps.config.llmModels }),
+  };
+  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning, controls });
+  registerRunListRoutes(app, { pool: deps.pool, now, controls });
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
     schedulerRunning,
+    controls,
     rateLimiter,
     llm: deps.llm ?? createLlm(deps.config.llm),
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),

@@ -17,6 +17,8 @@ export interface StoredJob {
   updatedAt: Date;
   /** The latest occurrence already claimed by any pod, if any. */
   lastScheduledAt: Date | null;
+  /** The job's ends_at: no occurrence after it (absent: none). */
+  endsAt?: Date | null;
 }
 
 /** A claimed occurrence: its run, and the job's name and prompt as committed at the claim. */
@@ -24,6 +26,9 @@ export interface ClaimedRun {
   runId: string;
   name: string;
   prompt: string;
+  /** The job's own timeout (at most the exec timeout), and model; null: the defaults. */
+  timeoutMs?: number | null;
+  model?: string | null;
 }
 
 /**
@@ -137,6 +142,8 @@ export interface RunRequest {
   prompt: string;
   timezone: string;
   scheduledAt: Date;
+  /** The job's model; absent: the default. */
+  model?: string | undefined;
 }
 
 export interface RunContext {

@@ -50,7 +50,11 @@ export class Timeline {
     const catchUps: Occurrence[] = [];
     for (const job of jobs) {
       if (!replan && this.versionOf(job.id) === job.updatedAt.getTime()) continue;
-      const parsed = parseSchedule({ schedule: job.schedule, timezone: job.timezone });
+      const parsed = parseSchedule({
+        schedule: job.schedule,
+        timezone: job.timezone,
+        endsAt: job.endsAt,
+      });
       if (!parsed.ok) {
         this.reportInvalid(job, parsed.message);
         this.remove(job.id);
@@ -130,7 +134,7 @@ export class Timeline {
 function memoizeNext(): (schedule: ParsedSchedule, afterMs: number) => number | null {
   const cache = new Map<string, number | null>();
   return (schedule, afterMs) => {
-    const key = `${afterMs}|${schedule.timezone}|${schedule.source}`;
+    const key = `${afterMs}|${schedule.timezone}|${schedule.source}|${schedule.endsAtMs ?? ''}`;
     let next = cache.get(key);
     if (next === undefined) {
       next = schedule.nextAfter(new Date(afterMs))?.getTime() ?? null;

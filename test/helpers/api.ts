@@ -191,4 +191,16 @@ export const JOB_FIELDS = [
   'run_count',
   'created_at',
   'updated_at',
+  // The per-job run controls.
+  'labels',
+  'paused_reason',
+  'paused_at',
+  'paused_by',
+  'pause_after_failures',
+  'consecutive_failures',
+  'ends_at',
+  'max_runs',
+  'stopped_by',
+  'timeout',
+  'model',
 ];

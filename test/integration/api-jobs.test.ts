@@ -108,6 +108,17 @@ describe('cron jobs API', () => {
         run_count: 0,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
+        labels: {},
+        paused_reason: null,
+        paused_at: null,
+        paused_by: null,
+        pause_after_failures: null,
+        consecutive_failures: 0,
+        ends_at: null,
+        max_runs: null,
+        stopped_by: null,
+        timeout: null,
+        model: null,
       });
 
       const got = await call(app, key, 'GET', `/v1/cron-jobs/${job.id}`);

@@ -50,6 +50,7 @@ describe('PostgreSQL job store', () => {
       dueFrom: expect.any(Date),
       updatedAt: expect.any(Date),
       lastScheduledAt: null,
+      endsAt: null,
     });
   });
 
@@ -66,7 +67,13 @@ describe('PostgreSQL job store', () => {
     ]);
     expect(first).toEqual({
       kind: 'claimed',
-      run: { runId: expect.any(String), name: `job ${id.slice(0, 8)}`, prompt: 'v2' },
+      run: {
+        runId: expect.any(String),
+        name: `job ${id.slice(0, 8)}`,
+        prompt: 'v2',
+        timeoutMs: null,
+        model: null,
+      },
     });
     const taken = { kind: 'taken' };
     expect(again).toEqual(taken);
