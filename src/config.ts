@@ -78,7 +78,8 @@ const envSchema = z.object({
   LLM_MODELS: optionalText
     .transform((text) => text?.split(',').map((name) => name.trim()))
     .refine(
-      (names) => names === undefined || names.every((name) => name.length > 0 && name.length <= 200),
+      (names) =>
+        names === undefined || names.every((name) => name.length > 0 && name.length <= 200),
       'expected model names separated by commas, the default first',
     ),
   LOG_FORMAT: choice(['text', 'json'], 'text'),

@@ -40,6 +40,17 @@ cron_jobs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.updated_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.last_run_error_kind text
 cron_jobs.last_triggered_at timestamp with time zone
+cron_jobs.labels jsonb NOT NULL DEFAULT '{}'::jsonb
+cron_jobs.paused_reason text
+cron_jobs.paused_at timestamp with time zone
+cron_jobs.paused_by text
+cron_jobs.stopped_by text
+cron_jobs.pause_after_failures integer
+cron_jobs.consecutive_failures integer NOT NULL DEFAULT 0
+cron_jobs.ends_at timestamp with time zone
+cron_jobs.max_runs bigint
+cron_jobs.timeout_ms integer
+cron_jobs.model text
 idempotency_keys.tenant_id uuid NOT NULL
 idempotency_keys.scope text NOT NULL
 idempotency_keys.key text NOT NULL
@@ -80,12 +91,21 @@ cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['ti
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
 cron_job_runs cron_job_runs_result_check CHECK ((length(result) <= 4096))
 cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
+cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
+cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
+cron_jobs cron_jobs_max_runs_check CHECK ((max_runs >= 1))
+cron_jobs cron_jobs_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
 cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+cron_jobs cron_jobs_pause_after_failures_check CHECK (((pause_after_failures >= 1) AND (pause_after_failures <= 1000)))
+cron_jobs cron_jobs_paused_by_check CHECK ((paused_by = ANY (ARRAY['user'::text, 'system'::text])))
+cron_jobs cron_jobs_paused_reason_check CHECK ((length(paused_reason) <= 500))
 cron_jobs cron_jobs_pkey PRIMARY KEY (id)
 cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(prompt) <= 16384)))
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
+cron_jobs cron_jobs_stopped_by_check CHECK ((stopped_by = ANY (ARRAY['max_runs'::text, 'pause_after_failures'::text])))
 cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+cron_jobs cron_jobs_timeout_ms_check CHECK ((timeout_ms >= 1000))
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
 idempotency_keys idempotency_keys_pkey PRIMARY KEY (tenant_id, scope, key)
 idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -111,8 +131,10 @@ CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON public.cron_jo
 CREATE UNIQUE INDEX cron_job_runs_pkey ON public.cron_job_runs USING btree (id)
 CREATE INDEX cron_job_runs_tenant_active_idx ON public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE INDEX cron_job_runs_tenant_idx ON public.cron_job_runs USING btree (tenant_id, created_at DESC)
+CREATE INDEX cron_job_runs_tenant_scheduled_idx ON public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
 CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE enabled
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
+CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
@@ -159,8 +181,11 @@ tenants tenants_select SELECT TO hermesx_app USING ((app_is_admin() OR (id = app
 tenants tenants_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
 
 -- triggers
+CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
+CREATE TRIGGER cron_jobs_notify_ends_at AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.ends_at IS DISTINCT FROM new.ends_at)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_insert AFTER INSERT OR DELETE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
@@ -169,7 +194,9 @@ admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: h
 app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
+cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
+cron_jobs_track_controls() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
@@ -244,6 +271,37 @@ AS $function$
       AND (k.expires_at IS NULL OR k.expires_at > now())
       AND t.deleted_at IS NULL
   $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_apply_run_limits()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF NEW.run_count <= OLD.run_count THEN
+      RETURN NEW;
+    END IF;
+    NEW.consecutive_failures := CASE WHEN NEW.last_run_success THEN 0
+                                     ELSE OLD.consecutive_failures + 1 END;
+    IF NOT NEW.enabled THEN
+      RETURN NEW;
+    END IF;
+    IF NEW.max_runs IS NOT NULL AND NEW.run_count >= NEW.max_runs THEN
+      NEW.stopped_by := 'max_runs';
+      NEW.paused_reason := format('max_runs reached: %s runs', NEW.run_count);
+    ELSIF NEW.pause_after_failures IS NOT NULL
+          AND NEW.consecutive_failures >= NEW.pause_after_failures THEN
+      NEW.stopped_by := 'pause_after_failures';
+      NEW.paused_reason := left(format('%s consecutive failed runs; last error: %s',
+                                       NEW.consecutive_failures, NEW.last_run_error), 500);
+    ELSE
+      RETURN NEW;
+    END IF;
+    NEW.enabled := false;
+    NEW.paused_at := now();
+    NEW.paused_by := 'system';
+    NEW.next_run_at := NULL;
+    RETURN NEW;
+  END
+  $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_notify()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -253,6 +311,19 @@ AS $function$
   BEGIN
     PERFORM pg_notify('hermesx_cron_jobs', row_id::text);
     RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_track_controls()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF (NEW.labels, NEW.pause_after_failures, NEW.ends_at, NEW.max_runs, NEW.timeout_ms, NEW.model)
+       IS DISTINCT FROM
+       (OLD.labels, OLD.pause_after_failures, OLD.ends_at, OLD.max_runs, OLD.timeout_ms, OLD.model) THEN
+      NEW.updated_at := now();
+    END IF;
+    RETURN NEW;
   END
   $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_track_definition()
@@ -281,7 +352,7 @@ AS $function$
      WHERE status IN ('claimed', 'running')
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text)
- RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text, timeout_ms integer, model text)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -292,11 +363,11 @@ AS $function$
        WHERE r.id = i.run_id AND r.pod_id = i.from_pod AND r.status = 'claimed'
       RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
     )
-    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt
+    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
       FROM adopted a JOIN cron_jobs j ON j.id = a.cron_job_id
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text)
- RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text)
+ RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -334,10 +405,10 @@ AS $function$
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
       RETURNING r.cron_job_id, r.scheduled_at, r.id
     )
-    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model
       FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
     UNION ALL
-    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped'
+    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $function$
@@ -438,13 +509,14 @@ AS $function$
      WHERE j.enabled AND t.deleted_at IS NULL
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT NULL::uuid[])
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, last_scheduled_at timestamp with time zone)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
-           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id)
+           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id),
+           j.ends_at
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with

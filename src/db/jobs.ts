@@ -1,7 +1,25 @@
-import type { ControlFields, PausedBy, StoppedBy } from '../jobs/controls.js';
 import type { ErrorKind } from '../scheduler/ports.js';
 import type { StoredJob } from '../scheduler/ports.js';
 import type { Pool, PoolClient } from './pool.js';
+
+export type PausedBy = 'user' | 'system';
+export type StoppedBy = 'max_runs' | 'pause_after_failures';
+
+/** The controls as stored (cron_jobs columns). */
+export interface ControlFields {
+  labels: Record<string, string>;
+  pausedReason: string | null;
+  pausedAt: Date | null;
+  pausedBy: PausedBy | null;
+  stoppedBy: StoppedBy | null;
+  pauseAfterFailures: number | null;
+  endsAt: Date | null;
+  maxRuns: number | null;
+  timeoutMs: number | null;
+  model: string | null;
+  /** A resumed job starts counting failures in a row from zero. */
+  consecutiveFailures: number;
+}
 
 interface LoadedRow {
   id: string;

@@ -88,10 +88,7 @@ const jobControls = {
     .max(1000)
     .nullable()
     .describe('pause the job (paused_by system) after this many failed occurrences in a row'),
-  ends_at: z.iso
-    .datetime({ offset: true })
-    .nullable()
-    .describe('no occurrence after this time'),
+  ends_at: z.iso.datetime({ offset: true }).nullable().describe('no occurrence after this time'),
   max_runs: z
     .number()
     .int()

@@ -81,7 +81,13 @@ function applyControls(
   current: JobRow | undefined,
 ): JobFields {
   try {
-    const controls = prepareControls(input, prepared.enabled, current, deps.now(), settingsOf(deps));
+    const controls = prepareControls(
+      input,
+      prepared.enabled,
+      current,
+      deps.now(),
+      settingsOf(deps),
+    );
     return { ...prepared.fields, controls };
   } catch (err) {
     throw asCommandError(err);
@@ -182,7 +188,9 @@ export async function updateJob(
 }
 
 export async function getJob(deps: CommandDeps, tenantId: string, id: string): Promise<JobView> {
-  return withTenant(deps.pool, tenantId, async (client) => toJobView(await requireJob(client, id), deps.now()));
+  return withTenant(deps.pool, tenantId, async (client) =>
+    toJobView(await requireJob(client, id), deps.now()),
+  );
 }
 
 export async function deleteJob(deps: CommandDeps, tenantId: string, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 // The per-job run controls' rules (labels, pausing with a reason, limits, timeout, model): pure
 // checks the job commands apply before writing, shared by the REST API and the cronjob tool.
 import { formatDurationMs, parseDurationMs } from '../duration.js';
-import type { JobRow } from '../db/jobs.js';
+import type { ControlFields, JobRow } from '../db/jobs.js';
 
 /** The controls as a request gives them: absent keeps the current value, null clears it. */
 export interface JobControlsInput {
@@ -12,25 +12,6 @@ export interface JobControlsInput {
   max_runs?: number | null | undefined;
   timeout?: string | null | undefined;
   model?: string | null | undefined;
-}
-
-export type PausedBy = 'user' | 'system';
-export type StoppedBy = 'max_runs' | 'pause_after_failures';
-
-/** The controls as stored (cron_jobs columns). */
-export interface ControlFields {
-  labels: Record<string, string>;
-  pausedReason: string | null;
-  pausedAt: Date | null;
-  pausedBy: PausedBy | null;
-  stoppedBy: StoppedBy | null;
-  pauseAfterFailures: number | null;
-  endsAt: Date | null;
-  maxRuns: number | null;
-  timeoutMs: number | null;
-  model: string | null;
-  /** A resumed job starts counting failures in a row from zero. */
-  consecutiveFailures: number;
 }
 
 export interface ControlSettings {

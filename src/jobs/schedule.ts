@@ -40,7 +40,9 @@ const parsedCache = new Map<string, ScheduleCheck>();
 export function parseSchedule(spec: ScheduleSpec): ScheduleCheck {
   const check = parseUnbounded(spec);
   const endsAt = spec?.endsAt;
-  return check.ok && endsAt instanceof Date ? { ok: true, schedule: endAt(check.schedule, endsAt) } : check;
+  return check.ok && endsAt instanceof Date
+    ? { ok: true, schedule: endAt(check.schedule, endsAt) }
+    : check;
 }
 
 /** The schedule without occurrences after `endsAt` (the rule every pod and the API share). */

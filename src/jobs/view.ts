@@ -1,6 +1,6 @@
 import { formatDurationMs } from '../duration.js';
 import type { ErrorKind } from '../scheduler/ports.js';
-import type { PausedBy, StoppedBy } from './controls.js';
+import type { PausedBy, StoppedBy } from '../db/jobs.js';
 import type { JobRow } from '../db/jobs.js';
 import type { RunRow } from '../db/run-history.js';
 

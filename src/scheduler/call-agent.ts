@@ -36,7 +36,8 @@ export async function callAgent(
   const execTimeoutMs = Math.min(jobTimeoutMs, settings.execTimeoutMs);
   const timeout = clock.setTimeout(() => {
     const limit = formatDurationMs(execTimeoutMs);
-    const which = jobTimeoutMs < settings.execTimeoutMs ? "the job's timeout" : 'SCHEDULER_EXEC_TIMEOUT';
+    const which =
+      jobTimeoutMs < settings.execTimeoutMs ? "the job's timeout" : 'SCHEDULER_EXEC_TIMEOUT';
     controller.abort(new RunAborted('timeout', `timeout: run exceeded ${which} (${limit})`));
   }, execTimeoutMs);
   let attempts = 0;
