@@ -146,7 +146,20 @@ describe('OpenAPI description and /docs', () => {
     expect(Object.keys(job?.properties ?? {}).sort()).toEqual([...JOB_FIELDS].sort());
     const body = resolve(created?.requestBody?.content['application/json']?.schema);
     expect(Object.keys(body?.properties ?? {}).sort()).toEqual(
-      ['enabled', 'name', 'prompt', 'schedule', 'timezone'].sort(),
+      [
+        'enabled',
+        'name',
+        'prompt',
+        'schedule',
+        'timezone',
+        'labels',
+        'paused_reason',
+        'pause_after_failures',
+        'ends_at',
+        'max_runs',
+        'timeout',
+        'model',
+      ].sort(),
     );
     const preview = resolve(
       spec.paths['/v1/cron-jobs/preview']?.post?.requestBody?.content['application/json']?.schema,

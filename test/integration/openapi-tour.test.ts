@@ -184,6 +184,17 @@ describe('the API tour against its OpenAPI document', () => {
     const runs = await send('GET', `/v1/cron-jobs/${job.id}/runs`, tenant);
     expect(runs.statusCode).toBe(200);
     expect(runs.json<{ data: unknown[] }>().data).toHaveLength(1);
+    const failedOnly = await send('GET', `/v1/cron-jobs/${job.id}/runs?status=failed`, tenant);
+    expect(failedOnly.json<{ data: unknown[] }>().data).toHaveLength(0);
+    const across = await send('GET', `/v1/runs?job_id=${job.id}&status=running`, tenant);
+    expect(across.statusCode).toBe(200);
+    expect(across.json<{ data: unknown[] }>().data).toHaveLength(1);
+    expect((await send('GET', '/v1/runs?error_kind=nope', tenant)).statusCode).toBe(400);
+    const labelled = { ...tenant, body: { labels: { team: 'ops' }, timeout: '30s' } };
+    expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, labelled)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/cron-jobs?label=team=ops', tenant)).statusCode).toBe(200);
+    const badModel = { ...tenant, body: { model: 'not-offered' } };
+    expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, badModel)).statusCode).toBe(422);
 
     const deleted = await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
     expect(deleted.statusCode).toBe(204);
