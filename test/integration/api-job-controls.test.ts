@@ -2,6 +2,7 @@
 // pausing with a reason, the limits (ends_at, max_runs, pause_after_failures, recorded by the
 // same SQL that records runs), the per-job timeout and model, and GET /v1/runs across jobs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCronjobTool } from '../../src/agent/tools/cronjob.js';
 import type { RunOutcome } from '../../src/scheduler/ports.js';
 import { createPgJobStore } from '../../src/scheduler/pg-store.js';
 import {
@@ -49,6 +50,7 @@ const SUCCEEDED: RunOutcome = {
 describe('per-job run controls', () => {
   let api: TestApp;
   let key: string;
+  let tenantId: string;
 
   beforeAll(async () => {
     const url = await createTestDatabase();
@@ -58,7 +60,9 @@ describe('per-job run controls', () => {
       schedulerRunning: () => true,
       config: { LLM_MODELS: 'small-model, large-model', SCHEDULER_EXEC_TIMEOUT: '2m' },
     });
-    ({ key } = await createTenantWithKey(api.app, { min_schedule_interval_seconds: 0 }));
+    const created = await createTenantWithKey(api.app, { min_schedule_interval_seconds: 0 });
+    key = created.key;
+    tenantId = created.tenant.id;
   });
 
   afterAll(async () => {
@@ -298,5 +302,51 @@ describe('per-job run controls', () => {
     } finally {
       key = mine;
     }
+  });
+
+  it('the cronjob tool takes the same controls, under the same rules', async () => {
+    const tool = createCronjobTool({
+      pool: api.pool,
+      now: () => NOW,
+      schedulerRunning: () => true,
+      controls: { execTimeoutMs: 120_000, listModels: () => Promise.resolve(['small-model']) },
+    });
+    const context = { tenantId, signal: new AbortController().signal, changes: [] };
+    const use = async (args: Record<string, unknown>) =>
+      JSON.parse(await tool.run(args, context)) as {
+        ok: boolean;
+        job?: JobView;
+        data?: JobView[];
+        error?: { code: string };
+      };
+    const created = await use({
+      action: 'create',
+      name: 'tool job',
+      schedule: '@hourly',
+      prompt: 'hi',
+      labels: { via: 'tool' },
+      timeout: '45s',
+      pause_after_failures: 2,
+      max_runs: 5,
+    });
+    expect(created.job).toMatchObject({
+      labels: { via: 'tool' },
+      timeout: '45s',
+      pause_after_failures: 2,
+      max_runs: 5,
+    });
+    const id = created.job!.id;
+    const listed = await use({ action: 'list', label: 'via=tool' });
+    expect(listed.data?.map((job) => job.id)).toEqual([id]);
+    const paused = await use({ action: 'disable', id, paused_reason: 'asked by the user' });
+    expect(paused.job).toMatchObject({ paused_by: 'user', paused_reason: 'asked by the user' });
+    expect(await use({ action: 'update', id, model: 'huge-model' })).toMatchObject({
+      ok: false,
+      error: { code: 'model_not_allowed' },
+    });
+    expect(await use({ action: 'update', id, timeout: '10m' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_error' },
+    });
   });
 });
