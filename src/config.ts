@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { formatDurationMs, parseDurationMs } from './duration.js';
+import type { S3Settings } from './storage/s3-store.js';
 
 /** Thrown for a setting that cannot be used; its message is the one line shown to the operator. */
 export class ConfigError extends Error {
@@ -96,6 +97,17 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
+  OBJECT_STORE_DIR: optionalText,
+  S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  MINIO_ENDPOINT: url(['http:', 'https:'], 'http://minio:9000'),
+  MINIO_ACCESS_KEY: optionalText,
+  MINIO_SECRET_KEY: optionalText,
+  MINIO_BUCKET: optionalText,
 });
 
 /** The environment variables the configuration reads (for `hermesx help settings`). */
@@ -131,7 +143,17 @@ export interface Config {
   readonly authFailuresPerMinute: number;
   readonly chatMaxTokens: number;
   readonly chatHeartbeatMs: number;
+  /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
+  readonly runResultMaxBytes: number;
+  /** Where large objects (run results, skills) live: see objectStoreSettings(). */
+  readonly objectStore: ObjectStoreSettings;
 }
+
+export type ObjectStoreSettings =
+  { readonly kind: 'disk'; readonly dir: string } | ({ readonly kind: 's3' } & S3Settings);
+
+/** The embedded default of the object store, relative to the working directory. */
+export const DEFAULT_OBJECT_STORE_DIR = '.hermesx/objects';
 
 /** Reads the settings once; throws ConfigError naming the variable, its value and what is expected. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -183,7 +205,70 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
+    objectStore: Object.freeze(objectStoreSettings(s)),
   });
+}
+
+type ObjectStoreEnv = Pick<
+  z.infer<typeof envSchema>,
+  | 'OBJECT_STORE_DIR'
+  | 'S3_ENDPOINT'
+  | 'S3_BUCKET'
+  | 'S3_REGION'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
+  | 'MINIO_ENDPOINT'
+  | 'MINIO_ACCESS_KEY'
+  | 'MINIO_SECRET_KEY'
+  | 'MINIO_BUCKET'
+>;
+
+/**
+ * S3_BUCKET set: S3 with the S3_* settings (MINIO_* ignored). Otherwise MINIO_ENDPOINT set:
+ * S3 at that MinIO with MINIO_ACCESS_KEY/MINIO_SECRET_KEY/MINIO_BUCKET (the guide's names).
+ * Otherwise a directory on disk (OBJECT_STORE_DIR, default .hermesx/objects).
+ */
+function objectStoreSettings(s: ObjectStoreEnv): ObjectStoreSettings {
+  const region = s.S3_REGION ?? 'us-east-1';
+  if (s.S3_BUCKET !== undefined) {
+    if ((s.S3_ACCESS_KEY_ID === undefined) !== (s.S3_SECRET_ACCESS_KEY === undefined)) {
+      throw new ConfigError(
+        'invalid setting S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY: expected both or neither (neither: the default AWS credential chain)',
+      );
+    }
+    return {
+      kind: 's3',
+      source: 'S3_*',
+      endpoint: s.S3_ENDPOINT,
+      bucket: s.S3_BUCKET,
+      region,
+      accessKeyId: s.S3_ACCESS_KEY_ID,
+      secretAccessKey: s.S3_SECRET_ACCESS_KEY,
+    };
+  }
+  if (s.S3_ENDPOINT !== undefined) {
+    throw new ConfigError(
+      `missing setting S3_BUCKET: S3_ENDPOINT=${JSON.stringify(s.S3_ENDPOINT)} is set, expected the bucket name too`,
+    );
+  }
+  if (s.MINIO_ENDPOINT !== undefined) {
+    if (s.MINIO_ACCESS_KEY === undefined || s.MINIO_SECRET_KEY === undefined) {
+      throw new ConfigError(
+        `missing setting MINIO_ACCESS_KEY/MINIO_SECRET_KEY: MINIO_ENDPOINT=${JSON.stringify(s.MINIO_ENDPOINT)} is set, expected its access and secret keys too`,
+      );
+    }
+    return {
+      kind: 's3',
+      source: 'MINIO_*',
+      endpoint: s.MINIO_ENDPOINT,
+      bucket: s.MINIO_BUCKET ?? 'hermes-skills',
+      region,
+      accessKeyId: s.MINIO_ACCESS_KEY,
+      secretAccessKey: s.MINIO_SECRET_KEY,
+    };
+  }
+  return { kind: 'disk', dir: s.OBJECT_STORE_DIR ?? DEFAULT_OBJECT_STORE_DIR };
 }
 
 /** Requires DATABASE_URL (every command but `dev` needs it). */

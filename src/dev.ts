@@ -3,14 +3,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { waitForSignal } from './cli-signals.js';
-import type { Config } from './config.js';
+import { redactUrl, type Config } from './config.js';
 import { findApiKey, insertApiKey } from './db/api-keys.js';
 import { createPool, withAdmin } from './db/pool.js';
 import { DEFAULT_TENANT_ID } from './db/tenants.js';
 import { withDevEnvFile } from './dev/env-file.js';
 import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
 import type { Logger } from './log.js';
-import { startService } from './main.js';
+import { startService, type RunningService } from './main.js';
 
 const STATE_DIR = '.hermesx';
 
@@ -48,7 +48,7 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
     writeFileSync(path.join(stateDir, 'dev.json'), JSON.stringify(state, null, 2) + '\n', {
       mode: 0o600,
     });
-    printBanner(service.url, devConfig, state);
+    printBanner(service.url, devConfig, state, await describeModel(service));
     await waitForSignal();
     await service.stop();
     return 0;
@@ -109,7 +109,18 @@ async function ensureTenantKey(
   }
 }
 
-function printBanner(url: string, config: Config, state: DevState): void {
+/** The banner's model line: which server, and whether it answered GET /models just now. */
+async function describeModel(service: RunningService): Promise<string> {
+  const status = await service.model.check();
+  const where = `${redactUrl(service.model.url)} (${service.model.model})`;
+  if (!status.reachable) {
+    return `${where}: not answering GET /models (${status.error ?? 'no answer'}); runs fail with model_unreachable`;
+  }
+  const listed = status.modelListed === false ? ', but it does not list that model' : '';
+  return `${where}: answered GET /models${listed}`;
+}
+
+function printBanner(url: string, config: Config, state: DevState, model: string): void {
   const port = new URL(url).port;
   const lines = [
     '',
@@ -122,6 +133,7 @@ function printBanner(url: string, config: Config, state: DevState): void {
       ? [`  API key:        ${config.defaultTenantApiKey}   (HERMES_API_KEY)`]
       : []),
     `  Redis:          ${config.redisUrl ?? 'none (install redis-server to enable the scheduler)'}`,
+    `  Model server:   ${model}`,
     `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',
     '',

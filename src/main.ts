@@ -2,6 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
+import { createModelProbe, type ModelProbe, type ModelStatus } from './agent/model-probe.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
@@ -17,10 +18,14 @@ import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
+import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
+import { openObjectStore } from './storage/open-store.js';
 
 export interface RunningService {
   url: string;
   scheduler: Scheduler | undefined;
+  /** The configured model server and whether it answers GET /models. */
+  model: ModelProbe;
   /** Stops accepting work, drains, closes connections. */
   stop(): Promise<void>;
 }
@@ -38,6 +43,18 @@ export async function startService(config: Config, log: Logger): Promise<Running
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
   const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
+  // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
+  // whose answer needs it fail with result_not_stored until it does.
+  const objects = await openObjectStore(config.objectStore, {
+    maxObjectBytes: Math.max(DEFAULT_MAX_OBJECT_BYTES, config.runResultMaxBytes),
+    onBucketCreated: (bucket) => log.info({ bucket }, 'object store bucket created'),
+    onUnavailable: (error) =>
+      log.error(
+        { object_store: config.objectStore.kind, error: error.message },
+        'object store unavailable',
+      ),
+  });
+  log.info({ object_store: objects.description }, 'object store ready');
   const registry = createServiceRegistry();
   const modelMetrics = createModelMetrics(registry);
 
@@ -60,6 +77,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       metrics: createSchedulerMetrics(registry),
       settings: schedulerSettings(config),
+      results: objects,
     });
     const running = scheduler;
     listener = listenForJobChanges({
@@ -74,19 +92,24 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  const model = createModelProbe(config.llm);
   const app = await buildApp({
+    modelProbe: model,
     config,
     pool,
     redis,
     log,
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
+    objects,
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
   });
   const address = await app.listen({ port: config.port, host: config.host });
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
   const port = Number(new URL(address).port);
   log.info({ host: config.host, port, pod: config.podId }, 'http server listening');
+  // Said at start, without holding it up: a model server that does not answer fails every run.
+  void model.check().then((status) => logModelStatus(log, config, status));
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -97,11 +120,27 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
+      objects.close();
       log.info('stopped');
     })();
     return stopping;
   };
-  return { url: address, scheduler, stop };
+  return { url: address, scheduler, model, stop };
+}
+
+function logModelStatus(log: Logger, config: Config, status: ModelStatus): void {
+  const fields = { llm_url: redactUrl(config.llm.url), model: config.llm.model };
+  if (status.reachable) {
+    log.info(
+      { ...fields, model_listed: status.modelListed, latency_ms: Math.round(status.latencyMs) },
+      'model server answered',
+    );
+  } else {
+    log.warn(
+      { ...fields, error: status.error },
+      'model server not answering GET /models: runs will fail with model_unreachable',
+    );
+  }
 }
 
 /** hermesx_model_retries_total{cause}: model requests sent again, and why. */
@@ -127,5 +166,6 @@ export function schedulerSettings(config: Config): SchedulerSettings {
     livenessIntervalMs: 5000,
     livenessTtlMs: 15_000,
     recoveryIntervalMs: 10_000,
+    runResultMaxBytes: config.runResultMaxBytes,
   };
 }

@@ -23,6 +23,12 @@ cron_job_runs.pod_id text NOT NULL
 cron_job_runs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_job_runs.error_kind text
 cron_job_runs.attempts integer NOT NULL DEFAULT 0
+cron_job_runs.result_object_key text
+cron_job_runs.result_bytes integer
+cron_job_runs.result_truncated boolean NOT NULL DEFAULT false
+cron_job_runs.origin text NOT NULL DEFAULT 'scheduled'::text
+cron_job_runs.model_called_at timestamp with time zone
+cron_job_runs.detail jsonb
 cron_jobs.id uuid NOT NULL DEFAULT gen_random_uuid()
 cron_jobs.tenant_id uuid NOT NULL
 cron_jobs.name text NOT NULL
@@ -86,10 +92,14 @@ api_keys api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) 
 cron_job_runs cron_job_runs_attempts_check CHECK ((attempts >= 0))
 cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, scheduled_at)
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
+cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text])))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text])))
+cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
-cron_job_runs cron_job_runs_result_check CHECK ((length(result) <= 4096))
+cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))
+cron_job_runs cron_job_runs_result_inline_check CHECK ((octet_length(result) <= 8192))
+cron_job_runs cron_job_runs_result_object_key_check CHECK ((length(result_object_key) <= 512))
 cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
 cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
@@ -203,11 +213,12 @@ scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DE
 scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
 scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
-scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_details jsonb[]) SECURITY DEFINER execute: hermesx_app
 scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_job_versions() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
-scheduler_mark_sent(p_run_ids uuid[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
+scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 
 -- functions
@@ -454,7 +465,7 @@ AS $function$
     )
     SELECT f.id, f.cron_job_id FROM failed f
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text)
+CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_details jsonb[] DEFAULT NULL::jsonb[])
  RETURNS SETOF uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -465,12 +476,16 @@ AS $function$
     RETURN QUERY
     WITH input AS (
       SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
-                           p_next_run_ats)
-               AS i (run_id, success, result, error, error_kind, attempts, next_run_at)
+                           p_next_run_ats, p_details)
+               AS i (run_id, success, result, error, error_kind, attempts, next_run_at, d)
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
-             result = left(i.result, 4096),
+             result = i.result,
+             result_object_key = i.d->>'result_object_key',
+             result_bytes = (i.d->>'result_bytes')::integer,
+             result_truncated = coalesce((i.d->>'result_truncated')::boolean, false),
+             detail = coalesce(i.d->'detail', r.detail),
              error = left(i.error, 1024),
              error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
              attempts = i.attempts,
@@ -523,15 +538,33 @@ AS $function$
        -- every id, quadratic for the 100,000 ids a bulk insert notifies.
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text)
+CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
  RETURNS SETOF uuid
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    UPDATE cron_job_runs SET status = 'running'
-     WHERE id IN (SELECT unnest(p_run_ids)) AND status = 'claimed' AND pod_id = p_pod_id
-    RETURNING id
+    UPDATE cron_job_runs r
+       SET status = 'running', model_called_at = now(), attempts = greatest(r.attempts, 1),
+           origin = coalesce(i.origin, r.origin)
+      FROM unnest(p_run_ids, p_origins) AS i (run_id, origin)
+     WHERE r.id = i.run_id AND r.status = 'claimed' AND r.pod_id = p_pod_id
+    RETURNING r.id
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH moved AS (
+      UPDATE cron_job_runs r
+         SET attempts = greatest(r.attempts, p_attempts),
+             detail = jsonb_set(coalesce(r.detail, '{}'::jsonb), '{attempt_log}', p_attempt_log)
+       WHERE r.id = p_run_id AND r.status = 'running' AND r.pod_id = p_pod_id
+      RETURNING r.id
+    )
+    SELECT EXISTS (SELECT 1 FROM moved)
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger

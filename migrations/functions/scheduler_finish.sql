@@ -1,8 +1,11 @@
 -- Finishes runs of this pod and updates their jobs in one statement. Returns the runs it
--- finished; one failed by recovery or adopted by another pod is left as it is.
+-- finished; one failed by recovery or adopted by another pod is left as it is. p_details (per
+-- run: result_object_key, result_bytes, result_truncated, detail) may be NULL for callers that
+-- have none; `result` is bounded by the caller and the table's CHECK (8 KiB).
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
-                                 p_next_run_ats timestamptz[], p_pod_id text)
+                                 p_next_run_ats timestamptz[], p_pod_id text,
+                                 p_details jsonb[] DEFAULT NULL)
   RETURNS SETOF uuid
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
@@ -12,12 +15,16 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
     RETURN QUERY
     WITH input AS (
       SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
-                           p_next_run_ats)
-               AS i (run_id, success, result, error, error_kind, attempts, next_run_at)
+                           p_next_run_ats, p_details)
+               AS i (run_id, success, result, error, error_kind, attempts, next_run_at, d)
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
-             result = left(i.result, 4096),
+             result = i.result,
+             result_object_key = i.d->>'result_object_key',
+             result_bytes = (i.d->>'result_bytes')::integer,
+             result_truncated = coalesce((i.d->>'result_truncated')::boolean, false),
+             detail = coalesce(i.d->'detail', r.detail),
              error = left(i.error, 1024),
              error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
              attempts = i.attempts,
@@ -41,5 +48,5 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text, jsonb[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text, jsonb[]) TO hermesx_app;

@@ -22,13 +22,21 @@ export const SCHEDULED_RUN_TOOLS: readonly AgentTool[] = [];
 export function createCronRunner(llm: Llm): AgentRunner {
   return async (request, context) => {
     try {
+      const messages = [
+        { role: 'system' as const, content: describeOccurrence(request) },
+        { role: 'user' as const, content: request.prompt },
+      ];
+      context.report?.({ promptSent: messages });
       const answer = await runAgent(withRunContext(llm, context, request.model), {
-        messages: [
-          { role: 'system', content: describeOccurrence(request) },
-          { role: 'user', content: request.prompt },
-        ],
+        messages,
         tools: SCHEDULED_RUN_TOOLS,
         context: { tenantId: request.tenantId, signal: context.signal },
+      });
+      context.report?.({
+        usage: {
+          promptTokens: answer.usage.prompt_tokens,
+          completionTokens: answer.usage.completion_tokens,
+        },
       });
       return { ok: true, text: answer.content };
     } catch (err) {
@@ -39,14 +47,25 @@ export function createCronRunner(llm: Llm): AgentRunner {
 
 /**
  * Every model request of the run goes through the scheduler's beforeSend, within its deadline,
- * to the job's model when it names one.
+ * to the job's model when it names one; its retries and the model that answered are reported
+ * for the run detail.
  */
 function withRunContext(llm: Llm, context: RunContext, model: string | undefined): Llm {
-  const options = { beforeSend: context.beforeSend, deadlineMs: context.deadlineMs };
+  const options = {
+    beforeSend: context.beforeSend,
+    deadlineMs: context.deadlineMs,
+    onRetry: context.onRetry,
+  };
   return {
     model: model ?? llm.model,
-    complete: (params, signal) =>
-      llm.complete(model === undefined ? params : { ...params, model }, signal, options),
+    complete: async (params, signal) => {
+      const asked = model === undefined ? params : { ...params, model };
+      const completion = await llm.complete(asked, signal, options);
+      if (typeof completion.model === 'string' && completion.model !== '') {
+        context.report?.({ model: completion.model.slice(0, 200) });
+      }
+      return completion;
+    },
   };
 }
 

@@ -21,6 +21,8 @@ export interface CallOptions {
   beforeSend?: () => Promise<void>;
   /** Date.now() ms after which no retry is planned (default: 5 s from the call). */
   deadlineMs?: number;
+  /** Told before a request is sent again, with why (this call's retries only). */
+  onRetry?: (cause: RetryCause) => void;
 }
 
 /** The one place that talks to the OpenAI-compatible model server (Ollama, vLLM, OpenAI). */
@@ -134,6 +136,7 @@ export function createLlm(settings: LlmSettings, options: LlmOptions = {}): Llm 
         } else return parseCompletion(outcome.answer);
         if (attempt >= MAX_ATTEMPTS || Date.now() + retry.delayMs > deadlineMs) throw retry.final;
         options.onRetry?.(retry.cause);
+        call.onRetry?.(retry.cause);
         await sleep(retry.delayMs, signal);
       }
     },

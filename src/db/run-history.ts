@@ -18,7 +18,19 @@ export interface RunRow {
   duration_ms: number | null;
   pod_id: string;
   created_at: Date;
+  origin: 'scheduled' | 'manual' | 'catch_up';
+  /** Size of the whole answer in UTF-8 bytes. */
+  result_bytes: number | null;
+  /** `result` is the whole answer (not its short form). */
+  result_complete: boolean;
 }
+
+/** The list columns: `result` is the short form (4,096 characters) of the whole answer. */
+export const RUN_LIST_COLUMNS = `id, cron_job_id, scheduled_at, started_at, finished_at, status,
+            left(result, 4096) AS result, error, error_kind, attempts, duration_ms, pod_id,
+            created_at, origin, result_bytes,
+            (result_object_key IS NULL AND NOT result_truncated
+              AND coalesce(length(result), 0) <= 4096) AS result_complete`;
 
 /**
  * A job's runs, newest occurrence first, of one status when given; `before` is the last row of
@@ -32,8 +44,7 @@ export async function listRunsOfJob(
   status: RunRow['status'] | null = null,
 ): Promise<(RunRow & { page_key: string })[]> {
   const { rows } = await client.query<RunRow & { page_key: string }>(
-    `SELECT id, cron_job_id, scheduled_at, started_at, finished_at, status, result, error,
-            error_kind, attempts, duration_ms, pod_id, created_at,
+    `SELECT ${RUN_LIST_COLUMNS},
             to_char(scheduled_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_job_runs
       WHERE cron_job_id = $1

@@ -1,8 +1,10 @@
 import type {
   ActiveRun,
   AdoptedRun,
+  AttemptRecord,
   ClaimAnswer,
   ErrorKind,
+  RunOrigin,
   RunOutcome,
 } from '../scheduler/ports.js';
 import type { Pool } from './pool.js';
@@ -99,18 +101,73 @@ export async function claimRuns(
   });
 }
 
+export interface MarkRequest {
+  runId: string;
+  /** Undefined keeps the run's origin (an adopted run). */
+  origin?: RunOrigin;
+}
+
 /** claimed -> running for the runs still this pod's; true for each one it may now send. */
 export async function markRunsSent(
   pool: Pool,
-  runIds: readonly string[],
+  marks: readonly MarkRequest[],
   podId: string,
 ): Promise<boolean[]> {
-  const { rows } = await pool.query<{ id: string }>('SELECT scheduler_mark_sent($1, $2) AS id', [
-    runIds,
-    podId,
-  ]);
+  const { rows } = await pool.query<{ id: string }>(
+    'SELECT scheduler_mark_sent($1, $2, $3) AS id',
+    [marks.map((m) => m.runId), podId, marks.map((m) => m.origin ?? null)],
+  );
   const sent = new Set(rows.map((row) => row.id));
-  return runIds.map((id) => sent.has(id));
+  return marks.map((m) => sent.has(m.runId));
+}
+
+/** A running run's attempts so far (retries), shown while it runs. */
+export async function noteRunProgress(
+  pool: Pool,
+  runId: string,
+  podId: string,
+  attempts: number,
+  log: readonly AttemptRecord[],
+): Promise<void> {
+  await pool.query('SELECT scheduler_run_progress($1, $2, $3, $4)', [
+    runId,
+    podId,
+    attempts,
+    JSON.stringify(log.map(attemptJson)),
+  ]);
+}
+
+function attemptJson(attempt: AttemptRecord) {
+  return {
+    started_at: attempt.startedAt,
+    duration_ms: attempt.durationMs,
+    outcome: attempt.outcome,
+  };
+}
+
+/** The per-run extras scheduler_finish stores beside the outcome (p_details). */
+function finishDetails(outcome: RunOutcome): string {
+  const detail = outcome.detail;
+  return JSON.stringify({
+    result_object_key: outcome.resultObjectKey ?? null,
+    result_bytes:
+      outcome.resultBytes ??
+      (outcome.result === null ? null : Buffer.byteLength(outcome.result, 'utf8')),
+    result_truncated: outcome.resultTruncated ?? false,
+    ...(detail
+      ? {
+          detail: {
+            prompt_sent: detail.promptSent,
+            model: detail.model,
+            usage: detail.usage && {
+              prompt_tokens: detail.usage.promptTokens,
+              completion_tokens: detail.usage.completionTokens,
+            },
+            attempt_log: detail.attemptLog.map(attemptJson),
+          },
+        }
+      : {}),
+  });
 }
 
 export interface FinishRequest {
@@ -126,7 +183,7 @@ export async function finishRuns(
   podId: string,
 ): Promise<boolean[]> {
   const { rows } = await pool.query<{ id: string }>(
-    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8) AS id',
+    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id',
     [
       items.map((i) => i.runId),
       items.map((i) => i.outcome.success),
@@ -136,6 +193,7 @@ export async function finishRuns(
       items.map((i) => i.outcome.attempts),
       items.map((i) => i.nextRunAt),
       podId,
+      items.map((i) => finishDetails(i.outcome)),
     ],
   );
   const finished = new Set(rows.map((row) => row.id));

@@ -15,7 +15,7 @@ export const ENV_FILE = '.env';
 
 /** Host names that only resolve inside the compose network of docker-compose.saas.yml. */
 const COMPOSE_HOSTS = new Set(['postgres', 'redis', 'minio', 'hermesx-saas']);
-const URL_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'LLM_API_URL'];
+const URL_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'LLM_API_URL', 'MINIO_ENDPOINT', 'S3_ENDPOINT'];
 
 /** KEY=VALUE lines; blank lines, `# comments` and an `export ` prefix allowed; quotes stripped. */
 export function parseEnvFile(text: string, file = ENV_FILE): Record<string, string> {

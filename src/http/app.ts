@@ -7,9 +7,11 @@ import type { Registry } from 'prom-client';
 import { createLlm, type Llm } from '../agent/llm.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
+import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import type { Redis } from '../redis/connection.js';
 import { registerAccessLog } from './access-log.js';
 import { registerAuth } from './auth.js';
@@ -22,8 +24,8 @@ import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
-import { registerRunListRoutes } from './routes/runs-list.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
+import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 
 export interface AppDeps {
@@ -39,12 +41,17 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** Where long run results are (src/storage); without it only inline results are read. */
+  objects?: ObjectStore;
+  /** Answers GET /health/model (defaults to one for the LLM_* settings). */
+  modelProbe?: ModelProbe;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set([
   '/health/live',
   '/health/ready',
+  '/health/model',
   '/metrics',
   '/openapi.json',
   '/docs',
@@ -101,7 +108,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
-  registerHealthRoutes(app, deps);
+  registerHealthRoutes(app, {
+    pool: deps.pool,
+    redis: deps.redis,
+    model: deps.modelProbe ?? createModelProbe(deps.config.llm),
+  });
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
@@ -109,11 +120,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     execTimeoutMs: deps.config.execTimeoutMs,
     listModels: createModelCatalog({ ...deps.config.llm, models: deps.config.llmModels }),
   };
-  registerCronJobRoutes(app, { pool: deps.pool, now, schedulerRunning, controls });
-  registerRunListRoutes(app, { pool: deps.pool, now, controls });
+  registerCronJobRoutes(app, {
+    pool: deps.pool,
+    now,
+    schedulerRunning,
+    objects: deps.objects,
+    controls,
+  });
+  registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
+    objects: deps.objects,
     schedulerRunning,
     controls,
     rateLimiter,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_KINDS } from '../scheduler/ports.js';
+import { ERROR_KINDS, RUN_ORIGINS } from '../scheduler/ports.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
 // the job rules in src/jobs/commands.ts check the values. A schema given `.meta({ id })` becomes
@@ -59,6 +59,7 @@ export const JobRunsQuery = PageQuery.extend({
 export const RunListQuery = PageQuery.extend({
   status: runStatus.optional().describe('only runs in this status'),
   error_kind: z.enum(ERROR_KINDS).optional().describe('only failed runs of this kind'),
+  origin: z.enum(RUN_ORIGINS).optional().describe('only runs of this origin'),
   job_id: z.string().max(100).optional().describe('only runs of this job'),
   label: labelFilter,
   from: z.iso
@@ -217,16 +218,35 @@ export const Run = z
     started_at: timestamp,
     finished_at: timestamp.nullable(),
     status: runStatus,
-    result: z.string().nullable(),
+    result: z
+      .string()
+      .nullable()
+      .describe(
+        'the answer: in lists its first 4,096 characters (see result_complete); GET /v1/runs/{id} has the whole text',
+      ),
     error: z.string().nullable(),
     error_kind: z
       .enum(ERROR_KINDS)
       .nullable()
       .describe('why a failed run failed (docs/scheduler.md); null unless status is failed'),
-    attempts: z.number().int().min(0).describe('model requests made for this run'),
+    attempts: z
+      .number()
+      .int()
+      .min(0)
+      .describe('model requests made for this run; grows while a running run retries'),
     duration_ms: z.number().int().min(0).nullable(),
     pod_id: z.string(),
     created_at: timestamp,
+    origin: z
+      .enum(RUN_ORIGINS)
+      .describe('why it ran: the schedule, a "run now" (manual) or a catch-up after an outage'),
+    result_bytes: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe('size of the whole stored answer in UTF-8 bytes'),
+    result_complete: z.boolean().describe('`result` here is the whole stored answer'),
   })
   .meta({
     id: 'Run',
@@ -245,6 +265,9 @@ export const Run = z
         duration_ms: 4518,
         pod_id: 'hermesx-7f9c-1',
         created_at: '2026-03-02T08:00:00.010Z',
+        origin: 'scheduled',
+        result_bytes: null,
+        result_complete: true,
       },
     ],
   });

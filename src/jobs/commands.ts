@@ -22,6 +22,8 @@ import {
   type ControlSettings,
   type JobControlsInput,
 } from './controls.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { jobResultsPrefix } from '../storage/run-results.js';
 import { minIntervalMs, parseSchedule, type ParsedSchedule } from './schedule.js';
 import {
   decodeCursor,
@@ -54,6 +56,8 @@ export interface CommandDeps {
   now: () => Date;
   /** The limits of the per-job controls (default: a 5m exec timeout, no model choice). */
   controls?: ControlSettings;
+  /** Where long run results are: a deleted job's go with it. */
+  objects?: ObjectStore | undefined;
 }
 
 export interface TriggerDeps extends CommandDeps {
@@ -197,6 +201,9 @@ export async function deleteJob(deps: CommandDeps, tenantId: string, id: string)
   await withTenant(deps.pool, tenantId, async (client) => {
     if (!isUuid(id) || !(await deleteJobRow(client, id))) throw notFound(id);
   });
+  // After the commit: the rows are gone, so nothing points at these objects any more. A delete
+  // that fails leaves unreachable objects behind, never a run without its result.
+  await deps.objects?.deletePrefix(jobResultsPrefix(tenantId, id)).catch(() => 0);
 }
 
 export async function listJobs(

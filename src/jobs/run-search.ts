@@ -1,6 +1,6 @@
 // Runs across a tenant's jobs, filtered (GET /v1/runs): the same paging and label rules as the
 // job lists.
-import { withTenant } from '../db/pool.js';
+import { withTenant, type Pool } from '../db/pool.js';
 import { searchRuns, type FoundRunRow } from '../db/run-search.js';
 import {
   checkCursor,
@@ -9,7 +9,6 @@ import {
   CommandError,
   isUuid,
   toPage,
-  type CommandDeps,
   type Page,
 } from './commands.js';
 import { toRunView, type RunView } from './view.js';
@@ -23,6 +22,7 @@ export interface RunQuery {
   limit?: number | undefined;
   cursor?: string | undefined;
   status?: RunView['status'] | undefined;
+  origin?: RunView['origin'] | undefined;
   error_kind?: string | undefined;
   job_id?: string | undefined;
   label?: string | readonly string[] | undefined;
@@ -31,7 +31,7 @@ export interface RunQuery {
 }
 
 export async function listTenantRuns(
-  deps: CommandDeps,
+  pool: Pool,
   tenantId: string,
   query: RunQuery,
 ): Promise<Page<RunListItem>> {
@@ -45,12 +45,13 @@ export async function listTenantRuns(
   const search = {
     status: query.status ?? null,
     errorKind: query.error_kind ?? null,
+    origin: query.origin ?? null,
     jobId: query.job_id ?? null,
     labels: checkLabelFilters(query.label),
     from,
     to,
   };
-  const rows = await withTenant(deps.pool, tenantId, (client) =>
+  const rows = await withTenant(pool, tenantId, (client) =>
     searchRuns(client, search, limit + 1, before),
   );
   return toPage(rows, limit, toListItem);

@@ -48,6 +48,9 @@ export interface RunView {
   duration_ms: number | null;
   pod_id: string;
   created_at: string;
+  origin: 'scheduled' | 'manual' | 'catch_up';
+  result_bytes: number | null;
+  result_complete: boolean;
 }
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -102,6 +105,9 @@ export function toRunView(row: RunRow): RunView {
     duration_ms: row.duration_ms,
     pod_id: row.pod_id,
     created_at: row.created_at.toISOString(),
+    origin: row.origin,
+    result_bytes: row.result_bytes,
+    result_complete: row.result_complete,
   };
 }
 

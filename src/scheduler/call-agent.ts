@@ -1,12 +1,23 @@
 // The agent call of a claimed occurrence: under the exec timeout, with the run marked "running"
 // just before its first model request leaves the process.
 import { formatDurationMs } from '../duration.js';
+import { cutUtf8 } from '../storage/run-results.js';
 import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
-import type { ClaimedRun, ErrorKind, RunContext, RunOutcome, RunReply } from './ports.js';
+import type {
+  AttemptRecord,
+  ClaimedRun,
+  ErrorKind,
+  RunContext,
+  RunOrigin,
+  RunOutcome,
+  RunReply,
+  RunReplyDetail,
+} from './ports.js';
 import { RunAborted, type PipelineDeps } from './pipeline.js';
 
-const MAX_RESULT_CHARS = 4096;
 const MAX_ERROR_CHARS = 1024;
+/** RUN_RESULT_MAX_BYTES when the settings do not say. */
+export const DEFAULT_RESULT_MAX_BYTES = 1024 * 1024;
 
 export interface AgentCall {
   outcome: RunOutcome;
@@ -43,13 +54,15 @@ export async function callAgent(
   let attempts = 0;
   let sent = false;
   let marking: Promise<unknown> | undefined;
+  const attemptLog = new AttemptLog(clock);
+  const reported: RunReplyDetail = {};
   const { signal } = controller;
   const context: RunContext = {
     signal,
     deadlineMs: startedMs + execTimeoutMs,
     beforeSend: async () => {
       if (!sent) {
-        marking ??= deps.store.markSent(run.runId, settings.podId);
+        marking ??= deps.store.markSent(run.runId, settings.podId, originOf(loaded, occurrence));
         const ours = await marking.catch((err: unknown) => {
           throw new Error(`cannot record that the run started: ${errorMessage(err)}`);
         });
@@ -58,7 +71,12 @@ export async function callAgent(
       }
       if (signal.aborted) throw signal.reason;
       attempts += 1;
+      attemptLog.begin();
+      // A retry (or the next agent step) shows while the run is still running.
+      if (attempts > 1) noteProgress(deps, run.runId, attempts, attemptLog.records());
     },
+    onRetry: (cause) => attemptLog.end(`retried_${cause}`),
+    report: (part) => Object.assign(reported, part),
   };
   const request = {
     jobId: occurrence.jobId,
@@ -75,7 +93,78 @@ export async function callAgent(
   await marking?.then((ours) => (sent = ours === true)).catch(() => {});
   const shutdown = signal.reason instanceof RunAborted && signal.reason.kind === 'shutdown';
   if (!sent && (marking !== undefined || shutdown)) return 'handed_back';
-  return { outcome: toOutcome(reply, attempts), startedMs, finishedMs: clock.now() };
+  attemptLog.end(reply.ok ? 'success' : reply.errorKind);
+  const maxBytes = settings.runResultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES;
+  const outcome = toOutcome(reply, attempts, maxBytes);
+  outcome.detail = {
+    promptSent: reported.promptSent ?? null,
+    model: reported.model ?? null,
+    usage: reported.usage ?? null,
+    attemptLog: attemptLog.records(),
+  };
+  return { outcome, startedMs, finishedMs: clock.now() };
+}
+
+/**
+ * Why the run runs. An adopted run's pod is gone before it said; a nominal time that is not an
+ * occurrence of the schedule was a "run now", anything else counts as scheduled.
+ */
+function originOf(loaded: LoadedJob, occurrence: Occurrence): RunOrigin {
+  switch (occurrence.kind) {
+    case 'scheduled':
+      return 'scheduled';
+    case 'catchup':
+      return 'catch_up';
+    case 'manual':
+      return 'manual';
+    case 'adopted': {
+      const next = loaded.schedule.nextAfter(new Date(occurrence.scheduledAtMs - 1));
+      return next?.getTime() === occurrence.scheduledAtMs ? 'scheduled' : 'manual';
+    }
+  }
+}
+
+/** Each model request of a run, in order; the last one open until its outcome is known. */
+class AttemptLog {
+  private readonly entries: {
+    startedMs: number;
+    endedMs: number | null;
+    outcome: string | null;
+  }[] = [];
+  constructor(private readonly clock: { now(): number }) {}
+
+  begin(): void {
+    this.end('answered');
+    this.entries.push({ startedMs: this.clock.now(), endedMs: null, outcome: null });
+  }
+
+  /** Closes the open attempt, if any (a later call finds none open and does nothing). */
+  end(outcome: string): void {
+    const last = this.entries.at(-1);
+    if (!last || last.outcome !== null) return;
+    last.outcome = outcome;
+    last.endedMs = this.clock.now();
+  }
+
+  records(): AttemptRecord[] {
+    return this.entries.map((entry) => ({
+      startedAt: new Date(entry.startedMs).toISOString(),
+      durationMs: entry.endedMs === null ? null : entry.endedMs - entry.startedMs,
+      outcome: entry.outcome,
+    }));
+  }
+}
+
+/** Best effort: a run is not failed because its progress could not be shown. */
+function noteProgress(
+  deps: PipelineDeps,
+  runId: string,
+  attempts: number,
+  log: AttemptRecord[],
+): void {
+  deps.store.noteProgress?.(runId, deps.settings.podId, attempts, log).catch((err: unknown) => {
+    deps.log.warn({ run_id: runId, error: errorMessage(err) }, 'cannot record run progress');
+  });
 }
 
 type Settled = RunReply | { ok: false; errorKind: ErrorKind; error: string; thrown: true };
@@ -111,14 +200,17 @@ async function runUntilAborted(
   }
 }
 
-function toOutcome(reply: Settled, attempts: number): RunOutcome {
+function toOutcome(reply: Settled, attempts: number, maxResultBytes: number): RunOutcome {
   if (reply.ok) {
+    const clean = boundText(reply.text, Number.MAX_SAFE_INTEGER);
+    const result = cutUtf8(clean, maxResultBytes);
     return {
       success: true,
-      result: boundText(reply.text, MAX_RESULT_CHARS),
+      result,
       error: null,
       errorKind: null,
       attempts,
+      resultTruncated: result.length < clean.length,
     };
   }
   return {

@@ -9,8 +9,10 @@ import {
   finishRuns,
   listActiveRuns,
   markRunsSent,
+  noteRunProgress,
   type ClaimRequest,
   type FinishRequest,
+  type MarkRequest,
 } from '../db/runs.js';
 import type { ClaimAnswer, JobStore } from './ports.js';
 
@@ -21,7 +23,7 @@ import type { ClaimAnswer, JobStore } from './ports.js';
  */
 export function createPgJobStore(pool: Pool, podId: string): JobStore {
   const claims = new Batcher<ClaimRequest, ClaimAnswer>((items) => claimRuns(pool, items, podId));
-  const marks = new Batcher<string, boolean>((runIds) => markRunsSent(pool, runIds, podId));
+  const marks = new Batcher<MarkRequest, boolean>((items) => markRunsSent(pool, items, podId));
   const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items, podId));
   const mine = (claimant: string) => claimant === podId;
   return {
@@ -33,10 +35,12 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
         : claimRuns(pool, [{ jobId, scheduledAt }], claimant).then(
             (a) => a[0] ?? { kind: 'taken' },
           ),
-    markSent: (runId, claimant) =>
+    markSent: (runId, claimant, origin) =>
       mine(claimant)
-        ? marks.add(runId)
-        : markRunsSent(pool, [runId], claimant).then((a) => a[0] ?? false),
+        ? marks.add({ runId, origin })
+        : markRunsSent(pool, [{ runId, origin }], claimant).then((a) => a[0] ?? false),
+    noteProgress: (runId, claimant, attempts, log) =>
+      noteRunProgress(pool, runId, claimant, attempts, log),
     finishRun: (runId, outcome, nextRunAt, claimant) =>
       mine(claimant)
         ? finishes.add({ runId, outcome, nextRunAt })

@@ -50,16 +50,47 @@ export const ERROR_KINDS = [
   'agent_error',
   'lock_lost',
   'not_recorded',
+  'result_not_stored',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export interface RunOutcome {
   success: boolean;
+  /** The whole answer (bounded by RUN_RESULT_MAX_BYTES); recordRun stores what exceeds 8 KiB. */
   result: string | null;
   error: string | null;
   errorKind: ErrorKind | null;
   /** Model requests sent for this run, retries included. */
   attempts: number;
+  /** The answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there. */
+  resultTruncated?: boolean;
+  /** Where the whole answer is when it is not inline (set by recordRun once it is stored). */
+  resultObjectKey?: string | null;
+  /** Size of the whole answer in UTF-8 bytes (set by recordRun). */
+  resultBytes?: number | null;
+  /** What the run detail shows: the prompt as sent, the model, its usage, each attempt. */
+  detail?: RunDetail;
+}
+
+/** Why a run ran: from the timeline, by hand ("run now"), or caught up after an outage. */
+export const RUN_ORIGINS = ['scheduled', 'manual', 'catch_up'] as const;
+export type RunOrigin = (typeof RUN_ORIGINS)[number];
+
+/** One model request of a run: when it left, how long it took, how it ended. */
+export interface AttemptRecord {
+  startedAt: string;
+  durationMs: number | null;
+  /** success | answered (a step before the final answer) | retried_throttled |
+   * retried_overloaded | retried_connect | an ErrorKind; null while in flight. */
+  outcome: string | null;
+}
+
+export interface RunDetail {
+  promptSent: { role: string; content: string }[] | null;
+  /** The model that answered, as the model server named it. */
+  model: string | null;
+  usage: { promptTokens: number; completionTokens: number } | null;
+  attemptLog: AttemptRecord[];
 }
 
 /** A run in flight on some pod: claimed (nothing sent to the model yet) or running. */
@@ -84,7 +115,14 @@ export interface JobStore {
   jobVersions(): Promise<{ id: string; updatedAt: Date }[]>;
   claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimAnswer>;
   /** claimed -> running before the model request leaves; false when the run is no longer podId's. */
-  markSent(runId: string, podId: string): Promise<boolean>;
+  markSent(runId: string, podId: string, origin?: RunOrigin): Promise<boolean>;
+  /** A running run sends another model request: its attempts so far, while it runs. */
+  noteProgress?(
+    runId: string,
+    podId: string,
+    attempts: number,
+    log: AttemptRecord[],
+  ): Promise<void>;
   /** Records the outcome and updates the job in one transaction; false if the run was no longer podId's. */
   finishRun(
     runId: string,
@@ -157,6 +195,17 @@ export interface RunContext {
    * be sent.
    */
   beforeSend(): Promise<void>;
+  /** Called when a model request failed in a way that is sent again (429, 503, connect). */
+  onRetry?(cause: 'throttled' | 'overloaded' | 'connect'): void;
+  /** The runner tells what it sends and what answered, as it learns it (the run detail). */
+  report?(detail: RunReplyDetail): void;
+}
+
+/** What the runner saw of its model calls, for the run detail (each part when known). */
+export interface RunReplyDetail {
+  promptSent?: { role: string; content: string }[];
+  model?: string | null;
+  usage?: { promptTokens: number; completionTokens: number } | null;
 }
 
 /** How a runner ended: the reply, or a failure with its kind. */

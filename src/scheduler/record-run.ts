@@ -1,5 +1,6 @@
 // Recording a run's outcome: one batched statement with the job's statistics, retried through
 // short database blips, then the log line, the metrics and the "recorded" event.
+import { cutUtf8, placeResult, RESULT_INLINE_BYTES, shortResult } from '../storage/run-results.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
 import type { RunOutcome } from './ports.js';
 import type { AgentCall } from './call-agent.js';
@@ -13,10 +14,14 @@ export async function recordRun(
   runId: string,
   call: AgentCall,
 ): Promise<RunResult> {
-  const { outcome } = call;
+  const outcome = await placeAnswer(deps, occurrence, runId, call.outcome);
   const loaded = deps.lookup(occurrence.jobId);
   const nextRunAt = loaded?.schedule.nextAfter(new Date(call.finishedMs)) ?? null;
   const recorded = await recordOutcome(deps, runId, outcome, nextRunAt);
+  if (!recorded && outcome.resultObjectKey) {
+    // Recovery failed the run meanwhile (or it was never recorded): its object has no row.
+    await deps.results?.delete(outcome.resultObjectKey).catch(() => {});
+  }
   const status = outcome.success ? 'success' : 'failed';
   const durationMs = call.finishedMs - call.startedMs;
   deps.metrics.runs.inc({ status, error_kind: outcome.errorKind ?? 'none' });
@@ -44,6 +49,66 @@ export async function recordRun(
     recorded,
   });
   return { kind: 'ran', runId, outcome, recorded };
+}
+
+/**
+ * The answer where it will live before the run is recorded: inline up to 8 KiB, else in the
+ * object store first (so no recorded run points at a missing object). An answer the store
+ * refuses fails the run (result_not_stored) with its short form kept; without a store (unit
+ * tests), a long answer is cut to its short form.
+ */
+async function placeAnswer(
+  deps: PipelineDeps,
+  occurrence: Occurrence,
+  runId: string,
+  outcome: RunOutcome,
+): Promise<RunOutcome> {
+  const text = outcome.result;
+  if (text === null) return outcome;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (!deps.results) {
+    const column = bytes <= RESULT_INLINE_BYTES ? text : shortResult(text);
+    return {
+      ...outcome,
+      result: column,
+      resultBytes: Buffer.byteLength(column, 'utf8'),
+      resultTruncated: (outcome.resultTruncated ?? false) || column.length < text.length,
+    };
+  }
+  const ids = { tenantId: occurrence.tenantId, jobId: occurrence.jobId, runId };
+  try {
+    const placed = await placeResult(deps.results, ids, text);
+    return {
+      ...outcome,
+      result: placed.column,
+      resultObjectKey: placed.objectKey,
+      resultBytes: placed.bytes,
+    };
+  } catch (err) {
+    deps.log.error(
+      {
+        run_id: runId,
+        job_id: occurrence.jobId,
+        tenant_id: occurrence.tenantId,
+        bytes,
+        error: errorMessage(err),
+      },
+      'cannot store run result',
+    );
+    const column = shortResult(text);
+    return {
+      ...outcome,
+      success: false,
+      result: column,
+      resultBytes: Buffer.byteLength(column, 'utf8'),
+      resultTruncated: true,
+      errorKind: 'result_not_stored',
+      error: cutUtf8(
+        `the answer (${bytes} bytes) could not be stored: ${errorMessage(err)}; its first ${column.length} characters are kept`,
+        1024,
+      ),
+    };
+  }
 }
 
 /** Writes the outcome, retrying through short database blips; false if it could not. */

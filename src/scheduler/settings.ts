@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import type { SchedulerEvents } from './events.js';
 import type { SchedulerMetrics } from './metrics.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import type { AgentRunner, Clock, JobStore, LockStore } from './ports.js';
 
 export interface SchedulerSettings {
@@ -15,6 +16,8 @@ export interface SchedulerSettings {
   livenessTtlMs: number;
   /** How often runs of dead pods are looked for. */
   recoveryIntervalMs: number;
+  /** RUN_RESULT_MAX_BYTES: a longer answer is cut there (default 1 MiB). */
+  runResultMaxBytes?: number;
 }
 
 /** What a pod's scheduler is given: the outside world, its clock, and where it reports. */
@@ -28,4 +31,6 @@ export interface SchedulerDeps {
   settings: SchedulerSettings;
   /** Where the scheduler announces what happened to occurrences (a fresh emitter if omitted). */
   events?: SchedulerEvents;
+  /** Holds answers over 8 KiB (src/storage/run-results.ts); without it they are cut to 8 KiB. */
+  results?: ObjectStore;
 }

@@ -64,6 +64,11 @@ it("reads the guide's .env from its working directory", { timeout: 150_000 }, as
   expect(out).toContain('API key:        my-api-key   (HERMES_API_KEY)');
   // The guide's REDIS_URL names the compose service: dev runs its own Redis instead.
   expect(out).not.toContain('redis://redis:6379');
+  // The guide's model server (host.docker.internal, here localhost) does not run on this machine.
+  expect(out).toContain(
+    'Model server:   http://localhost:11434/v1 (qwen3:30b): not answering GET /models (connection refused); runs fail with model_unreachable',
+  );
+  expect(out).toMatch(/msg="object store ready" object_store="disk .*\.hermesx\/objects"/);
   expect((await get(port, '/v1/cron-jobs', 'my-api-key')).status).toBe(200);
   expect((await get(port, '/v1/tenants', 'my-admin-token')).status).toBe(200);
   expect((await get(port, '/v1/cron-jobs', 'not-a-key')).status).toBe(401);

@@ -1,6 +1,8 @@
 // Starts real `hermesx saas-api` processes ("pods") from sources, for multi-replica and fault tests.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import type { RunRow as StoredRunRow } from '../../src/db/run-history.js';
 import { findFreePort } from '../../src/dev/processes.js';
 import { cliEnv, REPO_ROOT } from './process-cli.js';
@@ -52,6 +54,8 @@ export async function startPod(options: PodOptions): Promise<Pod> {
     SAAS_API_HOST: '127.0.0.1',
     SCHEDULER_POLL_INTERVAL: '2s',
     LOG_FORMAT: 'text',
+    // Long run results: one directory per test process, shared by its pods (never the repo's).
+    OBJECT_STORE_DIR: path.join(os.tmpdir(), `hermesx-test-objects-${process.pid}`),
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...options.env,
   };

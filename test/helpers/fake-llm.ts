@@ -31,6 +31,8 @@ export interface FakeReply {
   hang?: boolean;
   /** Streamed answers: the pause before each content chunk (shows deltas arrive one by one). */
   chunkDelayMs?: number;
+  /** The model the answer names (default: the one asked for), as a server may resolve an alias. */
+  model?: string;
 }
 
 export type Handler = (body: unknown, callIndex: number) => FakeReply | Promise<FakeReply>;
@@ -140,7 +142,7 @@ export async function startFakeLlm(
     const request = (call.body ?? {}) as { model?: unknown; stream?: unknown };
     const model = typeof request.model === 'string' ? request.model : FAKE_MODEL;
     if (request.stream === true) return streamCompletion(res, reply, model, call);
-    sendJson(res, 200, completion(reply, model));
+    sendJson(res, 200, completion(reply, reply.model ?? model));
   }
 
   const host = options.host ?? '127.0.0.1';

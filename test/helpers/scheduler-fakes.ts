@@ -231,6 +231,7 @@ export class FakeJobStore implements JobStore {
     activeRuns: 0,
     adoptRuns: 0,
     cleanupStaleRuns: 0,
+    noteProgress: 0,
   };
 
   constructor(private readonly clock: Clock) {}

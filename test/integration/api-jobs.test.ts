@@ -437,6 +437,9 @@ describe('cron jobs API', () => {
           duration_ms: run.status === 'running' ? null : 1200,
           pod_id: 'pod-a',
           created_at: expect.stringMatching(ISO_MS),
+          origin: 'scheduled',
+          result_bytes: null,
+          result_complete: true,
         });
       }
     });

@@ -87,6 +87,7 @@ describe('the API tour against its OpenAPI document', () => {
   it('public routes: health and metrics', async () => {
     expect((await send('GET', '/health/live')).statusCode).toBe(200);
     expect((await send('GET', '/health/ready')).statusCode).toBe(200);
+    expect((await send('GET', '/health/model')).statusCode).toBe(200);
     expect((await send('GET', '/metrics')).statusCode).toBe(200);
     expect((await send('GET', '/health/live?verbose=1')).statusCode).toBe(400);
   });
@@ -183,7 +184,11 @@ describe('the API tour against its OpenAPI document', () => {
     );
     const runs = await send('GET', `/v1/cron-jobs/${job.id}/runs`, tenant);
     expect(runs.statusCode).toBe(200);
-    expect(runs.json<{ data: unknown[] }>().data).toHaveLength(1);
+    const listed = runs.json<{ data: { id: string }[] }>().data;
+    expect(listed).toHaveLength(1);
+    const runId = listed[0]?.id as string;
+    expect((await send('GET', `/v1/runs/${runId}`, tenant)).statusCode).toBe(200);
+    expect((await send('GET', `/v1/runs/${job.id}`, tenant)).statusCode).toBe(404);
     const failedOnly = await send('GET', `/v1/cron-jobs/${job.id}/runs?status=failed`, tenant);
     expect(failedOnly.json<{ data: unknown[] }>().data).toHaveLength(0);
     const across = await send('GET', `/v1/runs?job_id=${job.id}&status=running`, tenant);

@@ -107,6 +107,28 @@ export interface Run {
   duration_ms: number | null;
   pod_id: string;
   created_at: string;
+  origin?: 'scheduled' | 'manual' | 'catch_up';
+  result_bytes?: number | null;
+  result_complete?: boolean;
+}
+
+/** GET /v1/runs/{id}: the whole run. */
+export interface RunDetail extends Run {
+  job_name: string;
+  origin: 'scheduled' | 'manual' | 'catch_up';
+  attempts: number;
+  result_bytes: number | null;
+  result_truncated: boolean;
+  prompt_sent: { role: string; content: string }[] | null;
+  model: string | null;
+  usage: { prompt_tokens: number; completion_tokens: number } | null;
+  attempt_log: { started_at: string; duration_ms: number | null; outcome: string | null }[];
+  timings: {
+    scheduled_at: string;
+    started_at: string;
+    model_called_at: string | null;
+    finished_at: string | null;
+  };
 }
 
 export interface Preview {

@@ -5,6 +5,7 @@ import { JobFormPage } from './pages/job-form';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
+import { RunPage } from './pages/run';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { navigate, usePath } from './router';
@@ -110,6 +111,9 @@ function route(session: Session, path: string) {
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
     if (parts.length === 3 && parts[2] === 'edit') return <JobFormPage jobId={parts[1]!} />;
+    if (parts.length === 4 && parts[2] === 'runs') {
+      return <RunPage jobId={parts[1]!} runId={parts[3]!} />;
+    }
     return <JobPage jobId={parts[1]!} />;
   }
   if (parts[0] === 'tenants')
@@ -121,6 +125,7 @@ function route(session: Session, path: string) {
 
 function titleOf(path: string): string {
   if (path === '/jobs/new') return 'New job';
+  if (/^\/jobs\/[^/]+\/runs\//.test(path)) return 'Run';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
   if (path.startsWith('/tenants')) return 'Tenants';

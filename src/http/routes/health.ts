@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ModelProbe } from '../../agent/model-probe.js';
 import type { Pool } from '../../db/pool.js';
 import { pingRedis, type Redis } from '../../redis/connection.js';
 import { NoQuery, PUBLIC, errorResponses } from '../responses.js';
@@ -8,6 +9,7 @@ import { NoQuery, PUBLIC, errorResponses } from '../responses.js';
 export interface HealthDeps {
   pool: Pool;
   redis: Redis | undefined;
+  model: ModelProbe;
 }
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -19,6 +21,22 @@ const Readiness = z
     checks: z.object({ database: z.enum(['ok', 'error']), redis: z.enum(['ok', 'error']) }),
   })
   .meta({ id: 'Readiness' });
+const ModelHealth = z
+  .object({
+    status: z.enum(['ok', 'unreachable']),
+    model: z.string().describe('LLM_MODEL, the model runs ask for'),
+    model_listed: z
+      .boolean()
+      .nullable()
+      .describe('whether the server lists that model (null when it answered no list)'),
+    checked_at: z.string().meta({ format: 'date-time' }),
+    latency_ms: z.number().int().min(0),
+    error: z
+      .string()
+      .nullable()
+      .describe('why it is unreachable: connection refused, timeout, HTTP 401, …'),
+  })
+  .meta({ id: 'ModelHealth' });
 const tags = ['operations'];
 
 /**
@@ -68,6 +86,36 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
       };
       const status = !database ? 'error' : redis ? 'ok' : 'degraded';
       return reply.code(database ? 200 : 503).send({ status, checks });
+    },
+  );
+  r.get(
+    '/health/model',
+    {
+      schema: {
+        tags,
+        security: PUBLIC,
+        summary: 'Model server: does it answer GET /models',
+        description:
+          'Public. 200 when the configured model server (LLM_API_URL) answers GET /models, 503 when it does not (runs would fail with model_unreachable). Checked at most every 10 s; not part of readiness.',
+        operationId: 'getModelHealth',
+        querystring: NoQuery,
+        response: {
+          200: ModelHealth,
+          503: ModelHealth.describe('The model server does not answer'),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const status = await deps.model.check();
+      return reply.code(status.reachable ? 200 : 503).send({
+        status: status.reachable ? ('ok' as const) : ('unreachable' as const),
+        model: deps.model.model,
+        model_listed: status.modelListed,
+        checked_at: status.checkedAt.toISOString(),
+        latency_ms: Math.round(status.latencyMs),
+        error: status.error,
+      });
     },
   );
 }

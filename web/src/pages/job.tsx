@@ -256,7 +256,11 @@ function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
         <tbody>
           {runs.map((run) => (
             <tr key={run.id} data-status={run.status}>
-              <td data-label="Nominal time">{formatInZone(run.scheduled_at, zone)}</td>
+              <td data-label="Nominal time">
+                <a href={`/jobs/${run.cron_job_id}/runs/${run.id}`}>
+                  {formatInZone(run.scheduled_at, zone)}
+                </a>
+              </td>
               <td data-label="Start lag">
                 {run.started_at
                   ? formatDuration(
@@ -281,9 +285,18 @@ function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
                     <summary>{preview(run.error ?? run.result ?? '')}</summary>
                     {run.error ? <pre class="error-text">{run.error}</pre> : null}
                     {run.result ? <pre>{run.result}</pre> : null}
+                    {run.result_complete === false ? (
+                      <a href={`/jobs/${run.cron_job_id}/runs/${run.id}`}>The whole answer</a>
+                    ) : null}
                   </details>
                 ) : (
-                  <span class="muted">{run.status === 'running' ? 'running…' : ''}</span>
+                  <span class="muted">
+                    {run.status !== 'running'
+                      ? ''
+                      : (run.attempts ?? 0) > 1
+                        ? `retrying (attempt ${run.attempts})…`
+                        : 'running…'}
+                  </span>
                 )}
               </td>
             </tr>

@@ -1,0 +1,35 @@
+import { RUN_LIST_COLUMNS, type RunRow } from './run-history.js';
+import type { PoolClient } from './pool.js';
+
+// The run detail read (inside withTenant; RLS limits it to the tenant).
+
+export interface RunDetailRow extends RunRow {
+  /** The whole answer when inline, else its short form (see result_object_key). */
+  full_result: string | null;
+  result_object_key: string | null;
+  result_truncated: boolean;
+  model_called_at: Date | null;
+  detail: {
+    prompt_sent?: { role: string; content: string }[] | null;
+    model?: string | null;
+    usage?: { prompt_tokens: number; completion_tokens: number } | null;
+    attempt_log?: { started_at: string; duration_ms: number | null; outcome: string | null }[];
+  } | null;
+  job_name: string;
+}
+
+/** One run of the tenant by id, with what the detail shows; null when there is none. */
+export async function selectRunDetail(
+  client: PoolClient,
+  runId: string,
+): Promise<RunDetailRow | null> {
+  const { rows } = await client.query<RunDetailRow>(
+    `SELECT ${RUN_LIST_COLUMNS},
+            result AS full_result, result_object_key, result_truncated, model_called_at, detail,
+            (SELECT j.name FROM cron_jobs j WHERE j.id = cron_job_runs.cron_job_id) AS job_name
+       FROM cron_job_runs
+      WHERE id = $1`,
+    [runId],
+  );
+  return rows[0] ?? null;
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { withTenant, type Pool } from '../../db/pool.js';
+import { selectRunDetail, type RunDetailRow } from '../../db/run-detail.js';
+import { listTenantRuns } from '../../jobs/run-search.js';
+import { toRunView } from '../../jobs/view.js';
+import type { Logger } from '../../log.js';
+import type { ObjectStore } from '../../storage/object-store.js';
+import { readWholeResult } from '../../storage/run-results.js';
+import { tenantOf } from '../auth.js';
+import { ApiError } from '../errors.js';
+import { AUTHENTICATED, BEARER, WITH_ID, errorResponses } from '../responses.js';
+import { RunDetail } from '../run-schemas.js';
+import { IdParams, RunListPage, RunListQuery } from '../schemas.js';
+
+export interface RunRouteDeps {
+  pool: Pool;
+  log: Logger;
+  objects?: ObjectStore | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The tenant's runs across its jobs, filtered (GET /v1/runs); one run, whole (GET /v1/runs/{id}).
+ * RLS scopes every read.
+ */
+export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/v1/runs',
+    {
+      config: { access: 'tenant' as const },
+      schema: {
+        tags: ['runs'],
+        security: BEARER,
+        summary: "The tenant's runs across jobs, newest first",
+        description:
+          'Filters combine (all must hold): `status`, `error_kind`, `origin`, `job_id`, `label` (repeatable, as for jobs) and the occurrence time range `from` (inclusive) to `to` (exclusive). Follow `next_cursor` for the next page.',
+        operationId: 'listRuns',
+        querystring: RunListQuery,
+        response: { 200: RunListPage, ...errorResponses(...AUTHENTICATED) },
+      },
+    },
+    async (request) => listTenantRuns(deps.pool, tenantOf(request), request.query),
+  );
+  r.get(
+    '/v1/runs/:id',
+    {
+      config: { access: 'tenant' as const },
+      schema: {
+        tags: ['runs'],
+        security: BEARER,
+        summary: 'A run, whole: its answer, the prompt as sent, the model, usage and attempts',
+        description:
+          'The run detail. `result` is the whole answer (lists show its first 4,096 characters). While a run retries, `attempts` and `attempt_log` grow.',
+        operationId: 'getRun',
+        params: IdParams,
+        response: { 200: RunDetail, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const tenantId = tenantOf(request);
+      const row = UUID.test(id)
+        ? await withTenant(deps.pool, tenantId, (client) => selectRunDetail(client, id))
+        : null;
+      if (!row) throw new ApiError(404, 'not_found', `no run with id ${id}`);
+      return toRunDetailView(row, await wholeResult(deps, row));
+    },
+  );
+}
+
+async function wholeResult(deps: RunRouteDeps, row: RunDetailRow): Promise<string | null> {
+  if (row.result_object_key === null) return row.full_result;
+  const source = { result: row.full_result, result_object_key: row.result_object_key };
+  try {
+    const whole = await readWholeResult(deps.objects, source);
+    if (whole !== null) return whole;
+    deps.log.error({ run_id: row.id, key: row.result_object_key }, 'run result object missing');
+  } catch (err) {
+    deps.log.error(
+      { run_id: row.id, key: row.result_object_key, error: (err as Error).message },
+      'cannot read run result',
+    );
+  }
+  throw new ApiError(
+    503,
+    'result_unavailable',
+    'the whole result of this run cannot be read from the object store now; try again later',
+  );
+}
+
+function toRunDetailView(row: RunDetailRow, result: string | null): z.infer<typeof RunDetail> {
+  const detail = row.detail ?? {};
+  const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  return {
+    ...toRunView(row),
+    job_name: row.job_name,
+    result,
+    result_truncated: row.result_truncated,
+    prompt_sent: detail.prompt_sent ?? null,
+    model: detail.model ?? null,
+    usage: detail.usage ?? null,
+    attempt_log: detail.attempt_log ?? [],
+    timings: {
+      scheduled_at: row.scheduled_at.toISOString(),
+      started_at: row.started_at.toISOString(),
+      model_called_at: iso(row.model_called_at),
+      finished_at: iso(row.finished_at),
+    },
+    deliveries: [],
+  };
+}

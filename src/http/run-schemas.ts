@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { Run } from './schemas.js';
+
+// The run detail of GET /v1/runs/{id}: the run as lists show it, plus everything about how it ran.
+
+const timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp (UTC)' });
+
+const Attempt = z.object({
+  started_at: timestamp.describe('when this model request left the pod'),
+  duration_ms: z.number().int().min(0).nullable().describe('null while it is in flight'),
+  outcome: z
+    .string()
+    .nullable()
+    .describe(
+      'success; answered (a step before the final answer); retried_throttled (429), retried_overloaded (503) or retried_connect (sent again); or the error_kind that ended the run. null while in flight',
+    ),
+});
+
+export const RunDetail = Run.extend({
+  job_name: z.string().describe('the job’s name now'),
+  result: z
+    .string()
+    .nullable()
+    .describe('the whole answer (up to RUN_RESULT_MAX_BYTES; see result_truncated)'),
+  result_truncated: z
+    .boolean()
+    .describe('the answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there'),
+  prompt_sent: z
+    .array(z.object({ role: z.string(), content: z.string() }))
+    .nullable()
+    .describe('the messages of the first model request, as sent; null before it was sent'),
+  model: z.string().nullable().describe('the model that answered, as the model server named it'),
+  usage: z
+    .object({
+      prompt_tokens: z.number().int().min(0),
+      completion_tokens: z.number().int().min(0),
+    })
+    .nullable()
+    .describe('tokens over all model requests of the run, as the model server counted them'),
+  attempt_log: z.array(Attempt).describe('each model request in order; grows while it retries'),
+  timings: z.object({
+    scheduled_at: timestamp.describe('the nominal time of the occurrence'),
+    started_at: timestamp.describe('when a pod claimed it'),
+    model_called_at: timestamp.nullable().describe('when the first model request left'),
+    finished_at: timestamp.nullable(),
+  }),
+  deliveries: z
+    .array(z.unknown())
+    .describe('webhook deliveries of this run (filled when webhooks are configured)'),
+}).meta({
+  id: 'RunDetail',
+  examples: [
+    {
+      id: '3f6e2a1c-8b4d-4e7f-9a2b-5c6d7e8f9a0b',
+      cron_job_id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
+      job_name: 'Morning digest',
+      scheduled_at: '2026-03-02T08:00:00.000Z',
+      started_at: '2026-03-02T08:00:00.012Z',
+      finished_at: '2026-03-02T08:00:04.530Z',
+      status: 'success',
+      result: 'Two incidents are open: …',
+      error: null,
+      error_kind: null,
+      attempts: 2,
+      duration_ms: 4518,
+      pod_id: 'hermesx-7f9c-1',
+      created_at: '2026-03-02T08:00:00.010Z',
+      origin: 'scheduled',
+      result_bytes: 27,
+      result_complete: true,
+      result_truncated: false,
+      prompt_sent: [
+        { role: 'system', content: 'You are HermesX, running the scheduled job …' },
+        { role: 'user', content: 'Summarise the open incidents.' },
+      ],
+      model: 'qwen3:30b',
+      usage: { prompt_tokens: 182, completion_tokens: 64 },
+      attempt_log: [
+        { started_at: '2026-03-02T08:00:00.020Z', duration_ms: 3, outcome: 'retried_throttled' },
+        { started_at: '2026-03-02T08:00:01.020Z', duration_ms: 3500, outcome: 'success' },
+      ],
+      timings: {
+        scheduled_at: '2026-03-02T08:00:00.000Z',
+        started_at: '2026-03-02T08:00:00.012Z',
+        model_called_at: '2026-03-02T08:00:00.018Z',
+        finished_at: '2026-03-02T08:00:04.530Z',
+      },
+      deliveries: [],
+    },
+  ],
+});

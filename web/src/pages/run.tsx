@@ -1,0 +1,184 @@
+import { useState } from 'preact/hooks';
+import { api, ApiFailure, messageOf, type RunDetail } from '../api';
+import { Alert, StatusBadge, usePoll } from '../components/ui';
+import { formatDuration, formatInZone, browserZone } from '../format';
+
+const POLL_RUNNING_MS = 1500;
+const POLL_DONE_MS = 30_000;
+
+const ORIGIN_WORDS: Record<string, string> = {
+  scheduled: 'Scheduled',
+  manual: 'Run now (manual)',
+  catch_up: 'Catch-up after an outage',
+};
+
+const OUTCOME_WORDS: Record<string, string> = {
+  success: 'answered',
+  answered: 'answered (a step before the final answer)',
+  retried_throttled: 'throttled (429), sent again',
+  retried_overloaded: 'overloaded (503), sent again',
+  retried_connect: 'could not connect, sent again',
+};
+
+/** One run, whole: its answer, the prompt as sent, the model, usage, attempts and timings. */
+export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
+  const [run, setRun] = useState<RunDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false);
+  const inFlight = run?.status === 'running' || run?.status === 'claimed';
+
+  const load = async () => {
+    try {
+      setRun(await api<RunDetail>('GET', `/v1/runs/${encodeURIComponent(runId)}`));
+      setError(null);
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 404) setMissing(true);
+      else setError(messageOf(err));
+    }
+  };
+  usePoll(load, inFlight || run === null ? POLL_RUNNING_MS : POLL_DONE_MS, [runId, inFlight]);
+
+  const back = (
+    <p class="crumbs">
+      <a href={`/jobs/${encodeURIComponent(jobId)}`}>← {run ? run.job_name : 'Job'}</a>
+    </p>
+  );
+  if (missing) {
+    return (
+      <section>
+        {back}
+        <h1>Run not found</h1>
+        <p>
+          No run with id <code>{runId}</code> in this tenant.
+        </p>
+      </section>
+    );
+  }
+  if (!run) {
+    return (
+      <section>
+        {back}
+        {error ? <Alert message={error} /> : <p class="muted">Loading…</p>}
+      </section>
+    );
+  }
+
+  const lastRetry = [...run.attempt_log].reverse().find((a) => a.outcome?.startsWith('retried_'));
+  const when = (iso: string | null) => (iso ? formatInZone(iso, browserZone) : '—');
+  return (
+    <section>
+      {back}
+      <div class="page-head">
+        <h1>
+          Run of {run.job_name} <StatusBadge status={run.status} kind={run.error_kind} />
+        </h1>
+      </div>
+      <Alert message={error} />
+      {inFlight && run.attempts > 1 ? (
+        <p class="warning" role="status">
+          <span aria-hidden="true">⚠ </span>
+          Retrying: attempt {run.attempts}
+          {lastRetry?.outcome ? ` — the last one was ${outcomeWords(lastRetry.outcome)}` : ''}.
+        </p>
+      ) : null}
+      <div class="grid-2">
+        <div class="card">
+          <h2>How it ran</h2>
+          <dl class="facts">
+            <dt>Origin</dt>
+            <dd>{ORIGIN_WORDS[run.origin] ?? run.origin}</dd>
+            <dt>Nominal time</dt>
+            <dd>{when(run.timings.scheduled_at)}</dd>
+            <dt>Claimed</dt>
+            <dd>{when(run.timings.started_at)}</dd>
+            <dt>Model called</dt>
+            <dd>{when(run.timings.model_called_at)}</dd>
+            <dt>Finished</dt>
+            <dd>{when(run.timings.finished_at)}</dd>
+            <dt>Duration</dt>
+            <dd>{formatDuration(run.duration_ms)}</dd>
+            <dt>Pod</dt>
+            <dd>
+              <code class="small">{run.pod_id}</code>
+            </dd>
+          </dl>
+        </div>
+        <div class="card">
+          <h2>Model</h2>
+          <dl class="facts">
+            <dt>Model</dt>
+            <dd>{run.model ?? '—'}</dd>
+            <dt>Tokens</dt>
+            <dd>
+              {run.usage
+                ? `${run.usage.prompt_tokens} prompt, ${run.usage.completion_tokens} completion`
+                : '—'}
+            </dd>
+            <dt>Attempts</dt>
+            <dd>{run.attempts}</dd>
+          </dl>
+          {run.attempt_log.length > 0 ? (
+            <div class="table-wrap">
+              <table class="attempts">
+                <caption class="sr-only">Model requests, in order</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">Sent</th>
+                    <th scope="col">Took</th>
+                    <th scope="col">Outcome</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {run.attempt_log.map((attempt, index) => (
+                    <tr key={attempt.started_at + String(index)}>
+                      <td>{index + 1}</td>
+                      <td>{when(attempt.started_at)}</td>
+                      <td>
+                        {attempt.duration_ms === null ? '…' : formatDuration(attempt.duration_ms)}
+                      </td>
+                      <td>{attempt.outcome ? outcomeWords(attempt.outcome) : 'in flight'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+        </div>
+      </div>
+      {run.error ? (
+        <>
+          <h2>Error</h2>
+          <pre class="error-text">{run.error}</pre>
+        </>
+      ) : null}
+      <h2>Result</h2>
+      {run.result === null ? (
+        <p class="muted">{inFlight ? 'Not yet: the run is in flight.' : 'No answer.'}</p>
+      ) : (
+        <>
+          <p class="muted small">
+            {run.result_bytes === null ? '' : `${run.result_bytes.toLocaleString('en-US')} bytes`}
+            {run.result_truncated ? ' — longer than the service keeps; cut at its limit' : ''}
+          </p>
+          <pre class="prompt result-text">{run.result}</pre>
+        </>
+      )}
+      <h2>Prompt as sent</h2>
+      {run.prompt_sent ? (
+        run.prompt_sent.map((message, index) => (
+          <div key={index} class="message">
+            <h3 class="small">{message.role}</h3>
+            <pre class="prompt">{message.content}</pre>
+          </div>
+        ))
+      ) : (
+        <p class="muted">Nothing was sent to the model.</p>
+      )}
+    </section>
+  );
+}
+
+function outcomeWords(outcome: string): string {
+  return OUTCOME_WORDS[outcome] ?? outcome.replaceAll('_', ' ');
+}
