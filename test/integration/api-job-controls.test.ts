@@ -277,6 +277,8 @@ describe('per-job run controls', () => {
       expect((await list(`job_id=${b.id}`)).data.every((r) => r.cron_job_id === b.id)).toBe(true);
       expect((await list('error_kind=model_error')).data).toHaveLength(2);
       expect((await list('error_kind=timeout')).data).toHaveLength(0);
+      expect((await list('origin=scheduled')).data).toHaveLength(4);
+      expect((await list('origin=manual')).data).toHaveLength(0);
       // Keyset pages: 4 runs in pages of 3 and 1, newest occurrence first, none twice.
       const first = await list('limit=3');
       const second = await list(`limit=3&cursor=${first.next_cursor}`);
