@@ -106,7 +106,7 @@ const jobControls = {
     .string()
     .max(200)
     .nullable()
-    .describe('one of the models GET /v1/models lists (LLM_MODELS); null: the default'),
+    .describe("one of LLM_MODELS (unset: the model server's /models); null: the default"),
 };
 
 export const JobCreateBody = z

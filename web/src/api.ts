@@ -91,6 +91,24 @@ export interface Job {
   run_count: number;
   created_at: string;
   updated_at: string;
+  // The run controls (docs/api.md).
+  labels?: Record<string, string>;
+  paused_reason?: string | null;
+  paused_at?: string | null;
+  paused_by?: 'user' | 'system' | null;
+  pause_after_failures?: number | null;
+  consecutive_failures?: number;
+  ends_at?: string | null;
+  max_runs?: number | null;
+  stopped_by?: 'max_runs' | 'pause_after_failures' | 'ends_at' | null;
+  timeout?: string | null;
+  model?: string | null;
+}
+
+/** GET /v1/runs: a run with its job's name and labels. */
+export interface RunListItem extends Run {
+  job_name: string;
+  labels: Record<string, string>;
 }
 
 export interface Run {

@@ -6,6 +6,7 @@ import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
 import { RunPage } from './pages/run';
+import { RunsPage } from './pages/runs';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { navigate, usePath } from './router';
@@ -64,9 +65,14 @@ export function App() {
         {session ? (
           <nav aria-label="Main">
             {session.role === 'tenant' ? (
-              <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
-                Jobs
-              </a>
+              <>
+                <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
+                  Jobs
+                </a>
+                <a href="/runs" aria-current={path.startsWith('/runs') ? 'page' : undefined}>
+                  Runs
+                </a>
+              </>
             ) : (
               <>
                 <a href="/tenants" aria-current={path.startsWith('/tenants') ? 'page' : undefined}>
@@ -99,7 +105,7 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = path.startsWith('/jobs');
+  const tenantPaths = path.startsWith('/jobs') || path.startsWith('/runs');
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
@@ -107,6 +113,7 @@ function allowed(session: Session, path: string): boolean {
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
+    if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] !== 'jobs') return null;
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
@@ -128,6 +135,7 @@ function titleOf(path: string): string {
   if (/^\/jobs\/[^/]+\/runs\//.test(path)) return 'Run';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
+  if (path.startsWith('/runs')) return 'Runs';
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';

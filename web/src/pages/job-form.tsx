@@ -1,11 +1,18 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Preview } from '../api';
+import {
+  controlsOf,
+  EMPTY_CONTROLS,
+  JobControls,
+  toBody,
+  type ControlValues,
+} from '../components/job-controls';
 import { Alert, Field, describedBy } from '../components/ui';
 import { browserZone, formatInZone, zoneNames } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 
-type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt';
+type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt' | 'controls';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
 const PREVIEW_DELAY_MS = 300;
@@ -16,6 +23,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [schedule, setSchedule] = useState('0 9 * * 1-5');
   const [timezone, setTimezone] = useState(browserZone);
   const [prompt, setPrompt] = useState('');
+  const [controls, setControls] = useState<ControlValues>(EMPTY_CONTROLS);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
@@ -31,6 +39,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setSchedule(job.schedule);
         setTimezone(job.timezone);
         setPrompt(job.prompt);
+        setControls(controlsOf(job));
         setLoaded(true);
       })
       .catch((err: unknown) => setErrors({ form: messageOf(err) }));
@@ -75,7 +84,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
     setBusy(true);
     setErrors({});
     try {
-      const body = { name, schedule, timezone, prompt };
+      const body = { name, schedule, timezone, prompt, ...toBody(controls, Boolean(jobId)) };
       const job = jobId
         ? await api<Job>('PATCH', `/v1/cron-jobs/${encodeURIComponent(jobId)}`, body)
         : await api<Job>('POST', '/v1/cron-jobs', body);
@@ -168,6 +177,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                 {...describedBy('prompt', errors.prompt, true)}
               />
             </Field>
+            <JobControls values={controls} onChange={setControls} error={errors.controls} />
             <div class="actions">
               <button type="submit" class="primary" disabled={busy}>
                 {jobId ? 'Save' : 'Create'}
@@ -181,7 +191,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
             <h2 id="preview-title">Next five runs</h2>
             {preview ? (
               <ol class="fire-times">
-                {preview.next.map((t) => (
+                {withinLimits(preview.next, controls).map((t) => (
                   <li key={t} class={affected.has(new Date(t).getTime()) ? 'dst' : ''}>
                     {formatInZone(t, preview.timezone)}
                     {preview.timezone !== browserZone ? (
@@ -195,6 +205,11 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
             ) : (
               <p class="muted">{errors.schedule ? 'Fix the schedule to see its runs.' : '…'}</p>
             )}
+            {limitNotes(controls).map((note) => (
+              <p key={note} class="muted small" role="note">
+                {note}
+              </p>
+            ))}
             {dstNotes.map((note) => (
               <p key={note.key} class="warning" role="note">
                 <span aria-hidden="true">⚠ </span>
@@ -206,6 +221,25 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
       ) : null}
     </section>
   );
+}
+
+/** The previewed fire times the limits leave: none after ends_at, at most max_runs. */
+function withinLimits(times: string[], controls: ControlValues): string[] {
+  const endsAtMs = controls.endsAt ? new Date(controls.endsAt).getTime() : Infinity;
+  const maxRuns = controls.maxRuns ? Number(controls.maxRuns) : Infinity;
+  return times.filter((t) => new Date(t).getTime() <= endsAtMs).slice(0, maxRuns);
+}
+
+function limitNotes(controls: ControlValues): string[] {
+  const notes: string[] = [];
+  if (controls.endsAt) {
+    notes.push(
+      `No run after ${formatInZone(new Date(controls.endsAt).toISOString(), browserZone)}.`,
+    );
+  }
+  if (controls.maxRuns) notes.push(`Stops itself after ${controls.maxRuns} runs in all.`);
+  if (controls.timeout) notes.push(`Each run may take at most ${controls.timeout}.`);
+  return notes;
 }
 
 /** Which field a server error concerns, and quota errors in plain words. */
@@ -221,7 +255,13 @@ function fieldErrorOf(err: unknown): Errors {
       return { form: `Job limit reached: ${message}.` };
     case 'rate_limited':
       return { form: `Too many requests: ${message}.` };
+    case 'model_not_allowed':
+    case 'limit_reached':
+      return { controls: message };
     case 'validation_error':
+      if (/label|timeout|paused_reason|pause_after_failures|max_runs|ends_at/.test(message)) {
+        return { controls: message };
+      }
       if (/^name\b/.test(message)) return { name: message };
       if (/^prompt\b|prompt must/.test(message)) return { prompt: message };
       if (/timezone/.test(message)) return { timezone: message };
