@@ -133,6 +133,12 @@ describe('the run controls in the dashboard', () => {
     await page.getByLabel('Label').fill('team=ops');
     await page.getByLabel('Label').press('Enter');
     await page.getByText('No run matches.').waitFor();
+
+    // The job page charts its last 30 days: durations, and the failure counted.
+    await page.goto(`${service.pod.url}/jobs/${web.id}`);
+    await page.getByText('Failed runs per day (last 30 days: 1)').waitFor();
+    await page.getByText('Mean run duration per day (last 30 days)').waitFor();
+    await expect(page.locator('figure.chart canvas').count()).resolves.toBe(2);
     await page.close();
   });
 
@@ -167,5 +173,9 @@ describe('the run controls in the dashboard', () => {
       )
       .toBeNull();
     await page.close();
+  });
+
+  it('drew everything without a CSP violation', () => {
+    expect(service.driver.cspViolations).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Page, type Preview, type Run } from '../api';
 import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components/ui';
 import { ControlFacts } from '../components/job-facts';
+import { RunCharts } from '../components/run-charts';
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
@@ -245,6 +246,7 @@ export function JobPage({ jobId }: { jobId: string }) {
           ))}
         </div>
       </div>
+      <RunCharts jobId={job.id} refreshKey={job.last_run_at} />
       <h2>Runs</h2>
       <RunsTable runs={runs?.data ?? null} zone={job.timezone} />
       <Pager
