@@ -94,7 +94,7 @@ cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, sc
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text])))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'cancelled'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
 cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))

@@ -293,6 +293,10 @@ export const RunListItem = Run.extend({
 
 export const RunListPage = pageOf(RunListItem, 'RunListPage');
 
+export const CancelAccepted = z
+  .object({ run_id: uuid, cron_job_id: uuid, status: z.literal('cancelling') })
+  .meta({ id: 'CancelAccepted' });
+
 export const PreviewBody = z
   .strictObject({
     schedule: z.string().max(1000),

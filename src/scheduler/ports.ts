@@ -51,6 +51,7 @@ export const ERROR_KINDS = [
   'lock_lost',
   'not_recorded',
   'result_not_stored',
+  'cancelled',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 

@@ -48,9 +48,14 @@ export class Scheduler {
   private peers: string[];
   private syncChain: Promise<void> = Promise.resolve();
   private changedIds = new Set<string>();
+  /** The run each job has in flight on this pod (from the claim to its record), for cancels. */
+  private readonly runOfJob = new Map<string, string>();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.events = deps.events ?? new SchedulerEvents();
+    this.events.on('claimed', ({ jobId, runId }) => this.runOfJob.set(jobId, runId));
+    this.events.on('recorded', ({ jobId }) => this.runOfJob.delete(jobId));
+    this.events.on('skipped', ({ jobId }) => this.runOfJob.delete(jobId));
     this.peers = [deps.settings.podId];
     this.timeline = new Timeline(deps.log, deps.metrics);
     this.syncDeps = {
@@ -143,6 +148,12 @@ export class Scheduler {
       this.afterSync(await syncJobs(this.syncDeps, [jobId]));
       offer();
     }, 'run-now sync');
+  }
+
+  /** POST /v1/runs/{id}/cancel reached this pod: stop that run if it is this pod's. */
+  cancelRun(jobId: string, runId: string): void {
+    if (this.runOfJob.get(jobId) !== runId) return;
+    this.dispatcher.abort(jobId, new RunAborted('cancelled', 'cancelled: stopped by request'));
   }
 
   /** A full re-sync now (notifications may have been lost, e.g. after a reconnect). */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { withTenant, type Pool } from '../../db/pool.js';
 import { selectRunDetail, type RunDetailRow } from '../../db/run-detail.js';
+import { cancelRun } from '../../jobs/run-cancel.js';
 import { listTenantRuns } from '../../jobs/run-search.js';
 import { toRunView } from '../../jobs/view.js';
 import type { Logger } from '../../log.js';
@@ -10,9 +11,9 @@ import type { ObjectStore } from '../../storage/object-store.js';
 import { readWholeResult } from '../../storage/run-results.js';
 import { tenantOf } from '../auth.js';
 import { ApiError } from '../errors.js';
-import { AUTHENTICATED, BEARER, WITH_ID, errorResponses } from '../responses.js';
+import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import { RunDetail } from '../run-schemas.js';
-import { IdParams, RunListPage, RunListQuery } from '../schemas.js';
+import { CancelAccepted, IdParams, RunListPage, RunListQuery } from '../schemas.js';
 
 export interface RunRouteDeps {
   pool: Pool;
@@ -44,6 +45,27 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
       },
     },
     async (request) => listTenantRuns(deps.pool, tenantOf(request), request.query),
+  );
+  r.post(
+    '/v1/runs/:id/cancel',
+    {
+      config: { access: 'tenant' as const },
+      schema: {
+        tags: ['runs'],
+        security: BEARER,
+        summary: 'Cancel a run in flight',
+        description:
+          'The pod holding the run stops it within a second (a notification every pod hears); it is recorded `failed` with `error_kind` `cancelled`. A run already finished answers 409 `run_not_active`.',
+        operationId: 'cancelRun',
+        params: IdParams,
+        response: {
+          202: CancelAccepted,
+          ...errorResponses(...AUTHENTICATED, ...WITH_BODY, ...WITH_ID, 409),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await cancelRun(deps.pool, tenantOf(request), request.params.id)),
   );
   r.get(
     '/v1/runs/:id',
