@@ -195,6 +195,8 @@ describe('the API tour against its OpenAPI document', () => {
     expect(across.statusCode).toBe(200);
     expect(across.json<{ data: unknown[] }>().data).toHaveLength(1);
     expect((await send('GET', '/v1/runs?error_kind=nope', tenant)).statusCode).toBe(400);
+    expect((await send('POST', `/v1/runs/${runId}/cancel`, tenant)).statusCode).toBe(202);
+    expect((await send('POST', `/v1/runs/${job.id}/cancel`, tenant)).statusCode).toBe(404);
     const labelled = { ...tenant, body: { labels: { team: 'ops' }, timeout: '30s' } };
     expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, labelled)).statusCode).toBe(200);
     expect((await send('GET', '/v1/cron-jobs?label=team=ops', tenant)).statusCode).toBe(200);
