@@ -17,6 +17,7 @@ export interface ControlFields {
   maxRuns: number | null;
   timeoutMs: number | null;
   model: string | null;
+  jitterMs: number | null;
   /** A resumed job starts counting failures in a row from zero. */
   consecutiveFailures: number;
 }
@@ -30,6 +31,7 @@ interface LoadedRow {
   updated_at: Date;
   last_scheduled_at: Date | null;
   ends_at: Date | null;
+  jitter_ms: number | null;
 }
 
 /** Enabled jobs of live tenants, all or the named ones (scheduler_load_schedules, cross-tenant). */
@@ -49,6 +51,7 @@ export async function loadSchedulableJobs(
     updatedAt: row.updated_at,
     lastScheduledAt: row.last_scheduled_at,
     endsAt: row.ends_at,
+    jitterMs: row.jitter_ms,
   }));
 }
 
@@ -90,12 +93,13 @@ export interface JobRow {
   max_runs: string | null;
   timeout_ms: number | null;
   model: string | null;
+  jitter_ms: number | null;
 }
 
 const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
   last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
   labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
-  consecutive_failures, ends_at, max_runs, timeout_ms, model`;
+  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms`;
 
 export interface JobFields {
   name: string;
@@ -120,6 +124,7 @@ const CONTROL_COLUMNS = [
   'timeout_ms',
   'model',
   'consecutive_failures',
+  'jitter_ms',
 ] as const;
 
 function controlValues(c: ControlFields): unknown[] {
@@ -135,6 +140,7 @@ function controlValues(c: ControlFields): unknown[] {
     c.timeoutMs,
     c.model,
     c.consecutiveFailures,
+    c.jitterMs,
   ];
 }
 

@@ -107,6 +107,13 @@ const jobControls = {
     .max(200)
     .nullable()
     .describe("one of LLM_MODELS (unset: the model server's /models); null: the default"),
+  jitter: z
+    .string()
+    .max(40)
+    .nullable()
+    .describe(
+      'Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time',
+    ),
 };
 
 export const JobCreateBody = z
@@ -130,6 +137,7 @@ export const JobCreateBody = z
     max_runs: jobControls.max_runs.optional(),
     timeout: jobControls.timeout.optional(),
     model: jobControls.model.optional(),
+    jitter: jobControls.jitter.optional(),
   })
   .meta({ id: 'CronJobCreate' });
 
@@ -176,6 +184,7 @@ export const Job = z
       .describe('the limit that stopped the job, if one did'),
     timeout: z.string().nullable().describe('the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT'),
     model: z.string().nullable().describe('the job’s model; null: the default'),
+    jitter: z.string().nullable().describe('the job’s jitter; null: none'),
   })
   .meta({
     id: 'CronJob',
@@ -206,6 +215,7 @@ export const Job = z
         stopped_by: null,
         timeout: '30s',
         model: null,
+        jitter: null,
       },
     ],
   });

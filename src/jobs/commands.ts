@@ -92,6 +92,15 @@ function applyControls(
       deps.now(),
       settingsOf(deps),
     );
+    // A jitter as long as the gap between two occurrences would let one overtake the next.
+    const { gapMs } = prepared;
+    if (controls.jitterMs !== null && gapMs !== null && controls.jitterMs >= gapMs) {
+      throw new ControlError(
+        `jitter must be shorter than the ${gapMs / 1000}s between two occurrences`,
+        422,
+        'jitter_too_long',
+      );
+    }
     return { ...prepared.fields, controls };
   } catch (err) {
     throw asCommandError(err);

@@ -12,6 +12,7 @@ export interface JobControlsInput {
   max_runs?: number | null | undefined;
   timeout?: string | null | undefined;
   model?: string | null | undefined;
+  jitter?: string | null | undefined;
 }
 
 export interface ControlSettings {
@@ -34,6 +35,7 @@ export const CONTROL_LIMITS = {
   pauseAfterFailuresMax: 1000,
   maxRunsMax: 1_000_000_000,
   minTimeoutMs: 1000,
+  maxJitterMs: 3_600_000,
 };
 
 // Letters, digits and . _ / - (no "=": a filter is written key=value), starting with a letter or digit.
@@ -84,6 +86,14 @@ function checkTimeout(text: string, settings: ControlSettings): number {
     );
   }
   if (ms % 1000 !== 0) throw new ControlError('timeout must be a whole number of seconds');
+  return ms;
+}
+
+function checkJitter(text: string): number {
+  const ms = parseDurationMs(text);
+  if (ms === null || ms < 1000 || ms > CONTROL_LIMITS.maxJitterMs || ms % 1000 !== 0) {
+    throw new ControlError('jitter must be a whole number of seconds from 1s to 1h, such as 30s');
+  }
   return ms;
 }
 
@@ -158,6 +168,7 @@ export function prepareControls(
       ? nullable(input.timeout, (text) => checkTimeout(text, settings))
       : (current?.timeout_ms ?? null),
     model: pick('model') ? (input.model ?? null) : (current?.model ?? null),
+    jitterMs: pick('jitter') ? nullable(input.jitter, checkJitter) : (current?.jitter_ms ?? null),
     pausedReason: null,
     pausedAt: null,
     pausedBy: null,

@@ -32,6 +32,8 @@ export interface JobView {
   stopped_by: StoppedBy | 'ends_at' | null;
   timeout: string | null;
   model: string | null;
+  /** Each occurrence starts up to this long after its nominal time (scheduled_at stays nominal). */
+  jitter: string | null;
 }
 
 export interface RunView {
@@ -82,6 +84,7 @@ export function toJobView(row: JobRow, now: Date): JobView {
     stopped_by: row.stopped_by ?? (endedBefore(row, now) ? 'ends_at' : null),
     timeout: row.timeout_ms === null ? null : formatDurationMs(row.timeout_ms),
     model: row.model,
+    jitter: row.jitter_ms === null ? null : formatDurationMs(row.jitter_ms),
   };
 }
 

@@ -19,6 +19,8 @@ export interface StoredJob {
   lastScheduledAt: Date | null;
   /** The job's ends_at: no occurrence after it (absent: none). */
   endsAt?: Date | null;
+  /** The job's jitter: each occurrence starts up to this long after its nominal time. */
+  jitterMs?: number | null;
 }
 
 /** A claimed occurrence: its run, and the job's name and prompt as committed at the claim. */

@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { jitterOffsetMs } from '../jobs/jitter.js';
 import { parseSchedule, type ParsedSchedule } from '../jobs/schedule.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { LoadedJob, Occurrence } from './occurrence.js';
@@ -19,6 +20,8 @@ export class Timeline {
   private readonly queue = new OccurrenceQueue();
   /** Jobs whose stored schedule does not parse, by updatedAt, so each is reported once. */
   private readonly invalid = new Map<string, number>();
+  /** Nominal time of each queued occurrence that fires later than it (the job's jitter). */
+  private readonly nominalOf = new Map<string, number>();
 
   constructor(
     private readonly log: Logger,
@@ -63,7 +66,7 @@ export class Timeline {
       this.invalid.delete(job.id);
       const plan = planJob(parsed.schedule, job, nowMs, catchupWindowMs);
       this.jobs.set(job.id, { job, schedule: parsed.schedule });
-      if (plan.next) this.queue.schedule(job.id, plan.next.getTime());
+      if (plan.next) this.place(job, plan.next.getTime());
       else this.queue.remove(job.id);
       if (plan.missed > 0) this.metrics.missed.inc(plan.missed);
       if (plan.catchUp) {
@@ -77,6 +80,7 @@ export class Timeline {
 
   remove(jobId: string): void {
     this.jobs.delete(jobId);
+    this.nominalOf.delete(jobId);
     this.queue.remove(jobId);
     this.metrics.jobsLoaded.set(this.jobs.size);
   }
@@ -84,6 +88,7 @@ export class Timeline {
   /** Forgets the queued occurrences (paused); a sync with `replan` fills it again. */
   clearQueue(): void {
     this.queue.clear();
+    this.nominalOf.clear();
   }
 
   peekDueMs(): number | undefined {
@@ -97,7 +102,8 @@ export class Timeline {
     for (const entry of this.queue.popDue(nowMs)) {
       const loaded = this.jobs.get(entry.jobId);
       if (!loaded) continue;
-      let occurrenceMs = entry.dueMs;
+      let occurrenceMs = this.nominalOf.get(entry.jobId) ?? entry.dueMs;
+      this.nominalOf.delete(entry.jobId);
       let next = nextAfter(loaded.schedule, occurrenceMs);
       let skipped = 0;
       while (next !== null && next <= nowMs && skipped < MAX_SKIPPED_COUNTED) {
@@ -106,7 +112,7 @@ export class Timeline {
         skipped += 1;
       }
       if (skipped > 0) this.metrics.missed.inc(skipped);
-      if (next !== null) this.queue.schedule(entry.jobId, next);
+      if (next !== null) this.place(loaded.job, next);
       occurrences.push({
         jobId: entry.jobId,
         tenantId: loaded.job.tenantId,
@@ -115,6 +121,14 @@ export class Timeline {
       });
     }
     return occurrences;
+  }
+
+  /** Queues the job's occurrence at `nominalMs`, to fire after its jitter offset. */
+  private place(job: StoredJob, nominalMs: number): void {
+    const offsetMs = jitterOffsetMs(job.id, nominalMs, job.jitterMs ?? 0);
+    if (offsetMs > 0) this.nominalOf.set(job.id, nominalMs);
+    else this.nominalOf.delete(job.id);
+    this.queue.schedule(job.id, nominalMs + offsetMs);
   }
 
   private reportInvalid(job: StoredJob, message: string): void {

@@ -12,6 +12,7 @@ interface JobView {
   labels: Record<string, string>;
   timeout: string | null;
   max_runs: number | null;
+  jitter: string | null;
   pause_after_failures: number | null;
   ends_at: string | null;
   enabled: boolean;
@@ -49,6 +50,8 @@ describe('the run controls in the dashboard', () => {
     await page.getByLabel('Timeout').fill('45s');
     await page.getByLabel('Pause after failures').fill('2');
     await page.getByLabel('Max runs').fill('3');
+    await page.getByLabel('Jitter').fill('2m');
+    await page.getByRole('note').filter({ hasText: 'starts up to 2m after' }).waitFor();
     // The preview keeps to the limits: three runs at most, and says so.
     await page.locator('.fire-times li').first().waitFor();
     await expect(page.locator('.fire-times li').count()).resolves.toBe(3);
@@ -73,6 +76,7 @@ describe('the run controls in the dashboard', () => {
       timeout: '45s',
       max_runs: 3,
       pause_after_failures: 2,
+      jitter: '2m0s',
     });
     expect(Math.abs(new Date(job.ends_at!).getTime() - endsAt.getTime())).toBeLessThan(60_000);
 

@@ -203,4 +203,5 @@ export const JOB_FIELDS = [
   'stopped_by',
   'timeout',
   'model',
+  'jitter',
 ];

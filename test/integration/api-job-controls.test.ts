@@ -244,6 +244,16 @@ describe('per-job run controls', () => {
     expect((await patch(job.id, { timeout: null })).json<JobView>().timeout).toBeNull();
   });
 
+  it('jitter: a Go duration shorter than the gap between occurrences', async () => {
+    const job = await createJob(api.app, key, { schedule: '*/5 * * * *', jitter: '90s' });
+    expect(job.jitter).toBe('1m30s');
+    // scheduled times stay nominal: next_run_at is the schedule's, not shifted.
+    expect(job.next_run_at).toBe('2030-01-01T00:05:00.000Z');
+    expectError(await patch(job.id, { jitter: '5m' }), 422, 'jitter_too_long');
+    expectError(await patch(job.id, { jitter: '2h' }), 400, 'validation_error');
+    expect((await patch(job.id, { jitter: null })).json<JobView>().jitter).toBeNull();
+  });
+
   it('model: only one of LLM_MODELS', async () => {
     const job = await createJob(api.app, key, { model: 'large-model' });
     expect(job.model).toBe('large-model');

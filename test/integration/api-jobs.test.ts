@@ -119,6 +119,7 @@ describe('cron jobs API', () => {
         stopped_by: null,
         timeout: null,
         model: null,
+        jitter: null,
       });
 
       const got = await call(app, key, 'GET', `/v1/cron-jobs/${job.id}`);

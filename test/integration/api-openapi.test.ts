@@ -159,6 +159,7 @@ describe('OpenAPI description and /docs', () => {
         'max_runs',
         'timeout',
         'model',
+        'jitter',
       ].sort(),
     );
     const preview = resolve(

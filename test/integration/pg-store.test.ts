@@ -51,6 +51,7 @@ describe('PostgreSQL job store', () => {
       updatedAt: expect.any(Date),
       lastScheduledAt: null,
       endsAt: null,
+      jitterMs: null,
     });
   });
 

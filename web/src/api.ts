@@ -103,6 +103,7 @@ export interface Job {
   stopped_by?: 'max_runs' | 'pause_after_failures' | 'ends_at' | null;
   timeout?: string | null;
   model?: string | null;
+  jitter?: string | null;
 }
 
 /** GET /v1/runs: a run with its job's name and labels. */

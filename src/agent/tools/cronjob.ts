@@ -28,7 +28,7 @@ Schedule syntax:
 - Macros: @hourly, @daily, @weekly, @monthly, @yearly; intervals: "@every 90s", "@every 2h30m".
 Times are in the job's timezone (an IANA name such as "Europe/Paris"; default UTC).
 The prompt is what the agent will be asked at each run, e.g. "Reply with the current time".
-Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
+Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs), jitter (start each run up to this long after its time, e.g. "2m"). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
 Results come back as JSON; on {"ok":false} read the error message, fix the arguments and try again.`;
 
 const Args = z.object({
@@ -47,6 +47,7 @@ const Args = z.object({
   pause_after_failures: z.number().int().nullable().optional(),
   ends_at: z.string().nullable().optional(),
   max_runs: z.number().int().nullable().optional(),
+  jitter: z.string().nullable().optional(),
   paused_reason: z.string().optional(),
   label: z.string().optional(),
   status: z.enum(['claimed', 'running', 'success', 'failed']).optional(),
@@ -59,6 +60,7 @@ const controlsOf = (args: Args) => ({
   pause_after_failures: args.pause_after_failures,
   ends_at: args.ends_at,
   max_runs: args.max_runs,
+  jitter: args.jitter,
 });
 type Args = z.infer<typeof Args>;
 
@@ -94,6 +96,7 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
             pause_after_failures: { type: ['integer', 'null'] },
             ends_at: { type: ['string', 'null'], description: 'RFC 3339 time' },
             max_runs: { type: ['integer', 'null'] },
+            jitter: { type: ['string', 'null'], description: 'Go duration: spread the start' },
             paused_reason: { type: 'string', description: 'with disable: why' },
             label: { type: 'string', description: 'with list: "key=value" or "key"' },
             status: { type: 'string', enum: ['claimed', 'running', 'success', 'failed'] },

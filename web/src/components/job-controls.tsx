@@ -11,6 +11,7 @@ export interface ControlValues {
   maxRuns: string;
   /** datetime-local text, in the browser's zone. */
   endsAt: string;
+  jitter: string;
 }
 
 export const EMPTY_CONTROLS: ControlValues = {
@@ -20,6 +21,7 @@ export const EMPTY_CONTROLS: ControlValues = {
   pauseAfterFailures: '',
   maxRuns: '',
   endsAt: '',
+  jitter: '',
 };
 
 /** The job's controls as form text. */
@@ -33,6 +35,7 @@ export function controlsOf(job: Job): ControlValues {
     pauseAfterFailures: job.pause_after_failures?.toString() ?? '',
     maxRuns: job.max_runs?.toString() ?? '',
     endsAt: job.ends_at ? toLocalInput(job.ends_at) : '',
+    jitter: job.jitter ?? '',
   };
 }
 
@@ -48,6 +51,7 @@ export function toBody(values: ControlValues, clear: boolean): Record<string, un
   put('pause_after_failures', values.pauseAfterFailures, Number);
   put('max_runs', values.maxRuns, Number);
   put('ends_at', values.endsAt, (t) => new Date(t).toISOString());
+  put('jitter', values.jitter, (t) => t);
   return body;
 }
 
@@ -140,6 +144,15 @@ export function JobControls(props: {
             value={values.maxRuns}
             onInput={set('maxRuns')}
             {...describedBy('max-runs', undefined, true)}
+          />
+        </Field>
+        <Field id="jitter" label="Jitter" hint="Start each run up to this long after its time.">
+          <input
+            id="jitter"
+            class="mono"
+            value={values.jitter}
+            onInput={set('jitter')}
+            {...describedBy('jitter', undefined, true)}
           />
         </Field>
         <Field id="ends-at" label="Ends at" hint="Your time; no run after it.">

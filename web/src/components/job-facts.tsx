@@ -49,6 +49,7 @@ export function ControlFacts({ job }: { job: Job }) {
             : null,
           job.ends_at ? `ends ${formatInZone(job.ends_at, browserZone)}` : null,
           job.model ? `model ${job.model}` : null,
+          job.jitter ? `jitter ${job.jitter}` : null,
         ]
           .filter(Boolean)
           .join(' · ') || 'none'}

@@ -239,6 +239,11 @@ function limitNotes(controls: ControlValues): string[] {
   }
   if (controls.maxRuns) notes.push(`Stops itself after ${controls.maxRuns} runs in all.`);
   if (controls.timeout) notes.push(`Each run may take at most ${controls.timeout}.`);
+  if (controls.jitter) {
+    notes.push(
+      `Each run starts up to ${controls.jitter} after the time shown (the same offset on every replica).`,
+    );
+  }
   return notes;
 }
 
@@ -256,10 +261,13 @@ function fieldErrorOf(err: unknown): Errors {
     case 'rate_limited':
       return { form: `Too many requests: ${message}.` };
     case 'model_not_allowed':
+    case 'jitter_too_long':
     case 'limit_reached':
       return { controls: message };
     case 'validation_error':
-      if (/label|timeout|paused_reason|pause_after_failures|max_runs|ends_at/.test(message)) {
+      if (
+        /label|timeout|jitter|paused_reason|pause_after_failures|max_runs|ends_at/.test(message)
+      ) {
         return { controls: message };
       }
       if (/^name\b/.test(message)) return { name: message };

@@ -1,5 +1,6 @@
-// POST /v1/runs/{id}/cancel on two real `saas-api` pods: the request reaches the pod holding the
-// run, whichever pod the API call lands on, and the run is recorded `cancelled` within a second.
+// Run controls on two real `saas-api` pods: POST /v1/runs/{id}/cancel reaches the pod holding
+// the run, whichever pod the API call lands on, and the run is recorded `cancelled` within a
+// second; a job's jitter delays each occurrence by the same offset whichever pod runs it.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   stopAllPods,
   type Pod,
 } from '../helpers/cluster.js';
+import { jitterOffsetMs } from '../../src/jobs/jitter.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { waitFor } from '../helpers/process-wait.js';
@@ -106,5 +108,35 @@ describe('cancelling a run', () => {
     // A finished run cannot be cancelled; an unknown one is not found.
     expect((await cancel(holder, running.id)).status).toBe(409);
     expect((await cancel(holder, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
+describe('jitter on two pods', () => {
+  it('starts each occurrence at its deterministic offset; scheduled_at stays nominal', async () => {
+    llm.setHandler(() => ({ content: 'ok' }));
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO cron_jobs (tenant_id, name, schedule, prompt, jitter_ms, max_runs)
+       VALUES ($1, 'spread', '*/4 * * * * *', 'spread', 3000, 4) RETURNING id`,
+      [DEFAULT_TENANT],
+    );
+    const jobId = rows[0]!.id;
+    const runs = await waitFor(
+      async () => {
+        const all = await runsOf(db, [jobId]);
+        if (all.filter((r) => r.status === 'success').length < 4)
+          throw new Error(`${all.length} runs`);
+        return all;
+      },
+      { timeoutMs: 40_000, intervalMs: 200, what: 'four runs' },
+    );
+    expect(runs).toHaveLength(4);
+    for (const run of runs) {
+      const nominalMs = run.scheduled_at.getTime();
+      expect(nominalMs % 4000).toBe(0);
+      const offsetMs = jitterOffsetMs(jobId, nominalMs, 3000);
+      const lagMs = run.started_at.getTime() - nominalMs;
+      expect(lagMs).toBeGreaterThanOrEqual(offsetMs - 50);
+      expect(lagMs).toBeLessThan(offsetMs + 1000);
+    }
   });
 });
