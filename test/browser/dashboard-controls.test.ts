@@ -146,6 +146,39 @@ describe('the run controls in the dashboard', () => {
     await page.close();
   });
 
+  it('cancels a run in flight from the Runs page', async () => {
+    const slow = await api<{ id: string }>('POST', '/v1/cron-jobs', {
+      name: 'Slow one',
+      schedule: '0 * * * *',
+      prompt: 'Hang',
+    });
+    service.llm.setHandler((body) =>
+      JSON.stringify(body).includes('Hang') ? { hang: true } : { content: 'fine' },
+    );
+    await api('POST', `/v1/cron-jobs/${slow.id}/trigger`, {});
+    const page = await newPage();
+    await signIn(page, tenantKey);
+    await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+    await page.getByRole('link', { name: 'Runs', exact: true }).click();
+    const running = page.locator('table.runs tbody tr[data-status="running"]');
+    await running.first().waitFor({ timeout: 30_000 });
+    await running.first().getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('Cancelling the run of Slow one').waitFor();
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ data: { error_kind: string | null }[] }>(
+              'GET',
+              `/v1/cron-jobs/${slow.id}/runs?status=failed`,
+            )
+          ).data[0]?.error_kind,
+        { timeout: 5000 },
+      )
+      .toBe('cancelled');
+    await page.close();
+  });
+
   it('lets the operator edit a tenant’s max concurrent runs', async () => {
     const tenant = await service.driver.api<{ id: string }>('POST', '/v1/tenants', {
       name: 'Capped',

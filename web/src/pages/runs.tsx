@@ -53,6 +53,16 @@ export function RunsPage() {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [page, setPage] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const cancel = async (run: RunListItem) => {
+    setError(null);
+    try {
+      await api('POST', `/v1/runs/${encodeURIComponent(run.id)}/cancel`);
+      setNotice(`Cancelling the run of ${run.job_name}; it is recorded as cancelled in a moment.`);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
 
   usePoll(
     async () => {
@@ -81,6 +91,7 @@ export function RunsPage() {
     <section>
       <h1>Runs</h1>
       <Alert message={error} />
+      <Alert message={notice} tone="ok" />
       <form class="toolbar filters" onSubmit={(e) => e.preventDefault()}>
         <label for="run-status">Status</label>
         <select id="run-status" value={filters.status} onChange={change('status')}>
@@ -137,6 +148,9 @@ export function RunsPage() {
                 <th scope="col">Origin</th>
                 <th scope="col">Duration</th>
                 <th scope="col">Labels</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -162,6 +176,13 @@ export function RunsPage() {
                         {key}={value}
                       </span>
                     ))}
+                  </td>
+                  <td data-label="Actions">
+                    {run.status === 'running' || run.status === 'claimed' ? (
+                      <button type="button" onClick={() => void cancel(run)}>
+                        Cancel
+                      </button>
+                    ) : null}
                   </td>
                 </tr>
               ))}
