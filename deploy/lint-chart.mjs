@@ -8,6 +8,8 @@
 const SECRET_KEYS = [
   'DATABASE_URL',
   'REDIS_URL',
+  'REDIS_PASSWORD',
+  'REDIS_SENTINEL_PASSWORD',
   'HERMES_ACP_TOKEN',
   'HERMES_API_KEY',
   'LLM_API_KEY',
@@ -32,6 +34,12 @@ export const SECURE_VARIANT = {
     'postgresql.auth.password': 'pg-password',
     'redis.auth.password': 'redis-password',
   },
+};
+
+export const SENTINEL_VARIANT = {
+  name: 'in-chart Redis with a replica and Sentinel',
+  set: { 'redis.sentinel.enabled': true },
+  strings: {},
 };
 
 const describe = (doc) => `${doc.kind}/${doc.metadata?.name ?? '?'}`;
@@ -90,6 +98,7 @@ export function conventionProblems(variant, docs, existingSecret) {
     'pods carry no prometheus.io scrape annotations',
   );
   if (variant === SECURE_VARIANT) problems.push(...secureProblems(docs, release));
+  if (variant.name === SENTINEL_VARIANT.name) problems.push(...sentinelProblems(docs));
   return problems;
 }
 
@@ -140,6 +149,48 @@ function secureProblems(docs, release) {
   expect(
     monitor?.metadata.labels.release === 'prometheus',
     'serviceMonitor.labels are not applied',
+  );
+  return problems;
+}
+
+/** The HA Redis: a password everywhere, three sentinels, the app pointed at them. */
+function sentinelProblems(docs) {
+  const problems = [];
+  const expect = (condition, message) => {
+    if (!condition) problems.push(message);
+  };
+  const env = docs.find((d) => d.kind === 'Deployment')?.spec.template.spec.containers[0].env ?? [];
+  const value = (name) => env.find((e) => e.name === name);
+  expect(!value('REDIS_URL'), 'REDIS_URL is set beside REDIS_SENTINELS');
+  const sets = docs.filter((d) => d.kind === 'StatefulSet');
+  const redis = sets.find((d) => d.metadata.name.endsWith('-redis'));
+  const sentinel = sets.find((d) => d.metadata.name.endsWith('-redis-sentinel'));
+  const sentinels = value('REDIS_SENTINELS')?.value ?? '';
+  expect(
+    sentinels.split(',').length === 3 &&
+      sentinels.startsWith(`${sentinel?.metadata.name}-0.${sentinel?.spec.serviceName}.`),
+    `REDIS_SENTINELS ${sentinels} does not list the three sentinels`,
+  );
+  for (const name of ['REDIS_PASSWORD', 'REDIS_SENTINEL_PASSWORD']) {
+    expect(
+      value(name)?.valueFrom?.secretKeyRef?.name === redis?.metadata.name,
+      `${name} is not read from the Redis Secret`,
+    );
+  }
+  expect(redis?.spec.replicas === 2, 'the Redis StatefulSet is not a primary and one replica');
+  expect(sentinel?.spec.replicas === 3, 'there are not three sentinels');
+  const scripts = docs.find((d) => d.kind === 'ConfigMap')?.data ?? {};
+  expect(
+    /--requirepass "\$REDIS_PASSWORD"/.test(scripts['redis.sh'] ?? ''),
+    'Redis runs without a password',
+  );
+  expect(
+    /^requirepass \$REDIS_PASSWORD$/m.test(scripts['sentinel.sh'] ?? ''),
+    'Sentinel runs without a password',
+  );
+  expect(
+    /down-after-milliseconds mymaster 5000$/m.test(scripts['sentinel.sh'] ?? ''),
+    'down-after-milliseconds is not 5000 by default',
   );
   return problems;
 }

@@ -39,6 +39,7 @@ import {
   notesProblems,
   secretsOf,
   SECURE_VARIANT,
+  SENTINEL_VARIANT,
 } from './lint-chart.mjs';
 import { lintCompose } from './lint-compose.mjs';
 
@@ -317,6 +318,29 @@ const VARIANTS = [
     ),
   },
   { ...SECURE_VARIANT, args: helmValues(SECURE_VARIANT.set, SECURE_VARIANT.strings) },
+  { ...SENTINEL_VARIANT, args: helmValues(SENTINEL_VARIANT.set, SENTINEL_VARIANT.strings) },
+  {
+    name: 'external Sentinel',
+    args: helmValues(
+      {},
+      {
+        'env.REDIS_SENTINELS': 's1.redis:26379\\,s2.redis:26379\\,s3.redis:26379',
+        'env.REDIS_SENTINEL_NAME': 'mymaster',
+        'env.REDIS_PASSWORD': 'redis-password',
+        'env.REDIS_SENTINEL_PASSWORD': 'sentinel-password',
+      },
+    ),
+  },
+  {
+    name: 'external Redis Cluster',
+    args: helmValues(
+      {},
+      {
+        'env.REDIS_CLUSTER_NODES': 'n1.redis:6379\\,n2.redis:6379\\,n3.redis:6379',
+        'env.REDIS_PASSWORD': 'redis-password',
+      },
+    ),
+  },
 ];
 
 // Values the chart must refuse, with the words its message must contain.
@@ -617,24 +641,42 @@ function checkBehaviour(variant, docs) {
   } else {
     const postgres = statefulSets.find((s) => s.metadata.name.endsWith('-postgresql'));
     const redis = statefulSets.find((s) => s.metadata.name.endsWith('-redis'));
+    const externalRedis = variant.name.startsWith('external ');
+    const sentinelRedis = variant.name === SENTINEL_VARIANT.name;
     expect(postgres, 'no in-chart PostgreSQL StatefulSet');
-    expect(redis, 'no in-chart Redis StatefulSet');
+    expect(externalRedis ? !redis : redis, `in-chart Redis StatefulSet: ${redis ? 'yes' : 'no'}`);
     expect(
       /^postgres:16/.test(postgres?.spec.template.spec.containers[0].image),
       'PostgreSQL is not postgres:16',
     );
-    expect(/^redis:7/.test(redis?.spec.template.spec.containers[0].image), 'Redis is not redis:7');
-    const redisArgs = (redis?.spec.template.spec.containers[0].args ?? []).join(' ');
-    expect(redisArgs.includes('--maxmemory-policy noeviction'), 'Redis runs without noeviction');
     expect(
       env.DATABASE_URL?.valueFrom?.secretKeyRef?.key === 'database-url',
       'DATABASE_URL is not from the chart Secret',
     );
-    const redisHost = env.REDIS_URL?.value && new URL(env.REDIS_URL.value).hostname;
-    expect(
-      find('Service').some((s) => s.metadata.name === redisHost),
-      `REDIS_URL ${env.REDIS_URL?.value} names no rendered Service`,
-    );
+    if (externalRedis) {
+      const plain = env.REDIS_SENTINELS?.value ?? env.REDIS_CLUSTER_NODES?.value ?? '';
+      expect(plain.split(',').length === 3, `the Redis addresses are not passed: ${plain}`);
+      expect(
+        env.REDIS_PASSWORD?.valueFrom?.secretKeyRef?.name === 'hermesx-env',
+        'REDIS_PASSWORD is not from Secret hermesx-env',
+      );
+    } else {
+      expect(
+        /^redis:7/.test(redis?.spec.template.spec.containers[0].image),
+        'Redis is not redis:7',
+      );
+      const redisArgs = sentinelRedis
+        ? (find('ConfigMap').find((c) => c.data?.['redis.sh'])?.data['redis.sh'] ?? '')
+        : (redis?.spec.template.spec.containers[0].args ?? []).join(' ');
+      expect(redisArgs.includes('--maxmemory-policy noeviction'), 'Redis runs without noeviction');
+    }
+    if (!externalRedis && !sentinelRedis) {
+      const redisHost = env.REDIS_URL?.value && new URL(env.REDIS_URL.value).hostname;
+      expect(
+        find('Service').some((s) => s.metadata.name === redisHost),
+        `REDIS_URL ${env.REDIS_URL?.value} names no rendered Service`,
+      );
+    }
   }
   if (variant.name.includes('existingSecret')) {
     expect(

@@ -8,7 +8,9 @@ import { createPool } from '../src/db/pool.js';
 import { buildApp } from '../src/http/app.js';
 import { createServiceRegistry } from '../src/http/metrics.js';
 import { createLogger } from '../src/log.js';
+import { countRedisFailovers } from '../src/redis/metrics.js';
 import { createSchedulerMetrics } from '../src/scheduler/metrics.js';
+import { createWebhookMetrics } from '../src/webhooks/metrics.js';
 
 export async function readMetricsExposition(): Promise<string> {
   const log = createLogger({ format: 'json', level: 'error', write: () => undefined });
@@ -16,6 +18,8 @@ export async function readMetricsExposition(): Promise<string> {
   const registry = createServiceRegistry();
   createModelMetrics(registry);
   createSchedulerMetrics(registry);
+  countRedisFailovers(registry);
+  createWebhookMetrics(registry);
   const app = await buildApp({ config: loadConfig({}), pool, redis: undefined, log, registry });
   try {
     // A few requests, so the HTTP families have series.

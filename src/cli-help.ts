@@ -18,6 +18,14 @@ const SCHEDULER = [
   'SCHEDULER_CATCHUP_WINDOW',
   'SCHEDULER_SHUTDOWN_GRACE',
 ];
+const REDIS = [
+  'REDIS_URL',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_NAME',
+  'REDIS_SENTINEL_PASSWORD',
+  'REDIS_CLUSTER_NODES',
+  'REDIS_PASSWORD',
+];
 const SERVICE = [
   'SAAS_API_PORT',
   'SAAS_API_HOST',
@@ -32,6 +40,8 @@ const SERVICE = [
   'LOG_FORMAT',
   'LOG_LEVEL',
   'HERMES_POD_ID',
+  'HERMES_SECRETS_KEY',
+  'HTTP_TOOL_ALLOW_PRIVATE_NETWORKS',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -42,7 +52,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
       'Applies pending migrations, then serves the API and runs the scheduler until SIGTERM or\n' +
       'SIGINT; in-flight runs get SCHEDULER_SHUTDOWN_GRACE to finish. Without Redis the API serves\n' +
       'and the scheduler waits for it.',
-    settings: ['DATABASE_URL', 'REDIS_URL', ...SERVICE],
+    settings: ['DATABASE_URL', ...REDIS, ...SERVICE],
   },
   migrate: {
     summary: 'apply database migrations and exit (needs DATABASE_URL)',
@@ -56,14 +66,32 @@ export const COMMANDS: Record<string, CommandHelp> = {
     details:
       'Starts an embedded PostgreSQL (data in .hermesx/), a local redis-server when one is on\n' +
       'PATH, and the service; prints the URL, an admin token and a tenant API key. DATABASE_URL is\n' +
-      'ignored; REDIS_URL, when set, is used instead of a local Redis. Ctrl-C stops everything.',
-    settings: ['REDIS_URL', ...SERVICE],
+      'ignored; a Redis setting (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES), when set, is used\n' +
+      'instead of a local Redis. Ctrl-C stops everything.',
+    settings: [...REDIS, ...SERVICE],
   },
 };
 
 const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   DATABASE_URL: ['required (except dev)', 'PostgreSQL 16+ connection string'],
-  REDIS_URL: ['unset', 'Redis 7+; unset or unreachable: the API serves, the scheduler waits'],
+  REDIS_URL: [
+    'unset',
+    'Redis 7+, or redis+sentinel://host:port,…/name; unset or unreachable: the scheduler waits',
+  ],
+  REDIS_SENTINELS: [
+    'unset',
+    'Sentinel host:port list (wins over REDIS_URL); the primary is asked of them',
+  ],
+  REDIS_SENTINEL_NAME: ['mymaster', 'the primary’s name in Sentinel (with REDIS_SENTINELS)'],
+  REDIS_SENTINEL_PASSWORD: ['unset', 'password of the sentinels themselves'],
+  REDIS_CLUSTER_NODES: [
+    'unset',
+    'Redis Cluster seed nodes host:port,… (wins over REDIS_URL; not with Sentinel)',
+  ],
+  REDIS_PASSWORD: [
+    'unset',
+    'password of the Redis servers (Sentinel primary/replicas, Cluster nodes; REDIS_URL’s own wins)',
+  ],
   SAAS_API_PORT: ['18080', 'HTTP port'],
   SAAS_API_HOST: ['0.0.0.0', 'HTTP listen address (127.0.0.1: this machine only)'],
   SCHEDULER_POLL_INTERVAL: ['30s', 'full re-sync period (changes also arrive at once)'],
@@ -85,6 +113,15 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LOG_FORMAT: ['text', 'text (logfmt) or json'],
   LOG_LEVEL: ['info', 'debug, info, warn or error'],
   HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'webhooks may reach private addresses'],
+  WEBHOOK_RETRY_SCHEDULE: ['5s,5m,30m,2h,5h,10h,10h', 'delays between delivery attempts'],
+  WEBHOOK_TIMEOUT: ['15s', 'one delivery attempt, connect to last byte'],
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: ['100', 'deliveries in flight per replica'],
+  WEBHOOK_MAX_DELIVERIES_PER_TENANT: ['10', "a tenant's deliveries in flight, all replicas"],
+  WEBHOOK_MAX_ENDPOINTS: ['10', 'webhook endpoints per tenant'],
+  WEBHOOK_DISABLE_AFTER: ['120h', 'an endpoint failing this long is disabled'],
+  HERMES_SECRETS_KEY: ['unset (dev: generated)', 'tenant secrets key, 32 bytes hex or base64'],
+  HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
 };
 
 export function rootHelp(): string {

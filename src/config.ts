@@ -1,7 +1,17 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { formatDurationMs, parseDurationMs } from './duration.js';
+import { parseSecretsKey } from './secrets/key.js';
 import type { S3Settings } from './storage/s3-store.js';
+import {
+  DEFAULT_REDIS_PORT,
+  DEFAULT_SENTINEL_PORT,
+  isSentinelUrl,
+  parseHostList,
+  parseSentinelUrl,
+  type HostPort,
+  type RedisSettings,
+} from './redis/target.js';
 
 /** Thrown for a setting that cannot be used; its message is the one line shown to the operator. */
 export class ConfigError extends Error {
@@ -39,6 +49,24 @@ const integer = (fallback: number, min: number, max: number) =>
       return value;
     });
 
+// A comma-separated list of durations (e.g. a retry schedule); empty entries are refused.
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const raw = text === undefined || text.trim() === '' ? fallback : text;
+      const values = raw.split(',').map((part) => parseDurationMs(part.trim()));
+      if (values.length > 20 || values.some((ms) => ms === null || ms < 0)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected up to 20 comma-separated durations such as 5s,5m,30m',
+        });
+        return z.NEVER;
+      }
+      return values as number[];
+    });
+
 const optionalText = z
   .string()
   .optional()
@@ -50,6 +78,17 @@ const url = (protocols: string[], example: string) =>
     `expected a URL such as ${example}`,
   );
 
+const hostList = (defaultPort: number) =>
+  optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const hosts = parseHostList(text, defaultPort);
+    if (!hosts) {
+      ctx.addIssue({ code: 'custom', message: 'expected host:port[,host:port…]' });
+      return z.NEVER;
+    }
+    return Object.freeze(hosts.map((host) => Object.freeze(host)));
+  });
+
 const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
   z
     .string()
@@ -59,7 +98,19 @@ const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
 
 const envSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db'),
-  REDIS_URL: url(['redis:', 'rediss:'], 'redis://localhost:6379'),
+  REDIS_URL: optionalText.refine(
+    (text) =>
+      text === undefined ||
+      (isSentinelUrl(text)
+        ? parseSentinelUrl(text) !== null
+        : isUrlWith(text, ['redis:', 'rediss:'])),
+    'expected a URL such as redis://localhost:6379 or redis+sentinel://host:26379,host:26379/mymaster',
+  ),
+  REDIS_SENTINELS: hostList(DEFAULT_SENTINEL_PORT),
+  REDIS_SENTINEL_NAME: optionalText.transform((text) => text ?? 'mymaster'),
+  REDIS_SENTINEL_PASSWORD: optionalText,
+  REDIS_PASSWORD: optionalText,
+  REDIS_CLUSTER_NODES: hostList(DEFAULT_REDIS_PORT),
   SAAS_API_PORT: integer(18080, 0, 65535),
   SAAS_API_HOST: optionalText,
   SCHEDULER_POLL_INTERVAL: duration('30s', 1000),
@@ -97,6 +148,33 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
+    z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
+  ),
+  WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h'),
+  WEBHOOK_TIMEOUT: duration('15s', 100),
+  WEBHOOK_MAX_CONCURRENT_DELIVERIES: integer(100, 1, 10_000),
+  WEBHOOK_MAX_DELIVERIES_PER_TENANT: integer(10, 1, 10_000),
+  WEBHOOK_MAX_ENDPOINTS: integer(10, 0, 1000),
+  WEBHOOK_DISABLE_AFTER: duration('120h', 1000),
+  HERMES_SECRETS_KEY: optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const key = parseSecretsKey(text);
+    if (!key) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected 32 bytes as 64 hex characters or base64 (e.g. openssl rand -hex 32)',
+      });
+      return z.NEVER;
+    }
+    return key;
+  }),
+  HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: optionalText
+    .refine(
+      (text) => text === undefined || text === 'true' || text === 'false',
+      'expected true or false',
+    )
+    .transform((text) => (text === undefined ? undefined : text === 'true')),
   RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
   OBJECT_STORE_DIR: optionalText,
   S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
@@ -113,9 +191,8 @@ const envSchema = z.object({
 /** The environment variables the configuration reads (for `hermesx help settings`). */
 export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
-export interface Config {
+export interface Config extends Readonly<RedisSettings> {
   readonly databaseUrl: string | undefined;
-  readonly redisUrl: string | undefined;
   readonly port: number;
   readonly host: string;
   readonly pollIntervalMs: number;
@@ -143,10 +220,27 @@ export interface Config {
   readonly authFailuresPerMinute: number;
   readonly chatMaxTokens: number;
   readonly chatHeartbeatMs: number;
+  /** Encrypts tenant secrets (AES-256-GCM); undefined: the secrets feature is refused. */
+  readonly secretsKey: Buffer | undefined;
+  /** The http_request tool may reach private addresses; undefined: false, true in `hermesx dev`. */
+  readonly httpToolAllowPrivateNetworks: boolean | undefined;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
   readonly runResultMaxBytes: number;
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
   readonly objectStore: ObjectStoreSettings;
+  readonly webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Unset: false for `saas-api`, true for `hermesx dev` (each command decides). */
+  readonly allowPrivateNetworks: boolean | undefined;
+  /** Delay before each retry; its length is the number of retries. */
+  readonly retryScheduleMs: readonly number[];
+  readonly timeoutMs: number;
+  readonly maxConcurrentDeliveries: number;
+  readonly maxDeliveriesPerTenant: number;
+  readonly maxEndpoints: number;
+  readonly disableAfterMs: number;
 }
 
 export type ObjectStoreSettings =
@@ -166,6 +260,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const s = parsed.data;
+  if (s.REDIS_CLUSTER_NODES && (s.REDIS_SENTINELS || (s.REDIS_URL && isSentinelUrl(s.REDIS_URL)))) {
+    throw new ConfigError(
+      `invalid setting REDIS_CLUSTER_NODES=${JSON.stringify(env.REDIS_CLUSTER_NODES)}: ` +
+        `expected either a Redis Cluster or Sentinel (${s.REDIS_SENTINELS ? 'REDIS_SENTINELS' : 'REDIS_URL'} is set too), not both`,
+    );
+  }
   if (s.SCHEDULER_LOCK_TTL <= s.SCHEDULER_EXEC_TIMEOUT) {
     throw new ConfigError(
       `invalid setting SCHEDULER_LOCK_TTL=${JSON.stringify(env.SCHEDULER_LOCK_TTL ?? formatDurationMs(s.SCHEDULER_LOCK_TTL))}: ` +
@@ -176,6 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     databaseUrl: s.DATABASE_URL,
     redisUrl: s.REDIS_URL,
+    redisSentinels: s.REDIS_SENTINELS as readonly HostPort[] | undefined,
+    redisSentinelName: s.REDIS_SENTINEL_NAME,
+    redisSentinelPassword: s.REDIS_SENTINEL_PASSWORD,
+    redisPassword: s.REDIS_PASSWORD,
+    redisClusterNodes: s.REDIS_CLUSTER_NODES as readonly HostPort[] | undefined,
     port: s.SAAS_API_PORT,
     host: s.SAAS_API_HOST ?? '0.0.0.0',
     pollIntervalMs: s.SCHEDULER_POLL_INTERVAL,
@@ -205,6 +310,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    webhooks: Object.freeze({
+      allowPrivateNetworks:
+        s.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined
+          ? undefined
+          : s.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      retryScheduleMs: Object.freeze(s.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: s.WEBHOOK_TIMEOUT,
+      maxConcurrentDeliveries: s.WEBHOOK_MAX_CONCURRENT_DELIVERIES,
+      maxDeliveriesPerTenant: s.WEBHOOK_MAX_DELIVERIES_PER_TENANT,
+      maxEndpoints: s.WEBHOOK_MAX_ENDPOINTS,
+      disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
+    }),
+    secretsKey: s.HERMES_SECRETS_KEY,
+    httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     objectStore: Object.freeze(objectStoreSettings(s)),
   });

@@ -11,12 +11,16 @@ import { withDevEnvFile } from './dev/env-file.js';
 import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
 import type { Logger } from './log.js';
 import { startService, type RunningService } from './main.js';
+import { describeTarget, redisTargetOf } from './redis/target.js';
+import { generateSecretsKey, parseSecretsKey } from './secrets/key.js';
 
 const STATE_DIR = '.hermesx';
 
 interface DevState {
   adminToken: string;
   tenantApiKey?: string;
+  /** HERMES_SECRETS_KEY when the environment sets none, so stored secrets open after a restart. */
+  secretsKey?: string;
 }
 
 /**
@@ -33,7 +37,7 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
     const postgres = await startPostgres({ dataDir: path.join(stateDir, 'pg') });
     started.push(postgres);
     const databaseUrl = await ensureDatabase(postgres.url, 'hermesx');
-    const redis = config.redisUrl ? undefined : await startLocalRedis(log);
+    const redis = redisTargetOf(config) ? undefined : await startLocalRedis(log);
     if (redis) started.push(redis);
 
     const state = readState(stateDir);
@@ -42,6 +46,14 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
       databaseUrl,
       redisUrl: config.redisUrl ?? redis?.url,
       adminToken: config.adminToken ?? state.adminToken,
+      // A laptop's receivers are local: dev lets webhooks reach them unless told otherwise.
+      webhooks: Object.freeze({
+        ...config.webhooks,
+        allowPrivateNetworks: config.webhooks.allowPrivateNetworks ?? true,
+      }),
+      secretsKey: config.secretsKey ?? parseSecretsKey(state.secretsKey ?? '') ?? undefined,
+      // dev reaches test servers on this machine; saas-api does not unless told to.
+      httpToolAllowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? true,
     });
     const service = await startService(devConfig, log);
     state.tenantApiKey = await ensureTenantKey(databaseUrl, log, state.tenantApiKey);
@@ -87,9 +99,18 @@ function readState(stateDir: string): DevState {
   const file = path.join(stateDir, 'dev.json');
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<DevState>;
-    if (saved.adminToken) return { adminToken: saved.adminToken, tenantApiKey: saved.tenantApiKey };
+    if (saved.adminToken) {
+      return {
+        adminToken: saved.adminToken,
+        tenantApiKey: saved.tenantApiKey,
+        secretsKey: saved.secretsKey ?? generateSecretsKey(),
+      };
+    }
   }
-  return { adminToken: `dev-admin-${randomBytes(16).toString('hex')}` };
+  return {
+    adminToken: `dev-admin-${randomBytes(16).toString('hex')}`,
+    secretsKey: generateSecretsKey(),
+  };
 }
 
 async function ensureTenantKey(
@@ -132,7 +153,7 @@ function printBanner(url: string, config: Config, state: DevState, model: string
     ...(config.defaultTenantApiKey
       ? [`  API key:        ${config.defaultTenantApiKey}   (HERMES_API_KEY)`]
       : []),
-    `  Redis:          ${config.redisUrl ?? 'none (install redis-server to enable the scheduler)'}`,
+    `  Redis:          ${redisOf(config)}`,
     `  Model server:   ${model}`,
     `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',
@@ -147,4 +168,9 @@ function listening(host: string, port: string): string {
     return `${host}:${port} (every network interface; SAAS_API_HOST=127.0.0.1 keeps it local)`;
   }
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function redisOf(config: Config): string {
+  const target = redisTargetOf(config);
+  return target ? describeTarget(target) : 'none (install redis-server to enable the scheduler)';
 }

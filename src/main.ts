@@ -2,6 +2,10 @@ import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
+import { createToolMetrics } from './agent/tool-metrics.js';
+import { sendOutbound } from './outbound/request.js';
+import { createSecretsVault } from './secrets/vault.js';
+import { createSkillLibrary } from './skills/library.js';
 import { createModelProbe, type ModelProbe, type ModelStatus } from './agent/model-probe.js';
 import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
@@ -12,12 +16,17 @@ import { createServiceRegistry } from './http/metrics.js';
 import type { Logger } from './log.js';
 import { createRedis } from './redis/connection.js';
 import { createRedisLockStore } from './redis/lock.js';
+import { countRedisFailovers } from './redis/metrics.js';
+import { redisTargetOf } from './redis/target.js';
 import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './scheduler/pg-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
+import { createWebhookMetrics } from './webhooks/metrics.js';
+import { readQueueStats } from './webhooks/outbox.js';
+import { WebhookSender, type SenderSettings } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
 import { openObjectStore } from './storage/open-store.js';
 
@@ -42,7 +51,6 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const pool = createPool(appDatabaseUrl, log, {
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
-  const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
   // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
   // whose answer needs it fail with result_not_stored until it does.
   const objects = await openObjectStore(config.objectStore, {
@@ -56,9 +64,29 @@ export async function startService(config: Config, log: Logger): Promise<Running
   });
   log.info({ object_store: objects.description }, 'object store ready');
   const registry = createServiceRegistry();
+  const redisTarget = redisTargetOf(config);
+  const redis = redisTarget
+    ? createRedis(redisTarget, log, { onFailover: countRedisFailovers(registry) })
+    : undefined;
   const modelMetrics = createModelMetrics(registry);
 
   const onRetry = countModelRetries(registry);
+  const vault = createSecretsVault(pool, config.secretsKey);
+  if (!vault.enabled) {
+    log.warn(
+      'tenant secrets disabled: HERMES_SECRETS_KEY is not set (the secrets API answers 503)',
+    );
+  }
+  const skills = createSkillLibrary(pool, objects);
+  const runnerDeps = {
+    pool,
+    vault,
+    skills,
+    sendHttp: sendOutbound,
+    allowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? false,
+    toolMetrics: createToolMetrics(registry),
+    log,
+  };
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
   if (redis) {
@@ -72,6 +100,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
           modelMetrics,
           'scheduler',
         ),
+        runnerDeps,
       ),
       clock: systemClock,
       log,
@@ -93,6 +122,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  // Webhook deliveries go out from every pod, with or without Redis (the database leases them).
+  const webhookSender = new WebhookSender({
+    pool,
+    log,
+    metrics: createWebhookMetrics(registry, () => readQueueStats(pool)),
+    settings: webhookSenderSettings(config),
+  });
+  webhookSender.start();
+
   const model = createModelProbe(config.llm);
   const app = await buildApp({
     modelProbe: model,
@@ -104,6 +142,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
     schedulerRunning: () => scheduler?.running ?? false,
     objects,
     llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
+    vault,
+    skills,
+    sendHttp: sendOutbound,
+    toolMetrics: runnerDeps.toolMetrics,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
@@ -117,7 +159,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
     stopping ??= (async () => {
       log.info('shutting down');
       // Stop firing and stop accepting requests at once; in-flight runs drain meanwhile.
-      await Promise.all([scheduler?.stop(config.shutdownGraceMs), app.close()]);
+      await Promise.all([
+        scheduler?.stop(config.shutdownGraceMs),
+        webhookSender.stop(config.shutdownGraceMs),
+        app.close(),
+      ]);
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
@@ -154,6 +200,19 @@ function countModelRetries(registry: Registry): (cause: RetryCause) => void {
   });
   for (const cause of ['throttled', 'overloaded', 'connect']) retries.inc({ cause }, 0);
   return (cause) => retries.inc({ cause });
+}
+
+export function webhookSenderSettings(config: Config): SenderSettings {
+  const { webhooks } = config;
+  return {
+    podId: config.podId,
+    retryScheduleMs: webhooks.retryScheduleMs,
+    timeoutMs: webhooks.timeoutMs,
+    maxConcurrent: webhooks.maxConcurrentDeliveries,
+    maxPerTenant: webhooks.maxDeliveriesPerTenant,
+    disableAfterMs: webhooks.disableAfterMs,
+    allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false,
+  };
 }
 
 export function schedulerSettings(config: Config): SchedulerSettings {

@@ -46,6 +46,8 @@ cron_jobs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.updated_at timestamp with time zone NOT NULL DEFAULT now()
 cron_jobs.last_run_error_kind text
 cron_jobs.last_triggered_at timestamp with time zone
+cron_jobs.skills text[] NOT NULL DEFAULT '{}'::text[]
+cron_jobs.context_previous_result boolean NOT NULL DEFAULT false
 cron_jobs.labels jsonb NOT NULL DEFAULT '{}'::jsonb
 cron_jobs.paused_reason text
 cron_jobs.paused_at timestamp with time zone
@@ -58,6 +60,18 @@ cron_jobs.max_runs bigint
 cron_jobs.timeout_ms integer
 cron_jobs.model text
 cron_jobs.jitter_ms integer
+cron_run_tool_calls.run_id uuid NOT NULL
+cron_run_tool_calls.seq integer NOT NULL
+cron_run_tool_calls.tenant_id uuid NOT NULL
+cron_run_tool_calls.tool text NOT NULL
+cron_run_tool_calls.arguments jsonb NOT NULL
+cron_run_tool_calls.status text NOT NULL
+cron_run_tool_calls.error text
+cron_run_tool_calls.http_status integer
+cron_run_tool_calls.duration_ms integer NOT NULL
+cron_run_tool_calls.request_bytes integer NOT NULL DEFAULT 0
+cron_run_tool_calls.response_bytes integer NOT NULL DEFAULT 0
+cron_run_tool_calls.created_at timestamp with time zone NOT NULL DEFAULT now()
 idempotency_keys.tenant_id uuid NOT NULL
 idempotency_keys.scope text NOT NULL
 idempotency_keys.key text NOT NULL
@@ -75,6 +89,21 @@ schema_migrations.version integer NOT NULL
 schema_migrations.name text NOT NULL
 schema_migrations.checksum text NOT NULL
 schema_migrations.applied_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_agent_settings.tenant_id uuid NOT NULL
+tenant_agent_settings.http_allowed_hosts text[] NOT NULL DEFAULT '{}'::text[]
+tenant_agent_settings.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_secrets.tenant_id uuid NOT NULL
+tenant_secrets.name text NOT NULL
+tenant_secrets.sealed_value bytea NOT NULL
+tenant_secrets.created_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_secrets.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_skills.tenant_id uuid NOT NULL
+tenant_skills.name text NOT NULL
+tenant_skills.description text NOT NULL
+tenant_skills.size_bytes integer NOT NULL
+tenant_skills.object_key text NOT NULL
+tenant_skills.created_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_skills.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.id uuid NOT NULL DEFAULT gen_random_uuid()
 tenants.name text NOT NULL
 tenants.max_cron_jobs integer NOT NULL DEFAULT 50
@@ -84,6 +113,46 @@ tenants.created_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.deleted_at timestamp with time zone
 tenants.max_concurrent_runs integer
+webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
+webhook_deliveries.tenant_id uuid NOT NULL
+webhook_deliveries.endpoint_id uuid NOT NULL
+webhook_deliveries.cron_job_id uuid NOT NULL
+webhook_deliveries.run_id uuid NOT NULL
+webhook_deliveries.event_type text NOT NULL
+webhook_deliveries.status text NOT NULL DEFAULT 'pending'::text
+webhook_deliveries.attempts integer NOT NULL DEFAULT 0
+webhook_deliveries.next_attempt_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_deliveries.leased_by text
+webhook_deliveries.last_status_code integer
+webhook_deliveries.last_error text
+webhook_deliveries.created_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_deliveries.delivered_at timestamp with time zone
+webhook_deliveries.updated_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_delivery_attempts.id bigint NOT NULL
+webhook_delivery_attempts.delivery_id uuid NOT NULL
+webhook_delivery_attempts.tenant_id uuid NOT NULL
+webhook_delivery_attempts.attempt integer NOT NULL
+webhook_delivery_attempts.attempted_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_delivery_attempts.duration_ms integer NOT NULL
+webhook_delivery_attempts.status_code integer
+webhook_delivery_attempts.error text
+webhook_delivery_attempts.outcome text NOT NULL
+webhook_delivery_attempts.next_attempt_at timestamp with time zone
+webhook_delivery_attempts.pod_id text NOT NULL
+webhook_endpoints.id uuid NOT NULL DEFAULT gen_random_uuid()
+webhook_endpoints.tenant_id uuid NOT NULL
+webhook_endpoints.url text NOT NULL
+webhook_endpoints.description text NOT NULL DEFAULT ''::text
+webhook_endpoints.events text[] NOT NULL DEFAULT '{}'::text[]
+webhook_endpoints.cron_job_id uuid
+webhook_endpoints.enabled boolean NOT NULL DEFAULT true
+webhook_endpoints.disabled_reason text
+webhook_endpoints.secret text NOT NULL
+webhook_endpoints.previous_secret text
+webhook_endpoints.previous_secret_expires_at timestamp with time zone
+webhook_endpoints.failing_since timestamp with time zone
+webhook_endpoints.created_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_endpoints.updated_at timestamp with time zone NOT NULL DEFAULT now()
 
 -- constraints
 api_keys api_keys_key_hash_key UNIQUE (key_hash)
@@ -95,7 +164,7 @@ cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, sc
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'cancelled'::text])))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
 cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))
@@ -115,10 +184,22 @@ cron_jobs cron_jobs_paused_reason_check CHECK ((length(paused_reason) <= 500))
 cron_jobs cron_jobs_pkey PRIMARY KEY (id)
 cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(prompt) <= 16384)))
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
+cron_jobs cron_jobs_skills_check CHECK ((cardinality(skills) <= 8))
 cron_jobs cron_jobs_stopped_by_check CHECK ((stopped_by = ANY (ARRAY['max_runs'::text, 'pause_after_failures'::text])))
 cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 cron_jobs cron_jobs_timeout_ms_check CHECK ((timeout_ms >= 1000))
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
+cron_run_tool_calls cron_run_tool_calls_arguments_check CHECK ((octet_length((arguments)::text) <= 16384))
+cron_run_tool_calls cron_run_tool_calls_duration_ms_check CHECK ((duration_ms >= 0))
+cron_run_tool_calls cron_run_tool_calls_error_check CHECK ((length(error) <= 1024))
+cron_run_tool_calls cron_run_tool_calls_pkey PRIMARY KEY (run_id, seq)
+cron_run_tool_calls cron_run_tool_calls_request_bytes_check CHECK ((request_bytes >= 0))
+cron_run_tool_calls cron_run_tool_calls_response_bytes_check CHECK ((response_bytes >= 0))
+cron_run_tool_calls cron_run_tool_calls_run_id_fkey FOREIGN KEY (run_id) REFERENCES cron_job_runs(id) ON DELETE CASCADE
+cron_run_tool_calls cron_run_tool_calls_seq_check CHECK ((seq >= 1))
+cron_run_tool_calls cron_run_tool_calls_status_check CHECK ((status = ANY (ARRAY['ok'::text, 'error'::text, 'refused'::text, 'limit'::text])))
+cron_run_tool_calls cron_run_tool_calls_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+cron_run_tool_calls cron_run_tool_calls_tool_check CHECK ((length(tool) <= 100))
 idempotency_keys idempotency_keys_pkey PRIMARY KEY (tenant_id, scope, key)
 idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 installation installation_pkey PRIMARY KEY (id)
@@ -126,12 +207,44 @@ installation installation_singleton_check CHECK (singleton)
 installation installation_singleton_key UNIQUE (singleton)
 schema_functions schema_functions_pkey PRIMARY KEY (name)
 schema_migrations schema_migrations_pkey PRIMARY KEY (version)
+tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
+tenant_agent_settings tenant_agent_settings_pkey PRIMARY KEY (tenant_id)
+tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_secrets tenant_secrets_name_check CHECK ((name ~ '^[A-Za-z_][A-Za-z0-9_]{0,63}$'::text))
+tenant_secrets tenant_secrets_pkey PRIMARY KEY (tenant_id, name)
+tenant_secrets tenant_secrets_sealed_value_check CHECK (((length(sealed_value) >= 29) AND (length(sealed_value) <= 8192)))
+tenant_secrets tenant_secrets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_skills tenant_skills_description_check CHECK (((length(description) >= 1) AND (length(description) <= 1024)))
+tenant_skills tenant_skills_name_check CHECK ((name ~ '^[a-z0-9][a-z0-9-]{0,63}$'::text))
+tenant_skills tenant_skills_pkey PRIMARY KEY (tenant_id, name)
+tenant_skills tenant_skills_size_bytes_check CHECK ((size_bytes > 0))
+tenant_skills tenant_skills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 tenants tenants_max_concurrent_runs_check CHECK ((max_concurrent_runs >= 0))
 tenants tenants_max_cron_jobs_check CHECK ((max_cron_jobs >= 0))
 tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interval_seconds >= 0))
 tenants tenants_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 tenants tenants_pkey PRIMARY KEY (id)
 tenants tenants_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
+webhook_deliveries webhook_deliveries_attempts_check CHECK ((attempts >= 0))
+webhook_deliveries webhook_deliveries_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
+webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (endpoint_id, run_id, event_type)
+webhook_deliveries webhook_deliveries_endpoint_id_tenant_id_fkey FOREIGN KEY (endpoint_id, tenant_id) REFERENCES webhook_endpoints(id, tenant_id) ON DELETE CASCADE
+webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text])))
+webhook_deliveries webhook_deliveries_last_error_check CHECK ((length(last_error) <= 1024))
+webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
+webhook_deliveries webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text])))
+webhook_delivery_attempts webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
+webhook_delivery_attempts webhook_delivery_attempts_error_check CHECK ((length(error) <= 1024))
+webhook_delivery_attempts webhook_delivery_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['delivered'::text, 'retry'::text, 'failed'::text, 'gone'::text, 'refused'::text])))
+webhook_delivery_attempts webhook_delivery_attempts_pkey PRIMARY KEY (id)
+webhook_endpoints webhook_endpoints_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
+webhook_endpoints webhook_endpoints_description_check CHECK ((length(description) <= 500))
+webhook_endpoints webhook_endpoints_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['gone'::text, 'failing'::text])))
+webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text]))
+webhook_endpoints webhook_endpoints_id_tenant_id_key UNIQUE (id, tenant_id)
+webhook_endpoints webhook_endpoints_pkey PRIMARY KEY (id)
+webhook_endpoints webhook_endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+webhook_endpoints webhook_endpoints_url_check CHECK ((length(url) <= 2048))
 
 -- indexes
 CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_hash)
@@ -149,23 +262,48 @@ CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (
 CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
+CREATE UNIQUE INDEX cron_run_tool_calls_pkey ON public.cron_run_tool_calls USING btree (run_id, seq)
+CREATE INDEX cron_run_tool_calls_tenant_idx ON public.cron_run_tool_calls USING btree (tenant_id, created_at)
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
 CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree (name)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
+CREATE UNIQUE INDEX tenant_agent_settings_pkey ON public.tenant_agent_settings USING btree (tenant_id)
+CREATE UNIQUE INDEX tenant_secrets_pkey ON public.tenant_secrets USING btree (tenant_id, name)
+CREATE UNIQUE INDEX tenant_skills_pkey ON public.tenant_skills USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
+CREATE INDEX webhook_deliveries_created_idx ON public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text)
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (tenant_id, next_attempt_at) WHERE (status = 'pending'::text)
+CREATE UNIQUE INDEX webhook_deliveries_endpoint_id_run_id_event_type_key ON public.webhook_deliveries USING btree (endpoint_id, run_id, event_type)
+CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (endpoint_id, created_at DESC)
+CREATE INDEX webhook_deliveries_job_idx ON public.webhook_deliveries USING btree (cron_job_id, created_at DESC)
+CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (id)
+CREATE INDEX webhook_deliveries_run_idx ON public.webhook_deliveries USING btree (run_id)
+CREATE INDEX webhook_delivery_attempts_delivery_idx ON public.webhook_delivery_attempts USING btree (delivery_id, id)
+CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON public.webhook_delivery_attempts USING btree (id)
+CREATE UNIQUE INDEX webhook_endpoints_id_tenant_id_key ON public.webhook_endpoints USING btree (id, tenant_id)
+CREATE INDEX webhook_endpoints_job_idx ON public.webhook_endpoints USING btree (cron_job_id) WHERE (cron_job_id IS NOT NULL)
+CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btree (id)
+CREATE INDEX webhook_endpoints_tenant_idx ON public.webhook_endpoints USING btree (tenant_id, created_at DESC)
 
 -- row-level security
 api_keys rls=true force=true
 cron_job_runs rls=true force=true
 cron_jobs rls=true force=true
+cron_run_tool_calls rls=true force=true
 idempotency_keys rls=true force=true
 installation rls=true force=true
 schema_functions rls=false force=false
 schema_migrations rls=false force=false
+tenant_agent_settings rls=true force=true
+tenant_secrets rls=true force=true
+tenant_skills rls=true force=true
 tenants rls=true force=true
+webhook_deliveries rls=true force=true
+webhook_delivery_attempts rls=true force=true
+webhook_endpoints rls=true force=true
 
 -- policies
 api_keys api_keys_delete DELETE TO hermesx_app USING (app_is_admin())
@@ -183,16 +321,44 @@ cron_jobs cron_jobs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_cu
 cron_jobs cron_jobs_owner ALL TO <owner> USING (true) WITH CHECK (true)
 cron_jobs cron_jobs_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
 cron_jobs cron_jobs_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+cron_run_tool_calls cron_run_tool_calls_owner ALL TO <owner> USING (true) WITH CHECK (true)
+cron_run_tool_calls cron_run_tool_calls_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 idempotency_keys idempotency_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
 idempotency_keys idempotency_keys_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_agent_settings tenant_agent_settings_delete DELETE TO hermesx_app USING (app_is_admin())
+tenant_agent_settings tenant_agent_settings_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
+tenant_agent_settings tenant_agent_settings_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_agent_settings tenant_agent_settings_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
+tenant_agent_settings tenant_agent_settings_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+tenant_secrets tenant_secrets_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_secrets tenant_secrets_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+tenant_skills tenant_skills_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_skills tenant_skills_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenants tenants_delete DELETE TO hermesx_app USING (app_is_admin())
 tenants tenants_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
 tenants tenants_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenants tenants_select SELECT TO hermesx_app USING ((app_is_admin() OR (id = app_current_tenant())))
 tenants tenants_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+webhook_deliveries webhook_deliveries_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+webhook_deliveries webhook_deliveries_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+webhook_deliveries webhook_deliveries_owner ALL TO <owner> USING (true) WITH CHECK (true)
+webhook_deliveries webhook_deliveries_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+webhook_deliveries webhook_deliveries_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+webhook_delivery_attempts webhook_delivery_attempts_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+webhook_delivery_attempts webhook_delivery_attempts_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+webhook_delivery_attempts webhook_delivery_attempts_owner ALL TO <owner> USING (true) WITH CHECK (true)
+webhook_delivery_attempts webhook_delivery_attempts_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+webhook_delivery_attempts webhook_delivery_attempts_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+webhook_endpoints webhook_endpoints_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+webhook_endpoints webhook_endpoints_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+webhook_endpoints webhook_endpoints_owner ALL TO <owner> USING (true) WITH CHECK (true)
+webhook_endpoints webhook_endpoints_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+webhook_endpoints webhook_endpoints_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 
 -- triggers
+CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
+CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
 CREATE TRIGGER cron_jobs_notify_ends_at AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.ends_at IS DISTINCT FROM new.ends_at)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_insert AFTER INSERT OR DELETE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_notify()
@@ -223,6 +389,12 @@ scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
 scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
+webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
+webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_run_trigger() INVOKER execute:  +PUBLIC
+webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_queue_stats() SECURITY DEFINER execute: hermesx_app
 
 -- functions
 CREATE OR REPLACE FUNCTION public.admin_cluster_runs(p_since timestamp with time zone)
@@ -581,4 +753,173 @@ AS $function$
     PERFORM pg_notify('hermesx_cron_jobs', j.id::text) FROM cron_jobs j WHERE j.tenant_id = NEW.id;
     RETURN NULL;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE webhook_deliveries
+       SET status = 'cancelled', leased_by = NULL, last_error = left(p_reason, 1024),
+           updated_at = now()
+     WHERE id = p_delivery_id AND status = 'pending' AND leased_by = p_pod_id
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer)
+ RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, previous_secret text, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  BEGIN
+    RETURN QUERY
+    WITH RECURSIVE due_tenants AS (
+      (SELECT d.tenant_id FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+        ORDER BY d.tenant_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.tenant_id FROM webhook_deliveries d
+               WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+                 AND d.tenant_id > t.tenant_id
+               ORDER BY d.tenant_id LIMIT 1)
+        FROM due_tenants t WHERE t.tenant_id IS NOT NULL
+    ), picked AS (
+      SELECT c.id, c.tenant_id,
+             row_number() OVER (PARTITION BY c.tenant_id ORDER BY c.next_attempt_at, c.id) AS rank
+        FROM due_tenants t
+        CROSS JOIN LATERAL (
+          SELECT d.id, d.tenant_id, d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.tenant_id = t.tenant_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+           ORDER BY d.next_attempt_at, d.id
+           LIMIT greatest(0, p_per_tenant - (
+             SELECT count(*) FROM webhook_deliveries l
+              WHERE l.tenant_id = t.tenant_id AND l.status = 'pending'
+                AND l.leased_by IS NOT NULL AND l.next_attempt_at > now()))
+           FOR UPDATE SKIP LOCKED) c
+       WHERE t.tenant_id IS NOT NULL
+    ), chosen AS (
+      SELECT p.id FROM picked p ORDER BY p.rank, random() LIMIT p_limit
+    ), leased AS (
+      UPDATE webhook_deliveries d
+         SET leased_by = p_pod_id,
+             next_attempt_at = now() + make_interval(secs => p_lease_seconds),
+             updated_at = now()
+        FROM chosen
+       WHERE d.id = chosen.id
+      RETURNING d.*
+    )
+    SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret,
+           CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END,
+           l.event_type, l.attempts, l.created_at, l.cron_job_id, j.name, r.id, r.scheduled_at,
+           r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
+           r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
+           (r.result_object_key IS NULL AND NOT r.result_truncated
+             AND coalesce(length(r.result), 0) <= 4096)
+      FROM leased l
+      JOIN webhook_endpoints e ON e.id = l.endpoint_id
+      LEFT JOIN cron_jobs j ON j.id = l.cron_job_id
+      LEFT JOIN cron_job_runs r ON r.id = l.run_id AND r.tenant_id = l.tenant_id;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type)
+    SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, t.event_type
+      FROM webhook_endpoints e,
+           (SELECT CASE p_status WHEN 'success' THEN 'run.succeeded' ELSE 'run.failed' END
+                   AS event_type) t
+     WHERE e.tenant_id = p_tenant_id
+       AND e.enabled
+       AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
+       AND (cardinality(e.events) = 0 OR t.event_type = ANY (e.events))
+    ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_run_trigger()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status);
+  RETURN NULL;
+END
+$function$
+CREATE OR REPLACE FUNCTION public.webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer)
+ RETURNS TABLE(status text, disabled_reason text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  DECLARE
+    v_delivery webhook_deliveries%ROWTYPE;
+    v_failing_since timestamptz;
+    v_reason text;
+    v_status text;
+  BEGIN
+    SELECT * INTO v_delivery FROM webhook_deliveries d WHERE d.id = p_delivery_id FOR UPDATE;
+    IF NOT FOUND THEN
+      RETURN;
+    END IF;
+    INSERT INTO webhook_delivery_attempts (delivery_id, tenant_id, attempt, duration_ms,
+                                           status_code, error, outcome, next_attempt_at, pod_id)
+    VALUES (p_delivery_id, v_delivery.tenant_id, v_delivery.attempts + 1, p_duration_ms,
+            p_status_code, left(p_error, 1024), p_outcome,
+            CASE WHEN p_outcome = 'retry' THEN p_next_attempt_at END, p_pod_id);
+    IF v_delivery.status <> 'pending' OR v_delivery.leased_by IS DISTINCT FROM p_pod_id THEN
+      RETURN QUERY SELECT v_delivery.status, NULL::text;
+      RETURN;
+    END IF;
+    v_status := CASE p_outcome WHEN 'delivered' THEN 'delivered' WHEN 'retry' THEN 'pending'
+                ELSE 'failed' END;
+    UPDATE webhook_deliveries d
+       SET status = v_status,
+           attempts = d.attempts + 1,
+           leased_by = NULL,
+           next_attempt_at = CASE WHEN p_outcome = 'retry' THEN p_next_attempt_at
+                                  ELSE d.next_attempt_at END,
+           last_status_code = p_status_code,
+           last_error = left(p_error, 1024),
+           delivered_at = CASE WHEN p_outcome = 'delivered' THEN now() END,
+           updated_at = now()
+     WHERE d.id = p_delivery_id;
+    IF p_outcome = 'delivered' THEN
+      UPDATE webhook_endpoints e SET failing_since = NULL
+       WHERE e.id = v_delivery.endpoint_id AND e.failing_since IS NOT NULL;
+      RETURN QUERY SELECT v_status, NULL::text;
+      RETURN;
+    END IF;
+    UPDATE webhook_endpoints e SET failing_since = coalesce(e.failing_since, now())
+     WHERE e.id = v_delivery.endpoint_id
+    RETURNING e.failing_since INTO v_failing_since;
+    IF p_outcome = 'gone' THEN
+      v_reason := 'gone';
+    ELSIF v_failing_since < now() - make_interval(secs => p_disable_after_seconds) THEN
+      v_reason := 'failing';
+    END IF;
+    IF v_reason IS NOT NULL THEN
+      UPDATE webhook_endpoints e
+         SET enabled = false, disabled_reason = v_reason, updated_at = now()
+       WHERE e.id = v_delivery.endpoint_id AND e.enabled;
+      UPDATE webhook_deliveries d
+         SET status = 'cancelled', leased_by = NULL, updated_at = now(),
+             last_error = 'endpoint disabled (' || v_reason || ')'
+       WHERE d.endpoint_id = v_delivery.endpoint_id AND d.status = 'pending';
+    END IF;
+    RETURN QUERY SELECT (SELECT d.status FROM webhook_deliveries d WHERE d.id = p_delivery_id),
+                        v_reason;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_queue_stats()
+ RETURNS TABLE(pending bigint, oldest_pending_seconds double precision)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::double precision
+      FROM webhook_deliveries WHERE status = 'pending'
   $function$

@@ -1,3 +1,5 @@
+import { withTenant, type Pool } from '../db/pool.js';
+import type { Logger } from '../log.js';
 import type {
   AgentRunner,
   ErrorKind,
@@ -5,32 +7,79 @@ import type {
   RunReply,
   RunRequest,
 } from '../scheduler/ports.js';
+import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
+import type { SecretsVault } from '../secrets/vault.js';
+import type { SkillLibrary } from '../skills/library.js';
+import { selectAgentSettings } from './agent-settings.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
-import { runAgent } from './loop.js';
-import type { AgentTool } from './tool.js';
+import { AgentError, runAgent, truncateText } from './loop.js';
+import {
+  findActiveRunId,
+  insertToolCall,
+  selectJobAgentSettings,
+  selectPreviousResult,
+} from './run-audit.js';
+import { ToolLimitError, type AgentTool } from './tool.js';
+import type { ToolMetrics } from './tool-metrics.js';
+import { auditTools, type ToolCallRecord } from './tools/audit.js';
+import { createHttpRequestTool, type HttpSender } from './tools/http-request.js';
+import { createRunCronjobTool } from './tools/run-cronjob.js';
+import { createSkillTool, describeSkills, PRELOADED_SKILLS_BYTES } from './tools/skill.js';
 
 /**
- * The tools a scheduled run may use. The cronjob tool is deliberately absent: a scheduled prompt
- * must not create, change or delete jobs (a job could otherwise multiply itself).
+ * The tools a scheduled run has without the run's services (no database, no store): none. With
+ * them (createCronRunner's deps), a run gets skill, http_request (when the tenant has an
+ * allow-list) and a cronjob tool restricted to its own job: it can never create, change or
+ * delete jobs, so a job cannot multiply itself.
  */
 export const SCHEDULED_RUN_TOOLS: readonly AgentTool[] = [];
+
+/** Bytes of the previous result shown to a run that asks for it. */
+export const PREVIOUS_RESULT_BYTES = 4096;
+/** A tool result kept in a run's conversation: an http_request body (32 KB) and its envelope. */
+const RUN_TOOL_RESULT_BYTES = 40 * 1024;
+
+export interface CronRunnerDeps {
+  pool: Pool;
+  vault: SecretsVault;
+  /** Absent without an object store: no skills. */
+  skills?: SkillLibrary | undefined;
+  /** src/outbound's sendOutbound; absent: no http_request tool. */
+  sendHttp?: HttpSender | undefined;
+  allowPrivateNetworks: boolean;
+  toolMetrics?: ToolMetrics | undefined;
+  log?: Logger | undefined;
+  now?: () => Date;
+}
 
 /**
  * Scheduled runs: the job's prompt, with a system message that says which job this is, for which
  * tenant, and when the occurrence is in the job's time zone (so "reply with the current time" works).
  */
-export function createCronRunner(llm: Llm): AgentRunner {
+export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
   return async (request, context) => {
+    let redactor: Redactor = NO_SECRETS;
     try {
+      const prepared = deps
+        ? await prepareRun(deps, request)
+        : { messages: [], tools: SCHEDULED_RUN_TOOLS, redactor };
+      redactor = prepared.redactor;
       const messages = [
         { role: 'system' as const, content: describeOccurrence(request) },
+        ...prepared.messages,
         { role: 'user' as const, content: request.prompt },
       ];
-      context.report?.({ promptSent: messages });
+      context.report?.({
+        promptSent: messages.map((message) => ({
+          ...message,
+          content: redactor.text(message.content),
+        })),
+      });
       const answer = await runAgent(withRunContext(llm, context, request.model), {
         messages,
-        tools: SCHEDULED_RUN_TOOLS,
+        tools: prepared.tools,
         context: { tenantId: request.tenantId, signal: context.signal },
+        limits: { maxToolResultBytes: RUN_TOOL_RESULT_BYTES },
       });
       context.report?.({
         usage: {
@@ -38,11 +87,108 @@ export function createCronRunner(llm: Llm): AgentRunner {
           completionTokens: answer.usage.completion_tokens,
         },
       });
-      return { ok: true, text: answer.content };
+      return { ok: true, text: redactor.text(answer.content) };
     } catch (err) {
-      return describeFailure(err);
+      const failure = describeFailure(err);
+      return failure.ok ? failure : { ...failure, error: redactor.text(failure.error) };
     }
   };
+}
+
+interface PreparedRun {
+  messages: { role: 'system'; content: string }[];
+  tools: readonly AgentTool[];
+  redactor: Redactor;
+}
+
+/** What the run may use and know: its tools, its skills, the previous result; all redacted. */
+async function prepareRun(deps: CronRunnerDeps, request: RunRequest): Promise<PreparedRun> {
+  const { pool, vault } = deps;
+  const { tenantId, jobId } = request;
+  const [redactor, settings, job, listed] = await Promise.all([
+    vault.redactor(tenantId),
+    withTenant(pool, tenantId, (client) => selectAgentSettings(client, tenantId)),
+    withTenant(pool, tenantId, async (client) => {
+      const found = await selectJobAgentSettings(client, jobId);
+      const previous = found.previousResult
+        ? await selectPreviousResult(client, jobId, request.scheduledAt)
+        : null;
+      return { ...found, previous };
+    }),
+    deps.skills ? deps.skills.list(tenantId) : Promise.resolve([]),
+  ]);
+  const messages: { role: 'system'; content: string }[] = [];
+  const tools: AgentTool[] = [
+    createRunCronjobTool({ pool, now: deps.now ?? (() => new Date()) }, jobId),
+  ];
+  if (deps.skills && listed.length > 0) {
+    messages.push({ role: 'system', content: redactor.text(describeSkills(listed)) });
+    tools.push(createSkillTool(deps.skills, listed));
+    const preloaded = await preloadSkills(deps.skills, tenantId, job.skills);
+    if (preloaded) messages.push({ role: 'system', content: redactor.text(preloaded) });
+  }
+  if (job.previous) {
+    const text = truncateText(job.previous.result, PREVIOUS_RESULT_BYTES);
+    messages.push({
+      role: 'system',
+      content: redactor.text(
+        `The previous successful run of this job (the occurrence of ${job.previous.scheduledAt.toISOString()}) answered:\n${text}`,
+      ),
+    });
+  }
+  if (deps.sendHttp && settings.http_allowed_hosts.length > 0) {
+    const scope = {
+      allowedHosts: settings.http_allowed_hosts,
+      redactor,
+      used: { calls: 0, responseBytes: 0 },
+    };
+    tools.push(
+      createHttpRequestTool(
+        { send: deps.sendHttp, vault, allowPrivateNetworks: deps.allowPrivateNetworks },
+        scope,
+      ),
+    );
+  }
+  let runId: Promise<string | null> | undefined;
+  const record = async (call: ToolCallRecord) => {
+    runId ??= findActiveRunId(pool, tenantId, jobId, request.scheduledAt);
+    const id = await runId;
+    if (id === null) {
+      deps.log?.warn(
+        { job_id: jobId, tool: call.tool },
+        'tool call of a run not found: not audited',
+      );
+      return;
+    }
+    await insertToolCall(pool, tenantId, id, call);
+  };
+  return {
+    messages,
+    tools: auditTools(tools, { redactor, record, metrics: deps.toolMetrics }),
+    redactor,
+  };
+}
+
+/** The job's preloaded skills, as one message, bounded; a missing skill is named, not fatal. */
+async function preloadSkills(
+  skills: SkillLibrary,
+  tenantId: string,
+  names: readonly string[],
+): Promise<string | null> {
+  if (names.length === 0) return null;
+  const parts: string[] = [];
+  let room = PRELOADED_SKILLS_BYTES;
+  for (const name of names) {
+    const found = await skills.get(tenantId, name);
+    const text = found
+      ? `## Skill ${name}\n${found.content}`
+      : `## Skill ${name}\n(no such skill: it was deleted or renamed)`;
+    const cut = truncateText(text, Math.max(0, room));
+    room -= Buffer.byteLength(cut);
+    parts.push(cut);
+    if (room <= 0) break;
+  }
+  return `This job preloads these skills; follow them:\n\n${parts.join('\n\n')}`;
 }
 
 /**
@@ -79,11 +225,13 @@ const KIND_OF: Record<LlmErrorKind, ErrorKind> = {
 
 function describeFailure(err: unknown): RunReply {
   const error = err instanceof Error ? err.message : String(err);
-  return {
-    ok: false,
-    errorKind: err instanceof LlmError ? KIND_OF[err.kind] : 'agent_error',
-    error,
-  };
+  const kind: ErrorKind =
+    err instanceof LlmError
+      ? KIND_OF[err.kind]
+      : err instanceof ToolLimitError || err instanceof AgentError
+        ? 'tool_limit'
+        : 'agent_error';
+  return { ok: false, errorKind: kind, error };
 }
 
 export function describeOccurrence(request: RunRequest): string {
@@ -93,7 +241,6 @@ export function describeOccurrence(request: RunRequest): string {
     'Treat that as the current time. Do what the job asks and reply with the result only.',
   ].join('\n');
 }
-
 /** "2026-11-30 09:15:00 GMT+1"-style wall time in the given zone. */
 // Building an Intl.DateTimeFormat costs more than the rest of a run's preparation: one per zone.
 // Runs of a burst share their instant, so each zone also keeps its last answer.

@@ -4,7 +4,7 @@ import type {
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
 import { LlmError, type Llm } from './llm.js';
-import type { AgentTool, ToolContext } from './tool.js';
+import { ToolLimitError, type AgentTool, type ToolContext } from './tool.js';
 
 /** One model call; streaming callers pass a function that forwards content deltas as they come. */
 export type CompleteStep = (
@@ -167,7 +167,14 @@ export async function runAgent(
     for (const call of calls) {
       // A client gone away stops the turn between tool calls, not only during model calls.
       signal.throwIfAborted();
-      const content = await runToolCall(tools, call, context);
+      let content: string;
+      try {
+        content = await runToolCall(tools, call, context);
+      } catch (err) {
+        // A tool's own bound (http_request's calls or bytes) ends the turn like the loop's.
+        if (err instanceof ToolLimitError) return stop('tool_call_limit', err.message);
+        throw err;
+      }
       messages.push({
         role: 'tool',
         tool_call_id: call.id,

@@ -8,6 +8,26 @@ export interface ToolContext {
    * state: after a change the turn must not fail with a 5xx, or a client's retry repeats it.
    */
   changes?: string[];
+  /** Set for an audited call: what the tool wants kept beside its result (status, bytes). */
+  report?: (detail: ToolCallDetail) => void;
+}
+
+/** What a tool reports about one call, for the run's audit and the metrics. */
+export interface ToolCallDetail {
+  /** refused: the request was not allowed (host, address, secret); error: it failed. */
+  status?: 'ok' | 'error' | 'refused';
+  error?: string;
+  httpStatus?: number;
+  requestBytes?: number;
+  responseBytes?: number;
+}
+
+/**
+ * Thrown by a tool when the run has used up one of its bounds (calls, bytes): the turn ends and a
+ * scheduled run fails with error_kind tool_limit.
+ */
+export class ToolLimitError extends Error {
+  override name = 'ToolLimitError';
 }
 
 /** A tool the agent may call: its definition for the model, and what it does. */

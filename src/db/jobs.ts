@@ -94,12 +94,15 @@ export interface JobRow {
   timeout_ms: number | null;
   model: string | null;
   jitter_ms: number | null;
+  skills: string[];
+  context_previous_result: boolean;
 }
 
 const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
   last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
   labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
-  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms`;
+  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms,
+  skills, context_previous_result`;
 
 export interface JobFields {
   name: string;
@@ -146,15 +149,22 @@ function controlValues(c: ControlFields): unknown[] {
 
 const placeholders = (first: number) => CONTROL_COLUMNS.map((_, i) => `$${first + i}`);
 
+/** What the agent does beside the prompt: skills to preload, the previous result (migration 223). */
+export interface JobAgentFields {
+  skills: string[];
+  previousResult: boolean;
+}
+
 export async function insertJob(
   client: PoolClient,
   tenantId: string,
-  fields: JobFields,
+  fields: JobFields & JobAgentFields,
 ): Promise<JobRow> {
   const { rows } = await client.query<JobRow>(
     `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
-                            ${CONTROL_COLUMNS.join(', ')})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, ${placeholders(8).join(', ')}) RETURNING ${JOB_COLUMNS}`,
+       skills, context_previous_result, ${CONTROL_COLUMNS.join(', ')})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${placeholders(10).join(', ')})
+     RETURNING ${JOB_COLUMNS}`,
     [
       tenantId,
       fields.name,
@@ -163,6 +173,8 @@ export async function insertJob(
       fields.prompt,
       fields.enabled,
       fields.nextRunAt,
+      fields.skills,
+      fields.previousResult,
       ...controlValues(fields.controls),
     ],
   );
@@ -172,11 +184,12 @@ export async function insertJob(
 export async function updateJob(
   client: PoolClient,
   id: string,
-  fields: JobFields,
+  fields: JobFields & JobAgentFields,
 ): Promise<JobRow | undefined> {
   const { rows } = await client.query<JobRow>(
     `UPDATE cron_jobs SET name = $2, schedule = $3, timezone = $4, prompt = $5, enabled = $6,
-       next_run_at = $7, ${CONTROL_COLUMNS.map((column, i) => `${column} = $${8 + i}`).join(', ')}
+       next_run_at = $7, skills = $8, context_previous_result = $9,
+       ${CONTROL_COLUMNS.map((column, i) => `${column} = $${10 + i}`).join(', ')}
      WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
     [
       id,
@@ -186,6 +199,8 @@ export async function updateJob(
       fields.prompt,
       fields.enabled,
       fields.nextRunAt,
+      fields.skills,
+      fields.previousResult,
       ...controlValues(fields.controls),
     ],
   );

@@ -4,7 +4,10 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
+import { loadChatTools } from '../agent/chat-tools.js';
 import { createLlm, type Llm } from '../agent/llm.js';
+import type { ToolMetrics } from '../agent/tool-metrics.js';
+import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
@@ -18,15 +21,21 @@ import { registerAuth } from './auth.js';
 import { frameworkErrorReply, registerErrorHandling } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
+import { createSecretsVault, type SecretsVault } from '../secrets/vault.js';
+import type { SkillLibrary } from '../skills/library.js';
 import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
+import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
+import { registerSecretRoutes } from './routes/secrets.js';
+import { registerSkillRoutes } from './routes/skills.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 export interface AppDeps {
   config: Config;
@@ -41,6 +50,13 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** Tenant secrets (defaults to a vault over HERMES_SECRETS_KEY). */
+  vault?: SecretsVault;
+  /** Tenant skills; absent: the skills routes answer 503 (no object store). */
+  skills?: SkillLibrary | undefined;
+  /** The outbound guard for chat's http_request tool; absent: chat has no http_request. */
+  sendHttp?: HttpSender | undefined;
+  toolMetrics?: ToolMetrics | undefined;
   /** Where long run results are (src/storage); without it only inline results are read. */
   objects?: ObjectStore;
   /** Answers GET /health/model (defaults to one for the LLM_* settings). */
@@ -86,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await app.register(cors, {
     origin: deps.config.allowedOrigins === '*' ? true : [...deps.config.allowedOrigins],
-    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
     exposedHeaders: [
       'x-request-id',
@@ -116,6 +132,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
+  const vault = deps.vault ?? createSecretsVault(deps.pool, deps.config.secretsKey);
+  const allowPrivateNetworks = deps.config.httpToolAllowPrivateNetworks ?? false;
+  const chatTools = {
+    pool: deps.pool,
+    vault,
+    skills: deps.skills,
+    sendHttp: deps.sendHttp,
+    allowPrivateNetworks,
+    toolMetrics: deps.toolMetrics,
+  };
   const controls = {
     execTimeoutMs: deps.config.execTimeoutMs,
     listModels: createModelCatalog({ ...deps.config.llm, models: deps.config.llmModels }),
@@ -139,6 +165,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
+    tools: (tenantId) => loadChatTools(chatTools, tenantId),
+  });
+  registerSecretRoutes(app, { vault });
+  registerSkillRoutes(app, { skills: deps.skills });
+  registerAgentSettingsRoutes(app, {
+    pool: deps.pool,
+    allowPrivateNetworks,
+  });
+  registerWebhookRoutes(app, {
+    pool: deps.pool,
+    now,
+    allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
+    maxEndpoints: deps.config.webhooks.maxEndpoints,
   });
   registerOpenApiRoutes(app);
   registerAdminClusterRoutes(app, deps);

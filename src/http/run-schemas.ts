@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Run } from './schemas.js';
+import { WebhookDelivery } from './webhook-schemas.js';
 
 // The run detail of GET /v1/runs/{id}: the run as lists show it, plus everything about how it ran.
 
@@ -45,8 +46,8 @@ export const RunDetail = Run.extend({
     finished_at: timestamp.nullable(),
   }),
   deliveries: z
-    .array(z.unknown())
-    .describe('webhook deliveries of this run (filled when webhooks are configured)'),
+    .array(WebhookDelivery)
+    .describe("the run's webhook deliveries, one per matching endpoint (at most 100)"),
 }).meta({
   id: 'RunDetail',
   examples: [

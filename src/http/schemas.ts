@@ -138,6 +138,19 @@ export const JobCreateBody = z
     timeout: jobControls.timeout.optional(),
     model: jobControls.model.optional(),
     jitter: jobControls.jitter.optional(),
+    skills: z
+      .array(z.string().max(64))
+      .max(8)
+      .optional()
+      .describe('skills whose text each run preloads (at most 8)'),
+    context: z
+      .strictObject({
+        previous_result: z
+          .boolean()
+          .optional()
+          .describe("each run sees the previous successful run's result (4 KB at most)"),
+      })
+      .optional(),
   })
   .meta({ id: 'CronJobCreate' });
 
@@ -149,6 +162,8 @@ export const JobPatchBody = z
     prompt: z.string().max(100_000),
     enabled: z.boolean(),
     ...jobControls,
+    skills: z.array(z.string().max(64)).max(8),
+    context: z.strictObject({ previous_result: z.boolean().optional() }),
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change')
@@ -185,6 +200,10 @@ export const Job = z
     timeout: z.string().nullable().describe('the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT'),
     model: z.string().nullable().describe('the job’s model; null: the default'),
     jitter: z.string().nullable().describe('the job’s jitter; null: none'),
+    skills: z.array(z.string()).describe('skills each run preloads'),
+    context: z.object({
+      previous_result: z.boolean().describe("each run sees the previous successful run's result"),
+    }),
   })
   .meta({
     id: 'CronJob',
@@ -216,6 +235,8 @@ export const Job = z
         timeout: '30s',
         model: null,
         jitter: null,
+        skills: [],
+        context: { previous_result: false },
       },
     ],
   });

@@ -7,6 +7,7 @@ import {
   recordManualTrigger,
   selectJob,
   updateJob as updateJobRow,
+  type JobAgentFields,
   type JobFields,
   type JobRow,
 } from '../db/jobs.js';
@@ -71,6 +72,10 @@ export interface JobInput extends JobControlsInput {
   timezone?: string | undefined;
   prompt: string;
   enabled?: boolean | undefined;
+  /** Skills whose text each run preloads (names; a missing one is reported to the run). */
+  skills?: string[] | undefined;
+  /** previous_result: each run sees the previous successful run's result. */
+  context?: { previous_result?: boolean | undefined } | undefined;
 }
 
 export type JobPatch = Partial<JobInput>;
@@ -128,7 +133,15 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export const LIMITS = { nameChars: 200, promptBytes: 16 * 1024, pageDefault: 20, pageMax: 100 };
+export const LIMITS = {
+  nameChars: 200,
+  promptBytes: 16 * 1024,
+  pageDefault: 20,
+  pageMax: 100,
+  skillsPerJob: 8,
+};
+
+const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export async function createJob(
   deps: CommandDeps,
@@ -138,9 +151,16 @@ export async function createJob(
   // Schedule maths before the transaction: no connection or lock is held while it runs.
   const prepared = prepareFields(
     deps,
-    { ...input, enabled: input.enabled ?? true },
+    {
+      name: input.name,
+      schedule: input.schedule,
+      timezone: input.timezone,
+      prompt: input.prompt,
+      enabled: input.enabled ?? true,
+    },
     endsAtOf(input, undefined),
   );
+  const agent = checkAgentFields(input.skills ?? [], input.context?.previous_result ?? false);
   await requireModel(deps, input.model);
   const fields = applyControls(deps, input, prepared, undefined);
   return withTenant(deps.pool, tenantId, async (client) => {
@@ -155,7 +175,7 @@ export async function createJob(
       );
     }
     checkInterval(prepared, tenant);
-    return toJobView(await insertJob(client, tenantId, fields), deps.now());
+    return toJobView(await insertJob(client, tenantId, { ...fields, ...agent }), deps.now());
   });
 }
 
@@ -194,7 +214,12 @@ export async function updateJob(
       current.ends_at?.getTime() === before.ends_at?.getTime();
     if (!same) prepared = merge(current);
     checkInterval(prepared, tenant);
-    const row = await updateJobRow(client, id, applyControls(deps, patch, prepared, current));
+    const agent = checkAgentFields(
+      patch.skills ?? current.skills,
+      patch.context?.previous_result ?? current.context_previous_result,
+    );
+    const fields = applyControls(deps, patch, prepared, current);
+    const row = await updateJobRow(client, id, { ...fields, ...agent });
     if (!row) throw notFound(id);
     return toJobView(row, deps.now());
   });
@@ -381,6 +406,19 @@ function prepareFields(
     source: input.schedule,
     gapMs: minIntervalMs(unbounded, now),
   };
+}
+
+function checkAgentFields(skills: string[], previousResult: boolean): JobAgentFields {
+  if (skills.length > LIMITS.skillsPerJob) {
+    throw invalid(`a job preloads at most ${LIMITS.skillsPerJob} skills`);
+  }
+  const bad = skills.find((skill) => !SKILL_NAME.test(skill));
+  if (bad !== undefined) {
+    throw invalid(
+      `skills: ${JSON.stringify(bad.slice(0, 80))} is not a skill name (lower-case letters, digits, hyphens)`,
+    );
+  }
+  return { skills: [...new Set(skills)], previousResult };
 }
 
 /** The tenant's minimum interval, checked inside the transaction (the tenant row is read there). */

@@ -34,6 +34,8 @@ export interface JobView {
   model: string | null;
   /** Each occurrence starts up to this long after its nominal time (scheduled_at stays nominal). */
   jitter: string | null;
+  skills: string[];
+  context: { previous_result: boolean };
 }
 
 export interface RunView {
@@ -85,6 +87,8 @@ export function toJobView(row: JobRow, now: Date): JobView {
     timeout: row.timeout_ms === null ? null : formatDurationMs(row.timeout_ms),
     model: row.model,
     jitter: row.jitter_ms === null ? null : formatDurationMs(row.jitter_ms),
+    skills: row.skills,
+    context: { previous_result: row.context_previous_result },
   };
 }
 

@@ -100,12 +100,29 @@ export function createRedisLockStore(
       return [...peers].sort();
     },
     async livePods(podIds) {
-      if (podIds.length === 0) return new Set();
-      const values = await redis.mget(podIds.map(livenessKey));
-      return new Set(podIds.filter((_, i) => values[i] !== null));
+      const present = await readLiveness(redis, podIds);
+      return new Set(podIds.filter((podId) => present.has(podId)));
     },
     ping: () => pingRedis(redis),
   };
+}
+
+/**
+ * Pod id → heartbeat (ms) of those whose liveness key exists. One GET per key, not MGET: on a
+ * Cluster the keys live in different slots, and auto-pipelining still sends them in one round
+ * trip per node.
+ */
+export async function readLiveness(
+  redis: Redis,
+  podIds: readonly string[],
+): Promise<Map<string, number>> {
+  const values = await Promise.all(podIds.map((podId) => redis.get(livenessKey(podId))));
+  const present = new Map<string, number>();
+  podIds.forEach((podId, i) => {
+    const value = values[i];
+    if (value != null) present.set(podId, Number(value));
+  });
+  return present;
 }
 
 /** Reads a lock value ("<state>|<scheduled ms>|<token>|<pod id>"); null for anything else. */

@@ -53,6 +53,7 @@ export const ERROR_KINDS = [
   'lock_lost',
   'not_recorded',
   'result_not_stored',
+  'tool_limit',
   'cancelled',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];

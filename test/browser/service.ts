@@ -20,7 +20,10 @@ export interface DashboardService {
   stop(): Promise<void>;
 }
 
-export async function startDashboardService(name: string): Promise<DashboardService> {
+export async function startDashboardService(
+  name: string,
+  env: Record<string, string> = {},
+): Promise<DashboardService> {
   await ensureWebBuilt();
   const databaseUrl = await createTestDatabase();
   const llm = await startFakeLlm();
@@ -32,7 +35,7 @@ export async function startDashboardService(name: string): Promise<DashboardServ
       redisUrl: inject('redisUrl'),
       llmUrl: llm.url,
       podId: `browser-${name}`,
-      env: { HERMES_ACP_TOKEN: ADMIN_TOKEN },
+      env: { HERMES_ACP_TOKEN: ADMIN_TOKEN, ...env },
     });
     chromium = await launchChromium();
   } catch (err) {

@@ -7,6 +7,7 @@ import type { Pool } from '../../src/db/pool.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Logger } from '../../src/log.js';
 import type { Redis } from '../../src/redis/connection.js';
+import type { SkillLibrary } from '../../src/skills/library.js';
 import { createAppPool } from './database.js';
 import { silentLogger } from './log.js';
 
@@ -26,6 +27,8 @@ export interface TestAppOptions {
   pool?: Pool;
   /** A logger to assert on (by default the app logs nothing). */
   log?: Logger;
+  /** Tenant skills (by default none: the skills routes answer 503). */
+  skills?: SkillLibrary;
 }
 
 export interface TestApp {
@@ -49,6 +52,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     registry: new Registry(),
     ...(options.now ? { now: options.now } : {}),
     ...(options.schedulerRunning ? { schedulerRunning: options.schedulerRunning } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
   });
   await app.ready();
   return {
@@ -204,4 +208,6 @@ export const JOB_FIELDS = [
   'timeout',
   'model',
   'jitter',
+  'skills',
+  'context',
 ];

@@ -120,6 +120,8 @@ describe('cron jobs API', () => {
         timeout: null,
         model: null,
         jitter: null,
+        skills: [],
+        context: { previous_result: false },
       });
 
       const got = await call(app, key, 'GET', `/v1/cron-jobs/${job.id}`);

@@ -13,6 +13,12 @@ const OPERATIONS: Record<string, string[]> = {
   '/v1/cron-jobs/{id}/trigger': ['post'],
   '/v1/cron-jobs/{id}/runs': ['get'],
   '/v1/cron-jobs/preview': ['post'],
+  '/v1/cron-jobs/{id}/deliveries': ['get'],
+  '/v1/webhooks': ['get', 'post'],
+  '/v1/webhooks/{id}': ['delete', 'get', 'patch'],
+  '/v1/webhooks/{id}/rotate-secret': ['post'],
+  '/v1/webhooks/{id}/deliveries': ['get'],
+  '/v1/webhook-deliveries/{id}/redeliver': ['post'],
 };
 
 interface Schema {
@@ -160,6 +166,8 @@ describe('OpenAPI description and /docs', () => {
         'timeout',
         'model',
         'jitter',
+        'context',
+        'skills',
       ].sort(),
     );
     const preview = resolve(

@@ -34,8 +34,10 @@ describe('a database migrated before the baseline', () => {
     });
 
     const applied = await migrate(old, silentLogger());
-    // Only the function files run: the tables are already the baseline's.
-    expect(applied.every((name) => name.startsWith('functions/'))).toBe(true);
+    // Only the function files and migrations newer than the baseline (107) run: the tables
+    // of the baseline are already there.
+    const numbered = applied.filter((name) => !name.startsWith('functions/'));
+    expect(numbered.filter((name) => Number(/^(\d+)_/.exec(name)?.[1] ?? 0) <= 107)).toEqual([]);
     expect(applied).toContain('functions/scheduler_claim.sql');
 
     const fresh = await createTestDatabase();

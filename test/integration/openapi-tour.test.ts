@@ -2,7 +2,14 @@
 // from the served /openapi.json: each answer's status, media type and body must be what the
 // document says, and every operation of the document must have been called. If the code and the
 // document drift apart, this fails.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pool } from '../../src/db/pool.js';
+import { generateSecretsKey } from '../../src/secrets/key.js';
+import { createSkillLibrary } from '../../src/skills/library.js';
+import { DiskObjectStore } from '../../src/storage/disk-store.js';
 import {
   ADMIN_TOKEN,
   DEFAULT_TENANT_ID,
@@ -10,7 +17,7 @@ import {
   buildTestApp,
   type TestApp,
 } from '../helpers/api.js';
-import { createTestDatabase, withOwner } from '../helpers/database.js';
+import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import {
   createOpenApiValidator,
@@ -30,6 +37,8 @@ describe('the API tour against its OpenAPI document', () => {
   let llm: FakeLlm;
   let api: TestApp;
   let validator: OpenApiValidator;
+  let skillsDir: string;
+  let skillsPool: Pool;
   let schedulerUp = true;
   const violations: string[] = [];
   const called = new Set<string>();
@@ -71,10 +80,17 @@ describe('the API tour against its OpenAPI document', () => {
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
     llm = await startFakeLlm();
+    skillsDir = await mkdtemp(path.join(os.tmpdir(), 'hermesx-tour-skills-'));
+    skillsPool = createAppPool(databaseUrl);
     api = await buildTestApp({
       databaseUrl,
-      config: { LLM_API_URL: llm.url, LLM_MODEL: 'fake-model' },
+      config: {
+        LLM_API_URL: llm.url,
+        LLM_MODEL: 'fake-model',
+        HERMES_SECRETS_KEY: generateSecretsKey(),
+      },
       schedulerRunning: () => schedulerUp,
+      skills: createSkillLibrary(skillsPool, new DiskObjectStore(skillsDir)),
     });
     const served = await api.app.inject({ method: 'GET', url: '/openapi.json' });
     validator = createOpenApiValidator(served.json<OpenApiDocument>());
@@ -82,6 +98,8 @@ describe('the API tour against its OpenAPI document', () => {
   afterAll(async () => {
     await api?.close();
     await llm?.close();
+    await skillsPool?.end();
+    await rm(skillsDir, { recursive: true, force: true });
   });
 
   it('public routes: health and metrics', async () => {
@@ -206,6 +224,100 @@ describe('the API tour against its OpenAPI document', () => {
     const deleted = await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
+  });
+
+  it('tenant routes: webhooks and their deliveries', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    const job = (
+      await send('POST', '/v1/cron-jobs', {
+        ...tenant,
+        body: { name: 'hooked', schedule: '0 8 * * *', prompt: 'p' },
+      })
+    ).json<{ id: string }>();
+    const body = { url: 'https://hooks.example.com/tour', events: ['run.failed'], job_id: job.id };
+    const created = await send('POST', '/v1/webhooks', { ...tenant, body });
+    expect(created.statusCode).toBe(201);
+    const hook = created.json<{ id: string }>();
+    const privateUrl = { ...tenant, body: { url: 'https://10.1.2.3/hook' } };
+    expect((await send('POST', '/v1/webhooks', privateUrl)).statusCode).toBe(422);
+    const foreignJob = {
+      ...tenant,
+      body: { ...body, job_id: '00000000-0000-4000-8000-000000000000' },
+    };
+    expect((await send('POST', '/v1/webhooks', foreignJob)).statusCode).toBe(404);
+    expect((await send('GET', '/v1/webhooks', tenant)).statusCode).toBe(200);
+    expect((await send('GET', `/v1/webhooks/${hook.id}`, tenant)).statusCode).toBe(200);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await send('GET', `/v1/webhooks/${missing}`, tenant)).statusCode).toBe(404);
+    const patch = { ...tenant, body: { description: 'pager' } };
+    expect((await send('PATCH', `/v1/webhooks/${hook.id}`, patch)).statusCode).toBe(200);
+    const rotate = await send('POST', `/v1/webhooks/${hook.id}/rotate-secret`, tenant);
+    expect(rotate.statusCode).toBe(200);
+    await withOwner(databaseUrl, (client) =>
+      client.query(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id, finished_at)
+         VALUES ($1, $2, '2030-01-01T00:00:00Z', 'failed', 'pod-a', now())`,
+        [job.id, DEFAULT_TENANT_ID],
+      ),
+    );
+    const deliveries = await send('GET', `/v1/webhooks/${hook.id}/deliveries`, tenant);
+    expect(deliveries.statusCode).toBe(200);
+    const [delivery] = deliveries.json<{ data: { id: string }[] }>().data;
+    expect((await send('GET', `/v1/cron-jobs/${job.id}/deliveries`, tenant)).statusCode).toBe(200);
+    const redeliver = `/v1/webhook-deliveries/${delivery!.id}/redeliver`;
+    expect((await send('POST', redeliver, tenant)).statusCode).toBe(409);
+    await withOwner(databaseUrl, (client) =>
+      client.query(`UPDATE webhook_deliveries SET status = 'failed' WHERE id = $1`, [delivery!.id]),
+    );
+    expect((await send('POST', redeliver, tenant)).statusCode).toBe(202);
+    expect((await send('DELETE', `/v1/webhooks/${hook.id}`, tenant)).statusCode).toBe(204);
+    await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
+  });
+
+  it('agent routes: secrets, skills, settings, tool calls', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    const admin = { token: ADMIN_TOKEN };
+    const secret = { ...tenant, body: { value: 'secret-value-123' } };
+    expect((await send('PUT', '/v1/secrets/TOKEN', secret)).statusCode).toBe(201);
+    expect((await send('PUT', '/v1/secrets/TOKEN', secret)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/secrets', tenant)).statusCode).toBe(200);
+    expect((await send('DELETE', '/v1/secrets/TOKEN', tenant)).statusCode).toBe(204);
+    expect((await send('DELETE', '/v1/secrets/TOKEN', tenant)).statusCode).toBe(404);
+    const doc = '---\nname: tour\ndescription: A skill of the tour.\n---\n# Tour\n';
+    const markdown = { ...tenant, raw: { contentType: 'text/markdown', payload: doc } };
+    expect((await send('PUT', '/v1/skills/tour', markdown)).statusCode).toBe(201);
+    expect(
+      (await send('PUT', '/v1/skills/tour', { ...tenant, body: { content: doc } })).statusCode,
+    ).toBe(200);
+    const mismatch = { ...tenant, body: { content: doc } };
+    expect((await send('PUT', '/v1/skills/other', mismatch)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/skills', tenant)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/skills/tour', tenant)).statusCode).toBe(200);
+    expect((await send('DELETE', '/v1/skills/tour', tenant)).statusCode).toBe(204);
+    expect((await send('GET', '/v1/skills/tour', tenant)).statusCode).toBe(404);
+    expect((await send('DELETE', '/v1/skills/tour', tenant)).statusCode).toBe(404);
+    const settings = `/v1/tenants/${DEFAULT_TENANT_ID}/agent-settings`;
+    const hosts = { ...admin, body: { http_allowed_hosts: ['api.example.com'] } };
+    expect((await send('PUT', settings, hosts)).statusCode).toBe(200);
+    expect((await send('GET', settings, admin)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/agent/settings', tenant)).statusCode).toBe(200);
+    const missing = `/v1/tenants/00000000-0000-0000-0000-00000000abcd/agent-settings`;
+    expect((await send('GET', missing, admin)).statusCode).toBe(404);
+    const run = await withOwner(databaseUrl, async (owner) => {
+      const job = await owner.query<{ id: string }>(
+        "INSERT INTO cron_jobs (tenant_id, name, schedule, prompt) VALUES ($1, 'tour run', '@yearly', 'p') RETURNING id",
+        [DEFAULT_TENANT_ID],
+      );
+      const { rows } = await owner.query<{ id: string }>(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+         VALUES ($1, $2, now(), 'success', 'p') RETURNING id`,
+        [job.rows[0]!.id, DEFAULT_TENANT_ID],
+      );
+      return rows[0]!.id;
+    });
+    expect((await send('GET', `/v1/runs/${run}/tool-calls`, tenant)).statusCode).toBe(200);
+    const unknownRun = '/v1/runs/00000000-0000-0000-0000-00000000abcd/tool-calls';
+    expect((await send('GET', unknownRun, tenant)).statusCode).toBe(404);
   });
 
   it('quotas and rate limits: 409 and 429', async () => {

@@ -193,26 +193,43 @@ describe('a scheduled run and the LLM', () => {
     expect(run).toMatchObject({ status: 'success', result: 'before\uFFFDafter' });
   });
 
-  it('offers no tools to a scheduled run, answers a stray tool call with an error, and records the final reply', async () => {
+  it('offers a scheduled run only a cronjob tool for its own job: a create is refused', async () => {
     llm.setHandler((body) => {
       const messages = (body as { messages: { role: string }[] }).messages;
-      if (messages.at(-1)?.role === 'tool') return { content: 'done without tools' };
+      if (messages.at(-1)?.role === 'tool') return { content: 'done without creating' };
       return { toolCalls: [{ id: 'call_1', name: 'cronjob', arguments: '{"action":"create"}' }] };
     });
     const job = await insertJob(db, { name: 'tools', schedule: '* * * * * *', prompt: 'x' });
     const run = await firstFinishedRun(job.id);
-    expect(run).toMatchObject({ status: 'success', result: 'done without tools' });
+    expect(run).toMatchObject({ status: 'success', result: 'done without creating' });
     const requests = llm.calls
       .filter((call) => cronCallOf(call.body)?.jobId === job.id)
       .map(
-        (call) => call.body as { tools?: unknown; messages: { role: string; content: string }[] },
+        (call) =>
+          call.body as {
+            tools?: {
+              function: {
+                name: string;
+                parameters: { properties: { action: { enum: string[] } } };
+              };
+            }[];
+            messages: { role: string; content: string }[];
+          },
       )
       .filter((body) => body.messages.length > 2);
     expect(requests.length).toBeGreaterThan(0);
     const second = requests[0]!;
-    expect(second.tools).toBeUndefined();
+    // No skills, no allow-list: the job's own cronjob is the only tool, and it cannot create.
+    expect(second.tools?.map((tool) => tool.function.name)).toEqual(['cronjob']);
+    expect(second.tools?.[0]?.function.parameters.properties.action.enum).toEqual([
+      'get',
+      'list_runs',
+      'pause',
+    ]);
     expect(second.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
-    expect(second.messages[3]?.content).toContain('unknown_tool');
+    expect(second.messages[3]?.content).toContain('invalid_arguments');
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM cron_jobs');
+    expect(rows[0]).toEqual({ n: 1 });
   });
 
   it('fails a run whose model keeps calling tools (step limit)', async () => {
@@ -221,6 +238,7 @@ describe('a scheduled run and the LLM', () => {
     const run = await firstFinishedRun(job.id);
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/steps/);
+    expect(run.error_kind).toBe('tool_limit');
   });
 });
 

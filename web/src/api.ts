@@ -11,7 +11,7 @@ export class ApiFailure extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 let currentToken: string | null = null;
 let onUnauthorized: () => void = () => {};
@@ -91,6 +91,8 @@ export interface Job {
   run_count: number;
   created_at: string;
   updated_at: string;
+  skills?: string[];
+  context?: { previous_result: boolean };
   // The run controls (docs/api.md).
   labels?: Record<string, string>;
   paused_reason?: string | null;
@@ -110,6 +112,49 @@ export interface Job {
 export interface RunListItem extends Run {
   job_name: string;
   labels: Record<string, string>;
+}
+
+export interface Secret {
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SkillSummary {
+  name: string;
+  description: string;
+  size_bytes: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Skill extends SkillSummary {
+  content: string;
+}
+
+export interface AgentSettings {
+  http_allowed_hosts: string[];
+  updated_at: string | null;
+  http_request: {
+    offered: boolean;
+    calls_per_run: number;
+    timeout_ms: number;
+    response_bytes_shown: number;
+    allow_private_networks: boolean;
+  };
+}
+
+export interface ToolCall {
+  seq: number;
+  tool: string;
+  arguments: unknown;
+  status: 'ok' | 'error' | 'refused' | 'limit';
+  error: string | null;
+  http_status: number | null;
+  duration_ms: number;
+  request_bytes: number;
+  response_bytes: number;
+  created_at: string;
 }
 
 export interface Run {

@@ -5,10 +5,14 @@ import { JobFormPage } from './pages/job-form';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
+import { SecretsPage } from './pages/secrets';
+import { SettingsPage } from './pages/settings';
+import { SkillEditorPage, SkillsPage } from './pages/skills';
 import { RunPage } from './pages/run';
 import { RunsPage } from './pages/runs';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
+import { WebhooksPage } from './pages/webhooks';
 import { navigate, usePath } from './router';
 import { loadSession, saveSession, type Session } from './session';
 
@@ -72,6 +76,24 @@ export function App() {
                 <a href="/runs" aria-current={path.startsWith('/runs') ? 'page' : undefined}>
                   Runs
                 </a>
+                <a
+                  href="/webhooks"
+                  aria-current={path.startsWith('/webhooks') ? 'page' : undefined}
+                >
+                  Webhooks
+                </a>
+                <a href="/skills" aria-current={path.startsWith('/skills') ? 'page' : undefined}>
+                  Skills
+                </a>
+                <a href="/secrets" aria-current={path.startsWith('/secrets') ? 'page' : undefined}>
+                  Secrets
+                </a>
+                <a
+                  href="/settings"
+                  aria-current={path.startsWith('/settings') ? 'page' : undefined}
+                >
+                  Settings
+                </a>
               </>
             ) : (
               <>
@@ -105,7 +127,9 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = path.startsWith('/jobs') || path.startsWith('/runs');
+  const tenantPaths = ['/jobs', '/runs', '/webhooks', '/skills', '/secrets', '/settings'].some(
+    (p) => path.startsWith(p),
+  );
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
@@ -114,6 +138,13 @@ function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
     if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
+    if (parts[0] === 'webhooks') return <WebhooksPage />;
+    if (parts[0] === 'skills') {
+      if (parts.length === 1) return <SkillsPage />;
+      return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
+    }
+    if (parts[0] === 'secrets') return <SecretsPage />;
+    if (parts[0] === 'settings') return <SettingsPage />;
     if (parts[0] !== 'jobs') return null;
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
@@ -136,6 +167,10 @@ function titleOf(path: string): string {
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
   if (path.startsWith('/runs')) return 'Runs';
+  if (path.startsWith('/webhooks')) return 'Webhooks';
+  if (path.startsWith('/skills')) return 'Skills';
+  if (path.startsWith('/secrets')) return 'Secrets';
+  if (path.startsWith('/settings')) return 'Settings';
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as jobs from '../../jobs/commands.js';
 import type { JobView, RunView } from '../../jobs/view.js';
+import * as webhooks from '../../webhooks/endpoints.js';
 import { truncateText } from '../loop.js';
 import type { AgentTool, ToolContext } from '../tool.js';
 
@@ -18,16 +19,19 @@ const ACTIONS = [
   'disable',
   'list_runs',
   'run_now',
+  'list_webhooks',
+  'attach_webhook',
 ] as const;
 
 const DESCRIPTION = `Manage this tenant's scheduled (cron) jobs. Each job runs its prompt through the agent at every occurrence of its schedule, and every run is recorded.
-Actions: create (name, schedule, prompt, optional timezone), list, get (id), update (id plus any of name, schedule, timezone, prompt), delete (id), enable (id), disable (id), list_runs (id, optional limit), run_now (id).
+Actions: create (name, schedule, prompt, optional timezone, skills, previous_result), list, get (id), update (id plus any of name, schedule, timezone, prompt, skills, previous_result), delete (id), enable (id), disable (id), list_runs (id, optional limit), run_now (id), list_webhooks (the tenant's webhook endpoints), attach_webhook (id of the job, webhook_id: that endpoint then receives only this job's runs).
 Schedule syntax:
 - 5 fields "minute hour day-of-month month day-of-week": "* * * * *" every minute, "*/15 * * * *" every 15 minutes, "0 9 * * MON-FRI" 09:00 on weekdays, "30 18 L * *" 18:30 on the last day of the month, "0 8 * * 1#1" 08:00 on the first Monday.
 - 6 fields with seconds first: "*/30 * * * * *" every 30 seconds.
 - Macros: @hourly, @daily, @weekly, @monthly, @yearly; intervals: "@every 90s", "@every 2h30m".
 Times are in the job's timezone (an IANA name such as "Europe/Paris"; default UTC).
 The prompt is what the agent will be asked at each run, e.g. "Reply with the current time".
+In a run, the agent can use the tenant's skills, and http_request when the tenant has an allow-list.
 Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs), jitter (start each run up to this long after its time, e.g. "2m"). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
 Results come back as JSON; on {"ok":false} read the error message, fix the arguments and try again.`;
 
@@ -40,6 +44,9 @@ const Args = z.object({
   prompt: z.string().optional(),
   command: z.string().optional(),
   limit: z.number().int().optional(),
+  webhook_id: z.string().optional(),
+  skills: z.array(z.string()).optional(),
+  previous_result: z.boolean().optional(),
   // The per-job run controls, checked by the job rules like the REST fields.
   labels: z.record(z.string(), z.string()).optional(),
   timeout: z.string().nullable().optional(),
@@ -100,6 +107,16 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
             paused_reason: { type: 'string', description: 'with disable: why' },
             label: { type: 'string', description: 'with list: "key=value" or "key"' },
             status: { type: 'string', enum: ['claimed', 'running', 'success', 'failed'] },
+            webhook_id: { type: 'string', description: 'webhook endpoint id (attach_webhook)' },
+            skills: {
+              type: 'array',
+              items: { type: 'string' },
+              description: "names of this tenant's skills each run preloads (create, update)",
+            },
+            previous_result: {
+              type: 'boolean',
+              description: "each run sees the previous successful run's result (create, update)",
+            },
           },
           required: ['action'],
         },
@@ -151,6 +168,11 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
         schedule: args.schedule as string,
         timezone: args.timezone,
         prompt: prompt as string,
+        skills: args.skills,
+        context:
+          args.previous_result === undefined
+            ? undefined
+            : { previous_result: args.previous_result },
         ...controlsOf(args),
       });
       changed(`created job "${job.name}" (id ${job.id}, schedule ${job.schedule})`);
@@ -171,6 +193,11 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
         schedule: args.schedule,
         timezone: args.timezone,
         prompt,
+        skills: args.skills,
+        context:
+          args.previous_result === undefined
+            ? undefined
+            : { previous_result: args.previous_result },
         ...controlsOf(args),
       };
       const job = await jobs.updateJob(deps, tenantId, id(), patch);
@@ -201,6 +228,16 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
       const triggered = await jobs.triggerJob(deps, tenantId, id());
       changed(`started a run of job ${triggered.job_id}`);
       return { triggered };
+    }
+    case 'list_webhooks':
+      return webhooks.listEndpoints(deps, tenantId, { limit: args.limit ?? 20 });
+    case 'attach_webhook': {
+      if (!args.webhook_id) {
+        throw new jobs.CommandError('missing_id', 'attach_webhook needs webhook_id', 400);
+      }
+      const endpoint = await webhooks.attachJob(deps, tenantId, args.webhook_id, id());
+      changed(`attached job ${id()} to webhook ${endpoint.id}`);
+      return { webhook: endpoint };
     }
   }
 }

@@ -4,15 +4,16 @@ import { z } from 'zod';
 import { loadInstallationId } from '../../db/installation.js';
 import { withAdmin, type Pool, type PoolClient } from '../../db/pool.js';
 import type { Redis } from '../../redis/connection.js';
-import { livenessKey, peersKey } from '../../redis/lock.js';
+import { peersKey, readLiveness } from '../../redis/lock.js';
 import { AUTHENTICATED, BEARER, errorResponses } from '../responses.js';
 
 // GET /v1/cluster (admin): what the operators' cluster page shows. Pods come from Redis (the
 // liveness keys and the peers registry the scheduler keeps; read only), run figures from
 // PostgreSQL through admin_cluster_runs() (migrations/functions/), the one cross-tenant read it needs.
+// The pods listed are the registry's and those seen in recent runs; their liveness keys are read
+// one by one (no SCAN, no cross-slot MGET), so the page works the same on a Redis Cluster.
 
 const WINDOW_MS = 60 * 60 * 1000;
-const SCAN_LIMIT = 10_000;
 
 const timestamp = z.string().describe('RFC 3339 timestamp');
 const counts = {
@@ -73,9 +74,13 @@ export function registerAdminClusterRoutes(app: FastifyInstance, deps: ClusterDe
         throw err;
       });
       const now = Date.now();
-      const [runs, pods] = await Promise.all([
+      const [runs, registry] = await Promise.all([
         withAdmin(deps.pool, (client) => selectClusterRuns(client, new Date(now - WINDOW_MS))),
-        readPods(deps.redis, await installationId),
+        readRegistry(deps.redis, await installationId),
+      ]);
+      const seen = runs.flatMap((r) => (r.pod_id === null ? [] : [r.pod_id]));
+      const pods = await readHeartbeats(deps.redis, registry, [
+        ...new Set([...registry.scheduling, ...seen]),
       ]);
       return toCluster(now, runs, pods);
     },
@@ -107,31 +112,37 @@ interface RedisPods {
   scheduling: Set<string>;
 }
 
-async function readPods(redis: Redis | undefined, installation: string): Promise<RedisPods> {
-  const empty: RedisPods = { ok: false, heartbeats: new Map(), scheduling: new Set() };
-  if (!redis || redis.status !== 'ready') return empty;
+const NO_REDIS: RedisPods = { ok: false, heartbeats: new Map(), scheduling: new Set() };
+
+/** The peers registry: the pods scheduling now (registrations not yet expired, in Redis time). */
+async function readRegistry(redis: Redis | undefined, installation: string): Promise<RedisPods> {
+  if (!redis || redis.status !== 'ready') return NO_REDIS;
   try {
-    const prefix = livenessKey('');
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      keys.push(...batch);
-      cursor = next;
-    } while (cursor !== '0' && keys.length < SCAN_LIMIT);
-    const values = keys.length > 0 ? await redis.mget(keys) : [];
-    const heartbeats = new Map<string, number>();
-    keys.forEach((key, i) => {
-      const value = values[i];
-      if (value != null) heartbeats.set(key.slice(prefix.length), Number(value));
-    });
-    // Registrations are scored by their expiry in Redis time: only those not yet expired count.
-    const [seconds, micros] = await redis.time();
+    const key = peersKey(installation);
+    // TIME from the node holding the registry, so both figures come from one clock.
+    const [seconds, micros] = (await redis.eval("return redis.call('TIME')", 1, key)) as [
+      string,
+      string,
+    ];
     const redisNowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-    const registered = await redis.zrangebyscore(peersKey(installation), redisNowMs, '+inf');
-    return { ok: true, heartbeats, scheduling: new Set(registered) };
+    const registered = await redis.zrangebyscore(key, redisNowMs, '+inf');
+    return { ok: true, heartbeats: new Map(), scheduling: new Set(registered) };
   } catch {
-    return empty;
+    return NO_REDIS;
+  }
+}
+
+/** Adds the heartbeats of the pods listed (liveness keys are per Redis, not per installation). */
+async function readHeartbeats(
+  redis: Redis | undefined,
+  registry: RedisPods,
+  podIds: string[],
+): Promise<RedisPods> {
+  if (!redis || !registry.ok) return registry;
+  try {
+    return { ...registry, heartbeats: await readLiveness(redis, podIds) };
+  } catch {
+    return NO_REDIS;
   }
 }
 

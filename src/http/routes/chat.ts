@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
 import type { StreamingLlm } from '../../agent/llm-stream.js';
 import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
+import type { ChatToolkit } from '../../agent/chat-tools.js';
 import { createCronjobTool } from '../../agent/tools/cronjob.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
@@ -51,6 +52,8 @@ export interface ChatDeps extends TriggerDeps {
   maxTokens: number;
   /** Interval of the SSE keep-alive comment (CHAT_STREAM_HEARTBEAT). */
   heartbeatMs: number;
+  /** The tenant's skill and http_request tools; absent: cronjob only. */
+  tools?: ((tenantId: string) => Promise<ChatToolkit>) | undefined;
 }
 
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
@@ -132,6 +135,9 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
     async (request, reply) => {
       const tenantId = tenantOf(request);
       const body = request.body;
+      // Before the key is claimed: a failure here leaves nothing to release.
+      const toolkit = deps.tools ? await deps.tools(tenantId) : undefined;
+      const system = [systemPrompt(deps.now()), toolkit?.system].filter(Boolean).join('\n\n');
       const claim = await claimIdempotencyKey(deps.pool, request, tenantId, 'chat.completions');
       if (claim.kind === 'replay') return replay(reply, claim.answer, body, deps.heartbeatMs);
       const controller = new AbortController();
@@ -155,8 +161,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
             ? (params, signal) => deps.streamingLlm.complete(params, signal, (t) => stream.delta(t))
             : deps.llm,
           {
-            messages: [{ role: 'system', content: systemPrompt(deps.now()) }, ...toMessages(body)],
-            tools: [cronjob],
+            messages: [{ role: 'system', content: system }, ...toMessages(body)],
+            tools: [cronjob, ...(toolkit?.tools ?? [])],
             context: { tenantId, signal: controller.signal, changes },
             temperature: body.temperature,
             maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
@@ -186,7 +192,10 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         return reply;
       }
       if (answer.failure) logModelFailure(request, answer.failure, 'after the turn changed state');
-      const content = truncateText(answer.content, MAX_ANSWER_BYTES);
+      const content = truncateText(
+        toolkit ? toolkit.redactor.text(answer.content) : answer.content,
+        MAX_ANSWER_BYTES,
+      );
       const completion = toCompletion(base, content, answer.usage);
       if (claim.kind === 'first') await claim.complete({ status: 200, body: completion });
       if (answer.stopped) void reply.header('x-hermesx-agent-stopped', answer.stopped);

@@ -6,6 +6,10 @@ import { tidyOpenApiDocument } from '../openapi-tidy.js';
 
 const TAGS = [
   { name: 'cron jobs', description: 'The tenant’s scheduled agent prompts and their runs' },
+  {
+    name: 'webhooks',
+    description: 'Signed deliveries of run outcomes to the tenant’s endpoints (Standard Webhooks)',
+  },
   { name: 'agent', description: 'OpenAI-compatible chat with the agent that manages cron jobs' },
   { name: 'tenants (admin)', description: 'Tenants and their quotas (admin token)' },
   { name: 'api keys (admin)', description: 'Tenant API keys (admin token)' },

@@ -9,6 +9,8 @@ import { toRunView } from '../../jobs/view.js';
 import type { Logger } from '../../log.js';
 import type { ObjectStore } from '../../storage/object-store.js';
 import { readWholeResult } from '../../storage/run-results.js';
+import { listDeliveries } from '../../webhooks/endpoints.js';
+import type { DeliveryView } from '../../webhooks/views.js';
 import { tenantOf } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
@@ -89,7 +91,13 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         ? await withTenant(deps.pool, tenantId, (client) => selectRunDetail(client, id))
         : null;
       if (!row) throw new ApiError(404, 'not_found', `no run with id ${id}`);
-      return toRunDetailView(row, await wholeResult(deps, row));
+      const deliveries = await listDeliveries(
+        { pool: deps.pool, now: () => new Date() },
+        tenantId,
+        { runId: id },
+        { limit: 100 },
+      );
+      return toRunDetailView(row, await wholeResult(deps, row), deliveries.data);
     },
   );
 }
@@ -114,7 +122,11 @@ async function wholeResult(deps: RunRouteDeps, row: RunDetailRow): Promise<strin
   );
 }
 
-function toRunDetailView(row: RunDetailRow, result: string | null): z.infer<typeof RunDetail> {
+function toRunDetailView(
+  row: RunDetailRow,
+  result: string | null,
+  deliveries: DeliveryView[],
+): z.infer<typeof RunDetail> {
   const detail = row.detail ?? {};
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
   return {
@@ -132,6 +144,6 @@ function toRunDetailView(row: RunDetailRow, result: string | null): z.infer<type
       model_called_at: iso(row.model_called_at),
       finished_at: iso(row.finished_at),
     },
-    deliveries: [],
+    deliveries,
   };
 }

@@ -24,6 +24,8 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [timezone, setTimezone] = useState(browserZone);
   const [prompt, setPrompt] = useState('');
   const [controls, setControls] = useState<ControlValues>(EMPTY_CONTROLS);
+  const [skills, setSkills] = useState('');
+  const [previousResult, setPreviousResult] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
@@ -40,6 +42,8 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setTimezone(job.timezone);
         setPrompt(job.prompt);
         setControls(controlsOf(job));
+        setSkills((job.skills ?? []).join(', '));
+        setPreviousResult(job.context?.previous_result ?? false);
         setLoaded(true);
       })
       .catch((err: unknown) => setErrors({ form: messageOf(err) }));
@@ -84,7 +88,18 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
     setBusy(true);
     setErrors({});
     try {
-      const body = { name, schedule, timezone, prompt, ...toBody(controls, Boolean(jobId)) };
+      const body = {
+        name,
+        schedule,
+        timezone,
+        prompt,
+        skills: skills
+          .split(/[\s,]+/)
+          .map((skill) => skill.trim())
+          .filter(Boolean),
+        context: { previous_result: previousResult },
+        ...toBody(controls, Boolean(jobId)),
+      };
       const job = jobId
         ? await api<Job>('PATCH', `/v1/cron-jobs/${encodeURIComponent(jobId)}`, body)
         : await api<Job>('POST', '/v1/cron-jobs', body);
@@ -177,6 +192,29 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                 {...describedBy('prompt', errors.prompt, true)}
               />
             </Field>
+            <Field
+              id="skills"
+              label="Skills to preload"
+              hint="Names of your skills, separated by commas (at most 8); each run reads them first."
+            >
+              <input
+                id="skills"
+                class="mono"
+                value={skills}
+                spellcheck={false}
+                autocomplete="off"
+                onInput={(e) => setSkills(e.currentTarget.value)}
+                {...describedBy('skills', undefined, true)}
+              />
+            </Field>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={previousResult}
+                onChange={(e) => setPreviousResult(e.currentTarget.checked)}
+              />{' '}
+              Show each run the previous successful run's result
+            </label>
             <JobControls values={controls} onChange={setControls} error={errors.controls} />
             <div class="actions">
               <button type="submit" class="primary" disabled={busy}>

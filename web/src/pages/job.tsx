@@ -6,6 +6,7 @@ import { RunCharts } from '../components/run-charts';
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
+import { DeliveriesTable } from './job-deliveries';
 
 const RUNS_PER_PAGE = 20;
 const POLL_FAST_MS = 1500;
@@ -216,6 +217,10 @@ export function JobPage({ jobId }: { jobId: string }) {
             <dd>
               <pre class="prompt">{job.prompt}</pre>
             </dd>
+            <dt>Skills</dt>
+            <dd>{job.skills?.length ? job.skills.join(', ') : 'none'}</dd>
+            <dt>Previous result</dt>
+            <dd>{job.context?.previous_result ? 'shown to each run' : 'not shown'}</dd>
           </dl>
         </div>
         <div class="card">
@@ -260,6 +265,8 @@ export function JobPage({ jobId }: { jobId: string }) {
           setPage(target);
         }}
       />
+      <h2>Webhook deliveries</h2>
+      <DeliveriesTable path={`${path}/deliveries`} empty="No webhook deliveries for this job." />
     </section>
   );
 }

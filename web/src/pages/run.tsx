@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type RunDetail } from '../api';
 import { Alert, StatusBadge, usePoll } from '../components/ui';
 import { formatDuration, formatInZone, browserZone } from '../format';
+import { ToolCalls } from './tool-calls';
 
 const POLL_RUNNING_MS = 1500;
 const POLL_DONE_MS = 30_000;
@@ -164,6 +165,8 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
           <pre class="prompt result-text">{run.result}</pre>
         </>
       )}
+      <h2>Tool calls</h2>
+      <ToolCalls runId={runId} />
       <h2>Prompt as sent</h2>
       {run.prompt_sent ? (
         run.prompt_sent.map((message, index) => (

@@ -3,6 +3,7 @@ import { api, ApiFailure, messageOf, type Tenant } from '../api';
 import { Alert, ConfirmButton, Field, describedBy } from '../components/ui';
 import { formatInZone, browserZone } from '../format';
 import { navigate } from '../router';
+import { AllowListCard } from './allow-list';
 
 interface Quotas {
   max_cron_jobs: string;
@@ -207,6 +208,7 @@ export function TenantPage({ tenantId }: { tenantId: string }) {
           </div>
         </form>
       ) : null}
+      {tenant ? <AllowListCard tenantId={tenant.id} /> : null}
     </section>
   );
 }

@@ -78,7 +78,7 @@ app.kubernetes.io/component: database
 
 {{/* Settings that are credentials (or may carry one): never rendered as a plain env value. */}}
 {{- define "hermesx.secretEnvKeys" -}}
-{{- list "DATABASE_URL" "REDIS_URL" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "LLM_API_KEY" | toJson }}
+{{- list "DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "REDIS_SENTINEL_PASSWORD" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "LLM_API_KEY" | toJson }}
 {{- end }}
 
 {{/*
@@ -116,8 +116,38 @@ it: the host "redis" of the guide's default "redis://redis:6379", or the Service
 {{- if .Values.redis.enabled }}
 {{- $url := .Values.env.REDIS_URL | default "" | toString }}
 {{- $host := (urlParse $url).hostname }}
-{{- if or (empty $url) (eq $host "redis") (eq $host (include "hermesx.redis.fullname" .)) }}true{{ end }}
+{{- $external := or .Values.env.REDIS_SENTINELS .Values.env.REDIS_CLUSTER_NODES }}
+{{- if and (not $external) (or (empty $url) (eq $host "redis") (eq $host (include "hermesx.redis.fullname" .))) }}true{{ end }}
 {{- end }}
+{{- end }}
+
+{{/* "true" when the in-chart Redis runs as a primary, replicas and sentinels. */}}
+{{- define "hermesx.redis.ha" -}}
+{{- if and (include "hermesx.redis.deploy" .) .Values.redis.sentinel.enabled }}true{{ end }}
+{{- end }}
+
+{{- define "hermesx.redis.sentinelName" -}}
+{{- printf "%s-sentinel" (include "hermesx.redis.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "hermesx.redis.headless" -}}
+{{- printf "%s-hl" (include "hermesx.redis.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "hermesx.redis.sentinelHeadless" -}}
+{{- printf "%s-hl" (include "hermesx.redis.sentinelName" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The three sentinels' stable addresses, as REDIS_SENTINELS wants them. */}}
+{{- define "hermesx.redis.sentinels" -}}
+{{- $name := include "hermesx.redis.sentinelName" . }}
+{{- $hl := include "hermesx.redis.sentinelHeadless" . }}
+{{- $ns := .Release.Namespace }}
+{{- $list := list }}
+{{- range $i := until 3 }}
+{{- $list = append $list (printf "%s-%d.%s.%s.svc:26379" $name $i $hl $ns) }}
+{{- end }}
+{{- join "," $list }}
 {{- end }}
 
 {{/* The in-chart Redis URL; its password (redis.auth) is expanded by Kubernetes from HERMESX_REDIS_PASSWORD. */}}

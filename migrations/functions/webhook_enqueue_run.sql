@@ -1,0 +1,23 @@
+-- One delivery per enabled endpoint of the run's tenant that wants the run's event (all events,
+-- or this one; all jobs, or this job). Called by the trigger on cron_job_runs inside the
+-- transaction that records the run (the outbox), whoever records it.
+CREATE FUNCTION webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid,
+                                    p_status text)
+  RETURNS void
+  LANGUAGE sql SECURITY DEFINER
+  SET search_path = pg_catalog, public, pg_temp
+  AS $$
+    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type)
+    SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, t.event_type
+      FROM webhook_endpoints e,
+           (SELECT CASE p_status WHEN 'success' THEN 'run.succeeded' ELSE 'run.failed' END
+                   AS event_type) t
+     WHERE e.tenant_id = p_tenant_id
+       AND e.enabled
+       AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
+       AND (cardinality(e.events) = 0 OR t.event_type = ANY (e.events))
+    ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING
+  $$;
+
+REVOKE ALL ON FUNCTION webhook_enqueue_run(uuid, uuid, uuid, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION webhook_enqueue_run(uuid, uuid, uuid, text) TO hermesx_app;

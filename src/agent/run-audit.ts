@@ -1,0 +1,112 @@
+// A scheduled run's side of the database: which run it is, the job's agent settings, the
+// previous result, and the audit rows of its tool calls (cron_run_tool_calls, migration 224).
+// Every statement runs in withTenant, so row-level security scopes it to the job's tenant.
+import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
+import type { ToolOutcome } from './tool-metrics.js';
+import type { ToolCallRecord } from './tools/audit.js';
+
+type Query = Pick<PoolClient, 'query'>;
+
+export interface JobAgentSettings {
+  skills: string[];
+  previousResult: boolean;
+}
+
+/** The run of (job, nominal time) in flight: the scheduler's unique key names it. */
+export async function findActiveRunId(
+  pool: Pool,
+  tenantId: string,
+  jobId: string,
+  scheduledAt: Date,
+): Promise<string | null> {
+  const { rows } = await withTenant(pool, tenantId, (client) =>
+    client.query<{ id: string }>(
+      `SELECT id FROM cron_job_runs WHERE cron_job_id = $1 AND scheduled_at = $2
+       ORDER BY (status IN ('claimed', 'running')) DESC, started_at DESC NULLS LAST LIMIT 1`,
+      [jobId, scheduledAt],
+    ),
+  );
+  return rows[0]?.id ?? null;
+}
+
+export async function selectJobAgentSettings(
+  client: Query,
+  jobId: string,
+): Promise<JobAgentSettings> {
+  const { rows } = await client.query<{ skills: string[]; context_previous_result: boolean }>(
+    'SELECT skills, context_previous_result FROM cron_jobs WHERE id = $1',
+    [jobId],
+  );
+  return {
+    skills: rows[0]?.skills ?? [],
+    previousResult: rows[0]?.context_previous_result ?? false,
+  };
+}
+
+/** The latest successful run of the job before this occurrence: its result and nominal time. */
+export async function selectPreviousResult(
+  client: Query,
+  jobId: string,
+  before: Date,
+): Promise<{ result: string; scheduledAt: Date } | null> {
+  const { rows } = await client.query<{ result: string | null; scheduled_at: Date }>(
+    `SELECT result, scheduled_at FROM cron_job_runs
+     WHERE cron_job_id = $1 AND status = 'success' AND scheduled_at < $2
+     ORDER BY scheduled_at DESC LIMIT 1`,
+    [jobId, before],
+  );
+  const row = rows[0];
+  return row && row.result !== null ? { result: row.result, scheduledAt: row.scheduled_at } : null;
+}
+
+export async function insertToolCall(
+  pool: Pool,
+  tenantId: string,
+  runId: string,
+  record: ToolCallRecord,
+): Promise<void> {
+  await withTenant(pool, tenantId, (client) =>
+    client.query(
+      `INSERT INTO cron_run_tool_calls (run_id, seq, tenant_id, tool, arguments, status, error,
+         http_status, duration_ms, request_bytes, response_bytes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        runId,
+        record.seq,
+        tenantId,
+        record.tool,
+        JSON.stringify(record.arguments),
+        record.status,
+        record.error,
+        record.httpStatus,
+        record.durationMs,
+        record.requestBytes,
+        record.responseBytes,
+      ],
+    ),
+  );
+}
+
+export interface ToolCallView {
+  seq: number;
+  tool: string;
+  arguments: unknown;
+  status: ToolOutcome;
+  error: string | null;
+  http_status: number | null;
+  duration_ms: number;
+  request_bytes: number;
+  response_bytes: number;
+  created_at: string;
+}
+
+/** The tool calls of a run, in order (none for another tenant's run: RLS). */
+export async function listToolCalls(client: Query, runId: string): Promise<ToolCallView[]> {
+  const { rows } = await client.query<Omit<ToolCallView, 'created_at'> & { created_at: Date }>(
+    `SELECT seq, tool, arguments, status, error, http_status, duration_ms, request_bytes,
+       response_bytes, created_at
+     FROM cron_run_tool_calls WHERE run_id = $1 ORDER BY seq`,
+    [runId],
+  );
+  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+}

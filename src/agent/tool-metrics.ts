@@ -1,0 +1,36 @@
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+/** hermesx_agent_tool_calls_total{tool,outcome} and the duration of each tool's calls. */
+export interface ToolMetrics {
+  observe(tool: string, outcome: ToolOutcome, durationMs: number): void;
+}
+
+export type ToolOutcome = 'ok' | 'error' | 'refused' | 'limit';
+
+export const TOOL_NAMES = ['cronjob', 'http_request', 'skill'] as const;
+const OUTCOMES: readonly ToolOutcome[] = ['ok', 'error', 'refused', 'limit'];
+
+export function createToolMetrics(registry: Registry): ToolMetrics {
+  const calls = new Counter({
+    name: 'hermesx_agent_tool_calls_total',
+    help: 'Tool calls of the agent (chat and scheduled runs), by tool and outcome',
+    labelNames: ['tool', 'outcome'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'hermesx_agent_tool_call_duration_seconds',
+    help: 'Time one tool call took, by tool',
+    labelNames: ['tool'],
+    buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 15],
+    registers: [registry],
+  });
+  for (const tool of TOOL_NAMES) for (const outcome of OUTCOMES) calls.inc({ tool, outcome }, 0);
+  return {
+    observe(tool, outcome, durationMs) {
+      // Unknown names come from the model: one label value for all of them.
+      const name = (TOOL_NAMES as readonly string[]).includes(tool) ? tool : 'unknown';
+      calls.inc({ tool: name, outcome });
+      duration.observe({ tool: name }, durationMs / 1000);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+// Tenant secrets: write-only values, AES-256-GCM at rest, read back only to be substituted into a
+// request that leaves the process and to build the tenant's Redactor.
+//
+//   const vault = createSecretsVault(pool, key | undefined)
+//   vault.enabled                                  false without HERMES_SECRETS_KEY
+//   vault.put(tenantId, name, value) → {secret, created}     (SecretsError: quota, bad name/value)
+//   vault.list(tenantId) → SecretView[]            names and dates only, never values
+//   vault.remove(tenantId, name) → boolean
+//   vault.resolve(tenantId, names) → Map<name, value>        (SecretReferenceError for a missing one)
+//   vault.redactor(tenantId) → Redactor            hides every value the tenant has
+// Without a key every method but redactor() throws SecretsError `secrets_disabled`; redactor()
+// then returns NO_SECRETS (no value can be read, so none can leak).
+import { withTenant, type Pool } from '../db/pool.js';
+import { openSecret, sealSecret } from './cipher.js';
+import { createRedactor, NO_SECRETS, type Redactor } from './redact.js';
+import { SECRET_NAME_PATTERN, SecretReferenceError } from './references.js';
+import {
+  countSecrets,
+  deleteSecretRow,
+  listSecretRows,
+  selectSealedSecrets,
+  upsertSecret,
+} from './store.js';
+
+export const MAX_SECRETS_PER_TENANT = 100;
+/** Shorter values would be redacted wherever their letters happen to appear. */
+export const MIN_SECRET_VALUE_CHARS = 8;
+export const MAX_SECRET_VALUE_BYTES = 4096;
+
+export type SecretsErrorCode =
+  'secrets_disabled' | 'invalid_secret_name' | 'invalid_secret_value' | 'secret_quota_exceeded';
+
+export class SecretsError extends Error {
+  override name = 'SecretsError';
+  constructor(
+    readonly code: SecretsErrorCode,
+    message: string,
+    readonly statusCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export const SECRETS_DISABLED_MESSAGE =
+  'tenant secrets are disabled on this server: set HERMES_SECRETS_KEY (32 bytes as 64 hex characters or base64, e.g. openssl rand -hex 32)';
+
+export interface SecretView {
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SecretsVault {
+  readonly enabled: boolean;
+  put(
+    tenantId: string,
+    name: string,
+    value: string,
+  ): Promise<{ secret: SecretView; created: boolean }>;
+  list(tenantId: string): Promise<SecretView[]>;
+  remove(tenantId: string, name: string): Promise<boolean>;
+  resolve(tenantId: string, names: readonly string[]): Promise<Map<string, string>>;
+  redactor(tenantId: string): Promise<Redactor>;
+}
+
+export function createSecretsVault(pool: Pool, key: Buffer | undefined): SecretsVault {
+  const requireKey = (): Buffer => {
+    if (!key) throw new SecretsError('secrets_disabled', SECRETS_DISABLED_MESSAGE, 503);
+    return key;
+  };
+  const open = (tenantId: string, rows: { name: string; sealed_value: Buffer }[]) =>
+    rows.map((row) => ({
+      name: row.name,
+      value: openSecret(requireKey(), { tenantId, name: row.name }, row.sealed_value),
+    }));
+  return {
+    enabled: key !== undefined,
+    async put(tenantId, name, value) {
+      const sealingKey = requireKey();
+      checkName(name);
+      checkValue(value);
+      const sealed = sealSecret(sealingKey, { tenantId, name }, value);
+      return withTenant(pool, tenantId, async (client) => {
+        // Serialises writers of one tenant, so two concurrent puts cannot both pass the quota.
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`secrets:${tenantId}`]);
+        const row = await upsertSecret(client, tenantId, name, sealed);
+        if (row.created && (await countSecrets(client)) > MAX_SECRETS_PER_TENANT) {
+          throw new SecretsError(
+            'secret_quota_exceeded',
+            `a tenant may keep at most ${MAX_SECRETS_PER_TENANT} secrets; delete one first`,
+            409,
+          );
+        }
+        return { secret: viewOf(row), created: row.created };
+      });
+    },
+    async list(tenantId) {
+      requireKey();
+      const rows = await withTenant(pool, tenantId, (client) => listSecretRows(client));
+      return rows.map(viewOf);
+    },
+    async remove(tenantId, name) {
+      requireKey();
+      return withTenant(pool, tenantId, (client) => deleteSecretRow(client, name));
+    },
+    async resolve(tenantId, names) {
+      requireKey();
+      if (names.length === 0) return new Map();
+      const rows = await withTenant(pool, tenantId, (client) => selectSealedSecrets(client, names));
+      const values = new Map(open(tenantId, rows).map((secret) => [secret.name, secret.value]));
+      const missing = names.find((name) => !values.has(name));
+      if (missing !== undefined) throw new SecretReferenceError(missing);
+      return values;
+    },
+    async redactor(tenantId) {
+      if (!key) return NO_SECRETS;
+      const rows = await withTenant(pool, tenantId, (client) => selectSealedSecrets(client));
+      return createRedactor(open(tenantId, rows));
+    },
+  };
+}
+
+function checkName(name: string): void {
+  if (!SECRET_NAME_PATTERN.test(name)) {
+    throw new SecretsError(
+      'invalid_secret_name',
+      'a secret name is 1-64 letters, digits and underscores, not starting with a digit (e.g. SLACK_TOKEN)',
+      400,
+    );
+  }
+}
+
+function checkValue(value: string): void {
+  if (value.length < MIN_SECRET_VALUE_CHARS || Buffer.byteLength(value) > MAX_SECRET_VALUE_BYTES) {
+    throw new SecretsError(
+      'invalid_secret_value',
+      `a secret value is ${MIN_SECRET_VALUE_CHARS} characters to ${MAX_SECRET_VALUE_BYTES} bytes`,
+      400,
+    );
+  }
+  if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
+    throw new SecretsError(
+      'invalid_secret_value',
+      'a secret value may not contain control characters (it goes into HTTP headers)',
+      400,
+    );
+  }
+}
+
+function viewOf(row: { name: string; created_at: Date; updated_at: Date }): SecretView {
+  return {
+    name: row.name,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,57 @@
+// A delivery on the wire, as Standard Webhooks (standardwebhooks.com) defines it: the body is
+// rendered from the run row at send time, the headers are signed by the maintained
+// `standardwebhooks` package (no HMAC of our own).
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { toRunView, type RunView } from '../jobs/view.js';
+import { messageIdOf, type EventType } from './events.js';
+import type { ClaimedDelivery } from './outbox.js';
+
+export interface RunEventData extends RunView {
+  job_id: string;
+  job_name: string;
+}
+
+export interface WebhookMessage {
+  /** `webhook-id`: the same on every attempt of a delivery. */
+  id: string;
+  body: string;
+}
+
+/** `{"type","timestamp","data"}`; `timestamp` is when the run finished (the event's time). */
+export function renderMessage(
+  delivery: ClaimedDelivery & { run: NonNullable<ClaimedDelivery['run']> },
+): WebhookMessage {
+  const run = toRunView(delivery.run);
+  const data: RunEventData = { ...run, job_id: delivery.jobId, job_name: delivery.jobName ?? '' };
+  const payload: { type: EventType; timestamp: string; data: RunEventData } = {
+    type: delivery.eventType,
+    timestamp: run.finished_at ?? run.created_at,
+    data,
+  };
+  return { id: messageIdOf(delivery.deliveryId), body: JSON.stringify(payload) };
+}
+
+/**
+ * The three Standard Webhooks headers. After a rotation both secrets sign: `webhook-signature`
+ * carries `v1,<new> v1,<old>`, and a receiver holding either secret accepts the message.
+ */
+export function signMessage(
+  message: WebhookMessage,
+  secrets: readonly string[],
+  sentAt: Date,
+): Record<string, string> {
+  const signatures = secrets.map((secret) =>
+    new Webhook(secret).sign(message.id, sentAt, message.body),
+  );
+  return {
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+    'webhook-signature': signatures.join(' '),
+  };
+}
+
+/** A new Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+export function generateSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}

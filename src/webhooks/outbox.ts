@@ -1,0 +1,158 @@
+import type { Pool } from '../db/pool.js';
+import type { RunRow } from '../db/run-history.js';
+import type { ErrorKind } from '../scheduler/ports.js';
+import type { AttemptOutcome } from './delivery-store.js';
+import type { EventType } from './events.js';
+
+// The sender's statements, across tenants: each goes through a SECURITY DEFINER function of
+// migrations/functions/ (webhook_claim_deliveries, webhook_finish_delivery, ...).
+
+export interface ClaimedDelivery {
+  deliveryId: string;
+  tenantId: string;
+  endpointId: string;
+  url: string;
+  secret: string;
+  /** The secret before a rotation, while it still signs beside the new one. */
+  previousSecret: string | null;
+  eventType: EventType;
+  /** Attempts recorded before this one. */
+  attempts: number;
+  createdAt: Date;
+  jobId: string;
+  jobName: string | null;
+  /** Null when the run (or its job) was deleted before sending. */
+  run: RunRow | null;
+}
+
+interface ClaimRow {
+  delivery_id: string;
+  tenant_id: string;
+  endpoint_id: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  event_type: EventType;
+  attempts: number;
+  created_at: Date;
+  cron_job_id: string;
+  job_name: string | null;
+  run_id: string | null;
+  run_scheduled_at: Date;
+  run_started_at: Date;
+  run_finished_at: Date | null;
+  run_status: RunRow['status'];
+  run_result: string | null;
+  run_error: string | null;
+  run_error_kind: ErrorKind | null;
+  run_attempts: number;
+  run_duration_ms: number | null;
+  run_pod_id: string;
+  run_created_at: Date;
+  run_origin: RunRow['origin'];
+  run_result_bytes: number | null;
+  run_result_complete: boolean;
+}
+
+export interface ClaimLimits {
+  podId: string;
+  limit: number;
+  perTenant: number;
+  leaseMs: number;
+}
+
+export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  const { rows } = await pool.query<ClaimRow>(
+    'SELECT * FROM webhook_claim_deliveries($1, $2, $3, $4)',
+    [limits.podId, limits.limit, limits.perTenant, Math.ceil(limits.leaseMs / 1000)],
+  );
+  return rows.map((row) => ({
+    deliveryId: row.delivery_id,
+    tenantId: row.tenant_id,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    eventType: row.event_type,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    jobId: row.cron_job_id,
+    jobName: row.job_name,
+    run:
+      row.run_id === null
+        ? null
+        : {
+            id: row.run_id,
+            cron_job_id: row.cron_job_id,
+            scheduled_at: row.run_scheduled_at,
+            started_at: row.run_started_at,
+            finished_at: row.run_finished_at,
+            status: row.run_status,
+            result: row.run_result,
+            error: row.run_error,
+            error_kind: row.run_error_kind,
+            attempts: row.run_attempts,
+            duration_ms: row.run_duration_ms,
+            pod_id: row.run_pod_id,
+            created_at: row.run_created_at,
+            origin: row.run_origin,
+            result_bytes: row.run_result_bytes,
+            result_complete: row.run_result_complete,
+          },
+  }));
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  podId: string;
+  outcome: AttemptOutcome;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  nextAttemptAt: Date | null;
+  disableAfterMs: number;
+}
+
+export interface FinishAnswer {
+  status: string;
+  /** Set when this attempt disabled the endpoint. */
+  disabledReason: 'gone' | 'failing' | null;
+}
+
+export async function finishDelivery(pool: Pool, record: AttemptRecord): Promise<FinishAnswer> {
+  const { rows } = await pool.query<{ status: string; disabled_reason: 'gone' | 'failing' | null }>(
+    'SELECT * FROM webhook_finish_delivery($1, $2, $3, $4, $5, $6, $7, $8)',
+    [
+      record.deliveryId,
+      record.podId,
+      record.outcome,
+      record.statusCode,
+      record.error,
+      Math.round(record.durationMs),
+      record.nextAttemptAt,
+      Math.ceil(record.disableAfterMs / 1000),
+    ],
+  );
+  return { status: rows[0]?.status ?? 'gone', disabledReason: rows[0]?.disabled_reason ?? null };
+}
+
+export async function cancelDelivery(
+  pool: Pool,
+  deliveryId: string,
+  podId: string,
+  reason: string,
+): Promise<void> {
+  await pool.query('SELECT webhook_cancel_delivery($1, $2, $3)', [deliveryId, podId, reason]);
+}
+
+export async function readQueueStats(
+  pool: Pool,
+): Promise<{ pending: number; oldestPendingSeconds: number }> {
+  const { rows } = await pool.query<{ pending: string; oldest_pending_seconds: number }>(
+    'SELECT pending, oldest_pending_seconds FROM webhook_queue_stats()',
+  );
+  return {
+    pending: Number(rows[0]?.pending ?? 0),
+    oldestPendingSeconds: Number(rows[0]?.oldest_pending_seconds ?? 0),
+  };
+}
