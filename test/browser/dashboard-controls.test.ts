@@ -187,8 +187,9 @@ describe('the run controls in the dashboard', () => {
     await signIn(page, ADMIN_TOKEN);
     await page.getByRole('heading', { name: 'Tenants' }).waitFor();
     await page.goto(`${service.pod.url}/tenants/${tenant.id}`);
+    const quotas = page.locator('form', { has: page.getByLabel('Max concurrent runs') });
     await page.getByLabel('Max concurrent runs').fill('4');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await quotas.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
     const saved = await service.driver.api<{ max_concurrent_runs: number | null }>(
       'GET',
@@ -196,7 +197,7 @@ describe('the run controls in the dashboard', () => {
     );
     expect(saved.max_concurrent_runs).toBe(4);
     await page.getByLabel('Max concurrent runs').fill('');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await quotas.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
     await expect
       .poll(
