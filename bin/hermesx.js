@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs the compiled CLI, compiling first when the sources are newer than the build (a fresh
-// clone, or after an edit), and building the dashboard the same way. In the production image
+// clone, or after an edit), and building the dashboard the same way. On a fresh clone without
+// node_modules it installs the locked dependencies first (npm ci). In the production image
 // dist/ is prebuilt and TypeScript and Vite are absent.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,25 @@ function newestMtimeMs(dir) {
     newest = Math.max(newest, mtime);
   }
   return newest;
+}
+
+// A fresh clone: nothing installed yet. One line says so; npm speaks only to report an error.
+if (
+  !existsSync(path.join(root, 'node_modules')) &&
+  existsSync(path.join(root, 'package-lock.json'))
+) {
+  process.stderr.write('hermesx: installing dependencies (npm ci), once...\n');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const install = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (install.status !== 0) {
+    process.stderr.write(
+      'hermesx: npm ci failed (see above); run it yourself, then ./hermesx again\n',
+    );
+    process.exit(1);
+  }
 }
 
 const sources = path.join(root, 'src');
@@ -55,5 +75,11 @@ if (webStale && existsSync(vite)) {
     // The API works without it; GET / says how to build it.
     process.stderr.write('hermesx: dashboard build failed (see above); the API still runs\n');
   }
+}
+if (!existsSync(entry)) {
+  process.stderr.write(
+    `hermesx: ${path.relative(root, entry)} is missing and TypeScript is not installed: run npm ci, then ./hermesx again\n`,
+  );
+  process.exit(1);
 }
 await import(entry);

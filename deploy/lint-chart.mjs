@@ -76,6 +76,24 @@ export function conventionProblems(variant, docs, existingSecret) {
       }
     }
   }
+  // Runs in flight may finish for as long as Kubernetes waits: the scheduler's grace (set or
+  // derived) must end before terminationGracePeriodSeconds.
+  for (const deployment of find('Deployment')) {
+    const spec = deployment.spec.template.spec;
+    const app = spec.containers.find((c) => (c.args ?? []).includes('saas-api'));
+    if (!app) continue;
+    const grace = (app.env ?? []).find((e) => e.name === 'SCHEDULER_SHUTDOWN_GRACE')?.value;
+    const graceSeconds = grace === undefined ? 20 : durationSeconds(grace);
+    const waitSeconds = spec.terminationGracePeriodSeconds ?? 30;
+    expect(
+      graceSeconds !== undefined && graceSeconds < waitSeconds,
+      `${describe(deployment)}: SCHEDULER_SHUTDOWN_GRACE ${grace ?? '20s'} does not end before terminationGracePeriodSeconds ${waitSeconds}`,
+    );
+    expect(
+      graceSeconds !== undefined && waitSeconds - graceSeconds <= 60,
+      `${describe(deployment)}: SCHEDULER_SHUTDOWN_GRACE ${grace ?? '20s'} aborts runs long before Kubernetes stops waiting (${waitSeconds} s)`,
+    );
+  }
   for (const set of find('StatefulSet')) {
     const governing = services.find((s) => s.metadata.name === set.spec.serviceName);
     expect(
@@ -238,4 +256,12 @@ export function notesProblems(output, expected) {
   if (warnings !== expected.warns.length)
     problems.push(`${warnings} WARNING lines, want ${expected.warns.length}:\n${notes}`);
   return problems;
+}
+
+/** Seconds of a Go-style duration such as 300s, 5m or 1h30m (undefined if it is not one). */
+function durationSeconds(text) {
+  const parts = [...String(text).matchAll(/(\d+)(h|m|s)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
+  const unit = { h: 3600, m: 60, s: 1 };
+  return parts.reduce((sum, p) => sum + Number(p[1]) * unit[p[2]], 0);
 }

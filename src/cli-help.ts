@@ -42,6 +42,19 @@ const SERVICE = [
   'HERMES_POD_ID',
   'HERMES_SECRETS_KEY',
   'HTTP_TOOL_ALLOW_PRIVATE_NETWORKS',
+  'RUN_RESULT_MAX_BYTES',
+  'OBJECT_STORE_DIR',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'MINIO_ENDPOINT',
+  'APP_DATABASE_URL',
+  'SAAS_TRUSTED_PROXIES',
+  'SAAS_HTTP_REQUEST_TIMEOUT',
+  'SAAS_HTTP_KEEPALIVE_TIMEOUT',
+  'SAAS_HTTP_IDLE_TIMEOUT',
+  'SAAS_AUTH_FAILURES_PER_MINUTE',
+  'CHAT_MAX_TOKENS',
+  'CHAT_STREAM_HEARTBEAT',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -52,7 +65,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
       'Applies pending migrations, then serves the API and runs the scheduler until SIGTERM or\n' +
       'SIGINT; in-flight runs get SCHEDULER_SHUTDOWN_GRACE to finish. Without Redis the API serves\n' +
       'and the scheduler waits for it.',
-    settings: ['DATABASE_URL', ...REDIS, ...SERVICE],
+    settings: ['DATABASE_URL', ...REDIS, ...SERVICE, 'HERMESX_INSECURE_EXAMPLE_SECRETS'],
   },
   migrate: {
     summary: 'apply database migrations and exit (needs DATABASE_URL)',
@@ -67,7 +80,8 @@ export const COMMANDS: Record<string, CommandHelp> = {
       'Starts an embedded PostgreSQL (data in .hermesx/), a local redis-server when one is on\n' +
       'PATH, and the service; prints the URL, an admin token and a tenant API key. DATABASE_URL is\n' +
       'ignored; a Redis setting (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES), when set, is used\n' +
-      'instead of a local Redis. Ctrl-C stops everything.',
+      'instead of a local Redis. It listens on 127.0.0.1 unless SAAS_API_HOST says otherwise.\n' +
+      'Ctrl-C stops the service first (runs in flight may finish), its databases last.',
     settings: [...REDIS, ...SERVICE],
   },
 };
@@ -113,6 +127,35 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LOG_FORMAT: ['text', 'text (logfmt) or json'],
   LOG_LEVEL: ['info', 'debug, info, warn or error'],
   HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],
+  RUN_RESULT_MAX_BYTES: ['1048576', 'a run keeps its whole answer up to this; longer is cut'],
+  OBJECT_STORE_DIR: ['.hermesx/objects', 'object store on disk when no S3 is set (one machine)'],
+  S3_BUCKET: ['unset', 'set: long results go to this S3 bucket (S3_* win over MINIO_*)'],
+  S3_ENDPOINT: ['unset (AWS S3)', 'S3-compatible endpoint URL (MinIO, Ceph, R2)'],
+  S3_REGION: ['us-east-1', 'bucket region'],
+  S3_ACCESS_KEY_ID: ['unset', 'S3 access key (with S3_SECRET_ACCESS_KEY, or neither)'],
+  S3_SECRET_ACCESS_KEY: ['unset', 'S3 secret key'],
+  MINIO_ENDPOINT: ['unset', 'without S3_BUCKET: long results go to this MinIO'],
+  MINIO_ACCESS_KEY: ['unset', 'MinIO access key (required with MINIO_ENDPOINT)'],
+  MINIO_SECRET_KEY: ['unset', 'MinIO secret key (required with MINIO_ENDPOINT)'],
+  MINIO_BUCKET: ['hermes-skills', 'MinIO bucket, created when missing'],
+  APP_DATABASE_URL: [
+    'unset',
+    'login role for the app pool (not the schema owner); DATABASE_URL migrates',
+  ],
+  SAAS_TRUSTED_PROXIES: ['unset (none)', 'proxies whose X-Forwarded-For is believed: IPs or CIDRs'],
+  SAAS_HTTP_REQUEST_TIMEOUT: ['10s', 'time a client has to send a whole request'],
+  SAAS_HTTP_KEEPALIVE_TIMEOUT: ['72s', 'idle time of a kept-alive connection between requests'],
+  SAAS_HTTP_IDLE_TIMEOUT: ['20m', 'a connection without any traffic for this long is closed'],
+  SAAS_AUTH_FAILURES_PER_MINUTE: [
+    '20',
+    'wrong credentials per client address before 429 (per replica)',
+  ],
+  CHAT_MAX_TOKENS: ['16384', 'ceiling of max_tokens / max_completion_tokens in chat requests'],
+  CHAT_STREAM_HEARTBEAT: ['15s', 'SSE keep-alive comment interval while a streamed turn is silent'],
+  HERMESX_INSECURE_EXAMPLE_SECRETS: [
+    'false',
+    "true: saas-api accepts the guide's example secrets on a non-loopback address",
+  ],
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'webhooks may reach private addresses'],
   WEBHOOK_RETRY_SCHEDULE: ['5s,5m,30m,2h,5h,10h,10h', 'delays between delivery attempts'],
   WEBHOOK_TIMEOUT: ['15s', 'one delivery attempt, connect to last byte'],
@@ -168,7 +211,7 @@ export function settingsHelp(): string {
   const width = Math.max(...names.map((name) => name.length));
   const fallbackWidth = Math.max(...Object.values(SETTINGS).map(([fallback]) => fallback.length));
   const rows = names.map((name) => {
-    const [fallback, meaning] = SETTINGS[name] ?? ['', 'see the README'];
+    const [fallback, meaning] = SETTINGS[name] ?? ['', ''];
     return `  ${name.padEnd(width)}  ${fallback.padEnd(fallbackWidth)}  ${meaning}`;
   });
   return [

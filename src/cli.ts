@@ -5,6 +5,7 @@ import {
   ConfigError,
   checkSecretStrength,
   loadConfig,
+  redactUrl,
   requireDatabaseUrl,
   type Config,
 } from './config.js';
@@ -15,6 +16,9 @@ import { waitForSignal } from './cli-signals.js';
 
 /** A command line the CLI refuses: one line on stderr, exit 2. */
 class UsageError extends Error {}
+
+/** The database setting in use (password hidden), to name it when it cannot be reached. */
+let databaseSetting = '';
 
 const HELP_OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
 
@@ -98,6 +102,9 @@ async function main(argv: string[]): Promise<number> {
     return action.code;
   }
   const config = loadConfig();
+  if (config.databaseUrl && action.command !== 'dev') {
+    databaseSetting = `DATABASE_URL=${redactUrl(config.databaseUrl)}`;
+  }
   const log = createLogger({ format: config.logFormat, level: config.logLevel });
   switch (action.command) {
     case 'saas-api':
@@ -130,6 +137,10 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     const message = err instanceof Error ? err.message : String(err);
+    if (isConnectionError(err) && databaseSetting) {
+      process.stderr.write(`hermesx: cannot use the database (${databaseSetting}): ${message}\n`);
+      process.exit(1);
+    }
     const known = err instanceof MigrationError || isConnectionError(err);
     process.stderr.write(`hermesx: ${known ? '' : 'fatal: '}${message}\n`);
     process.exit(1);

@@ -148,6 +148,7 @@ const envSchema = z.object({
   SAAS_AUTH_FAILURES_PER_MINUTE: integer(20, 1, 1_000_000),
   CHAT_MAX_TOKENS: integer(16_384, 1, 10_000_000),
   CHAT_STREAM_HEARTBEAT: duration('15s', 100),
+  HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
   ),
@@ -195,6 +196,8 @@ export interface Config extends Readonly<RedisSettings> {
   readonly databaseUrl: string | undefined;
   readonly port: number;
   readonly host: string;
+  /** Whether SAAS_API_HOST was set (`dev` listens on loopback unless it was). */
+  readonly hostExplicit: boolean;
   readonly pollIntervalMs: number;
   readonly execTimeoutMs: number;
   readonly lockTtlMs: number;
@@ -224,6 +227,8 @@ export interface Config extends Readonly<RedisSettings> {
   readonly secretsKey: Buffer | undefined;
   /** The http_request tool may reach private addresses; undefined: false, true in `hermesx dev`. */
   readonly httpToolAllowPrivateNetworks: boolean | undefined;
+  /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
+  readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
   readonly runResultMaxBytes: number;
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
@@ -283,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisClusterNodes: s.REDIS_CLUSTER_NODES as readonly HostPort[] | undefined,
     port: s.SAAS_API_PORT,
     host: s.SAAS_API_HOST ?? '0.0.0.0',
+    hostExplicit: s.SAAS_API_HOST !== undefined,
     pollIntervalMs: s.SCHEDULER_POLL_INTERVAL,
     execTimeoutMs: s.SCHEDULER_EXEC_TIMEOUT,
     lockTtlMs: s.SCHEDULER_LOCK_TTL,
@@ -310,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: s.SAAS_AUTH_FAILURES_PER_MINUTE,
     chatMaxTokens: s.CHAT_MAX_TOKENS,
     chatHeartbeatMs: s.CHAT_STREAM_HEARTBEAT,
+    insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({
       allowPrivateNetworks:
         s.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined
@@ -400,7 +407,7 @@ export function requireDatabaseUrl(config: Config): string {
   return config.databaseUrl;
 }
 
-// The user guide's example values: accepted (its walkthroughs must keep working) with a warning.
+// The user guide's example values (and the test compose's): anyone who read the guide knows them.
 const GUIDE_SECRETS = new Set([
   'my-admin-token',
   'my-api-key',
@@ -408,10 +415,13 @@ const GUIDE_SECRETS = new Set([
   'test-admin-token',
 ]);
 const MIN_SECRET_CHARS = 32;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * For `saas-api` (not `dev`): refuses an admin token or default-tenant key shorter than 32
- * characters, which could be guessed; returns warnings for the guide's example values.
+ * characters, which could be guessed. The guide's example values are refused too unless the
+ * service listens on loopback only or HERMESX_INSECURE_EXAMPLE_SECRETS=true (its walkthroughs
+ * must keep working on a laptop); then they only warn.
  */
 export function checkSecretStrength(config: Config): string[] {
   const warnings: string[] = [];
@@ -419,13 +429,21 @@ export function checkSecretStrength(config: Config): string[] {
     ['HERMES_ACP_TOKEN', config.adminToken],
     ['HERMES_API_KEY', config.defaultTenantApiKey],
   ];
+  const loopbackOnly = LOOPBACK_HOSTS.has(config.host);
   for (const [name, value] of secrets) {
     if (value === undefined || value.length >= MIN_SECRET_CHARS) continue;
-    if (GUIDE_SECRETS.has(value)) {
+    if (GUIDE_SECRETS.has(value) && (loopbackOnly || config.insecureExampleSecrets)) {
       warnings.push(
         `${name} is the user guide's example value: set a random value of at least ${MIN_SECRET_CHARS} characters before this service is reachable by others`,
       );
       continue;
+    }
+    if (GUIDE_SECRETS.has(value)) {
+      throw new ConfigError(
+        `invalid setting ${name}="***": the user guide's example value, refused while listening on ${config.host}; ` +
+          `set a random value (openssl rand -hex 32), listen on loopback only (SAAS_API_HOST=127.0.0.1) ` +
+          'or, for a private test, set HERMESX_INSECURE_EXAMPLE_SECRETS=true',
+      );
     }
     throw new ConfigError(
       `invalid setting ${name}="***": expected at least ${MIN_SECRET_CHARS} characters (e.g. openssl rand -hex 32), got ${value.length}`,

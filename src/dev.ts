@@ -34,7 +34,8 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
   const started: LocalServer[] = [];
   try {
     log.info({ dir: path.join(stateDir, 'pg') }, 'dev: starting embedded PostgreSQL');
-    const postgres = await startPostgres({ dataDir: path.join(stateDir, 'pg') });
+    // Both out of reach of Ctrl-C: the service stops first and drains its runs, they stop last.
+    const postgres = await startPostgres({ dataDir: path.join(stateDir, 'pg'), detached: true });
     started.push(postgres);
     const databaseUrl = await ensureDatabase(postgres.url, 'hermesx');
     const redis = redisTargetOf(config) ? undefined : await startLocalRedis(log);
@@ -43,6 +44,8 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
     const state = readState(stateDir);
     const devConfig: Config = Object.freeze({
       ...config,
+      // A development system with a printed admin token: local unless SAAS_API_HOST says otherwise.
+      host: config.hostExplicit ? config.host : '127.0.0.1',
       databaseUrl,
       redisUrl: config.redisUrl ?? redis?.url,
       adminToken: config.adminToken ?? state.adminToken,
@@ -85,7 +88,7 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
 
 async function startLocalRedis(log: Logger): Promise<LocalServer | undefined> {
   try {
-    return await startRedis();
+    return await startRedis({ detached: true });
   } catch (err) {
     log.warn(
       { error: err instanceof Error ? err.message : String(err) },

@@ -377,6 +377,7 @@ cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_track_controls() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
+idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
@@ -529,6 +530,21 @@ AS $function$
     END IF;
     RETURN NEW;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.idempotency_sweep(window_ms bigint, batch integer)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH gone AS (
+      DELETE FROM idempotency_keys
+       WHERE ctid = ANY (ARRAY(
+         SELECT ctid FROM idempotency_keys
+          WHERE created_at < now() - make_interval(secs => window_ms / 1000.0)
+          LIMIT batch))
+      RETURNING 1)
+    SELECT count(*)::integer FROM gone
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_active_runs()
  RETURNS TABLE(run_id uuid, cron_job_id uuid, pod_id text, status text)

@@ -105,18 +105,21 @@ interface PreparedRun {
 async function prepareRun(deps: CronRunnerDeps, request: RunRequest): Promise<PreparedRun> {
   const { pool, vault } = deps;
   const { tenantId, jobId } = request;
-  const [redactor, settings, job, listed] = await Promise.all([
-    vault.redactor(tenantId),
-    withTenant(pool, tenantId, (client) => selectAgentSettings(client, tenantId)),
-    withTenant(pool, tenantId, async (client) => {
-      const found = await selectJobAgentSettings(client, jobId);
-      const previous = found.previousResult
-        ? await selectPreviousResult(client, jobId, request.scheduledAt)
-        : null;
-      return { ...found, previous };
-    }),
-    deps.skills ? deps.skills.list(tenantId) : Promise.resolve([]),
-  ]);
+  // One transaction for all of it: a burst of runs takes one connection each, not four.
+  const { redactor, settings, job, listed } = await withTenant(pool, tenantId, async (client) => {
+    const found = await selectJobAgentSettings(client, jobId);
+    return {
+      redactor: await vault.redactorIn(client, tenantId),
+      settings: await selectAgentSettings(client, tenantId),
+      job: {
+        ...found,
+        previous: found.previousResult
+          ? await selectPreviousResult(client, jobId, request.scheduledAt)
+          : null,
+      },
+      listed: deps.skills ? await deps.skills.listIn(client) : [],
+    };
+  });
   const messages: { role: 'system'; content: string }[] = [];
   const tools: AgentTool[] = [
     createRunCronjobTool({ pool, now: deps.now ?? (() => new Date()) }, jobId),

@@ -144,7 +144,8 @@ export function createStreamingLlm(
 
 /** The pieces of one streamed answer, put together. */
 class Assembly {
-  private content = '';
+  // Pieces, joined at the end: appending a byte at a time to a string costs a 32-byte node each.
+  private readonly pieces: string[] = [];
   private readonly toolCalls: ToolCall[] = [];
   private usage: ChatCompletion['usage'];
   private finishReason: string | null = null;
@@ -174,7 +175,7 @@ class Assembly {
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     const delta = choice.delta;
     if (typeof delta?.content === 'string' && delta.content !== '') {
-      this.content += delta.content;
+      this.pieces.push(delta.content);
       this.onDelta(delta.content);
     }
     for (const part of delta?.tool_calls ?? []) {
@@ -197,6 +198,7 @@ class Assembly {
   completion(): ChatCompletion {
     if (!this.sawEvent) throw new LlmError('the model server streamed nothing', 'bad_response');
     const calls = this.toolCalls;
+    const content = this.pieces.join('');
     return {
       id: 'streamed',
       object: 'chat.completion',
@@ -210,7 +212,7 @@ class Assembly {
             (calls.length > 0 ? 'tool_calls' : 'stop')) as 'stop',
           message: {
             role: 'assistant',
-            content: calls.length > 0 && this.content === '' ? null : this.content,
+            content: calls.length > 0 && content === '' ? null : content,
             refusal: null,
             ...(calls.length > 0 ? { tool_calls: calls } : {}),
           },

@@ -20,6 +20,34 @@ export async function deleteExpiredKeys(client: PoolClient, windowMs: number): P
   );
 }
 
+/**
+ * Keeps the tenant's table within `maxKeys` rows before one more is taken: the oldest answered
+ * keys go first (their retries then run again); keys still being answered stay.
+ */
+export async function evictOldestKeys(client: PoolClient, maxKeys: number): Promise<void> {
+  await client.query(
+    `DELETE FROM idempotency_keys k
+      USING (SELECT scope, key FROM idempotency_keys
+              WHERE tenant_id = app_current_tenant() AND status_code IS NOT NULL
+              ORDER BY created_at DESC OFFSET $1) old
+      WHERE k.tenant_id = app_current_tenant() AND k.scope = old.scope AND k.key = old.key`,
+    [Math.max(0, maxKeys - 1)],
+  );
+}
+
+/** Renews the lease of a key still being answered, so a long turn keeps it. */
+export async function touchPendingKey(
+  client: PoolClient,
+  scope: string,
+  key: string,
+): Promise<void> {
+  await client.query(
+    `UPDATE idempotency_keys SET created_at = now()
+      WHERE tenant_id = app_current_tenant() AND scope = $1 AND key = $2 AND status_code IS NULL`,
+    [scope, key],
+  );
+}
+
 /** Takes the key for a first request; false when another request already has it. */
 export async function insertPendingKey(
   client: PoolClient,
@@ -61,7 +89,7 @@ export async function completeKey(
   await client.query(
     `UPDATE idempotency_keys SET status_code = $3, response = $4
       WHERE tenant_id = app_current_tenant() AND scope = $1 AND key = $2`,
-    [scope, key, statusCode, JSON.stringify(response)],
+    [scope, key, statusCode, toJsonb(response)],
   );
 }
 
@@ -70,5 +98,12 @@ export async function deleteKey(client: PoolClient, scope: string, key: string):
   await client.query(
     'DELETE FROM idempotency_keys WHERE tenant_id = app_current_tenant() AND scope = $1 AND key = $2',
     [scope, key],
+  );
+}
+
+/** JSON that jsonb accepts: it cannot hold U+0000, which becomes U+FFFD (as in run results). */
+function toJsonb(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'string' ? item.replaceAll('\u0000', '\uFFFD') : item,
   );
 }

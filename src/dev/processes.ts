@@ -28,6 +28,11 @@ export interface PostgresOptions {
   dataDir: string;
   port?: number;
   persistent?: boolean;
+  /**
+   * In its own process group, out of reach of a terminal's Ctrl-C (SIGINT to the whole
+   * foreground group), so the service can drain before the database stops (`dev`).
+   */
+  detached?: boolean;
 }
 
 const PG_USER = 'postgres';
@@ -48,8 +53,10 @@ export async function startPostgres(options: PostgresOptions): Promise<LocalServ
   });
   // From sources (tests, tsx) the child needs the TypeScript loader; from dist/ it does not.
   const loader = childFile.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // It stops by itself when its parent goes away (stdin closes), detached or not.
   const child = spawn(process.execPath, [...loader, childFile, args], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   await waitForLine(child, '"ready":true', 120_000, 'embedded PostgreSQL');
   return {
@@ -61,13 +68,17 @@ export async function startPostgres(options: PostgresOptions): Promise<LocalServ
 }
 
 /** Starts `redis-server` on a port, keeping nothing on disk; fails clearly when it is missing. */
-export async function startRedis(options: { port?: number } = {}): Promise<LocalServer> {
+export async function startRedis(
+  options: { port?: number; detached?: boolean } = {},
+): Promise<LocalServer> {
   const port = options.port ?? (await findFreePort());
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false },
   );
+  // Detached, nothing else stops it if this process exits without stopping it (a second Ctrl-C).
+  if (options.detached) stopOnExit(child);
   await waitForLine(child, 'Ready to accept connections', 20_000, 'redis-server');
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -119,6 +130,18 @@ function waitForLine(
     child.once('error', onError);
     child.once('exit', onExit);
   });
+}
+
+const stoppedOnExit = new Set<ChildProcess>();
+
+function stopOnExit(child: ChildProcess): void {
+  if (stoppedOnExit.size === 0) {
+    process.once('exit', () => {
+      for (const each of stoppedOnExit) each.kill('SIGTERM');
+    });
+  }
+  stoppedOnExit.add(child);
+  child.once('exit', () => stoppedOnExit.delete(child));
 }
 
 /** SIGTERM, then SIGKILL after the grace period; resolves when the process has exited. */

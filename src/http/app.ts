@@ -27,6 +27,7 @@ import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
 import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
+import { startIdempotencySweeper } from './idempotency-sweeper.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -154,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     controls,
   });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
+  const sweeper = startIdempotencySweeper(deps.pool, deps.log);
+  app.addHook('onClose', async () => sweeper.stop());
   registerChatRoutes(app, {
     pool: deps.pool,
     now,

@@ -55,21 +55,23 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     // admin token. Unknown URLs answer 404 as before.
     const access = request.routeOptions.config?.access ?? (request.is404 ? 'public' : 'admin');
     if (access === 'public') return;
-    // Failed authentications are counted per client address; over the limit, every attempt from
-    // it is refused until the window ends, so keys cannot be guessed at network speed.
-    const failures = `auth-fail:${request.ip}`;
-    const limit = deps.config.authFailuresPerMinute;
-    const throttle = await deps.failureLimiter.isOver(failures, limit);
-    if (!throttle.allowed) {
-      void reply.header('retry-after', throttle.retryAfterSeconds);
-      throw new ApiError(
-        429,
-        'auth_throttled',
-        `too many failed authentications from this address; retry in ${throttle.retryAfterSeconds}s`,
-      );
-    }
+    // Failed authentications are counted per client address; over the limit, further wrong
+    // attempts from it are refused until the window ends, so keys cannot be guessed at network
+    // speed. A right credential is always served: checking it is a hash compare, and refusing it
+    // would let anyone sharing the address (a NAT, a proxy) lock every tenant out.
     const principal = await authenticate(request, deps);
     if (!principal) {
+      const failures = `auth-fail:${request.ip}`;
+      const limit = deps.config.authFailuresPerMinute;
+      const throttle = await deps.failureLimiter.isOver(failures, limit);
+      if (!throttle.allowed) {
+        void reply.header('retry-after', throttle.retryAfterSeconds);
+        throw new ApiError(
+          429,
+          'auth_throttled',
+          `too many failed authentications from this address; retry in ${throttle.retryAfterSeconds}s`,
+        );
+      }
       await deps.failureLimiter.hit(failures, limit);
       throw new ApiError(401, 'unauthorized', 'missing or invalid bearer token');
     }

@@ -48,12 +48,20 @@ export function frameworkErrorReply(error: FastifyError, _request: unknown, repl
   return reply.code(status).send(errorBody('bad_request', error.message));
 }
 
+// The AI SDK's default `openai('m')` and LangChain's `useResponsesApi` call the Responses API:
+// say which endpoint exists and how to select it, rather than a bare 404.
+const RESPONSES_API_MESSAGE =
+  'the OpenAI Responses API (/v1/responses) is not supported: use POST /v1/chat/completions ' +
+  "(AI SDK: openai.chat('model'); LangChain: useResponsesApi: false; openai SDK: client.chat.completions.create)";
+
 /** Every error leaves as {"error":{"code","message"}}; unexpected ones as a 500 without details. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
-    void reply
-      .code(404)
-      .send(errorBody('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+    const path = request.url.split('?')[0] ?? '';
+    if (/^\/v1\/responses(\/|$)/.test(path)) {
+      return reply.code(404).send(errorBody('unsupported_api', RESPONSES_API_MESSAGE));
+    }
+    void reply.code(404).send(errorBody('not_found', `no route for ${request.method} ${path}`));
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (

@@ -4,16 +4,22 @@ import {
   completeKey,
   deleteExpiredKeys,
   deleteKey,
+  evictOldestKeys,
   insertPendingKey,
   selectKey,
+  touchPendingKey,
 } from '../db/idempotency.js';
-import { withTenant, type Pool } from '../db/pool.js';
+import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { ApiError } from './errors.js';
 
 /** How long an answer is kept for a retry with the same Idempotency-Key. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 // A first request still "in progress" after this long died with its replica: the key is free.
 const PENDING_STALE_MS = 10 * 60_000;
+// While the first request runs, its lease is renewed this often (a turn may outlast the lease).
+const LEASE_RENEW_MS = PENDING_STALE_MS / 4;
+/** Keys kept per tenant (answers are at most 64 KB): the oldest answered ones are evicted. */
+export const MAX_KEYS_PER_TENANT = 100;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredAnswer {
@@ -23,7 +29,15 @@ export interface StoredAnswer {
 
 export type IdempotentClaim =
   | { kind: 'none' }
-  | { kind: 'first'; complete(answer: StoredAnswer): Promise<void>; release(): Promise<void> }
+  | {
+      kind: 'first';
+      complete(answer: StoredAnswer): Promise<void>;
+      /** Stores the answer in the caller's transaction: the change and its key commit together. */
+      completeIn(client: PoolClient, answer: StoredAnswer): Promise<void>;
+      release(): Promise<void>;
+      /** Stops renewing the lease (complete and release do it too); safe to call twice. */
+      stop(): void;
+    }
   | { kind: 'replay'; answer: StoredAnswer };
 
 /**
@@ -55,6 +69,7 @@ export async function claimIdempotencyKey(
     .digest('hex');
   const outcome = await withTenant(pool, tenantId, async (client) => {
     await deleteExpiredKeys(client, IDEMPOTENCY_WINDOW_MS);
+    await evictOldestKeys(client, MAX_KEYS_PER_TENANT);
     if (await insertPendingKey(client, scope, key, hash)) return 'first' as const;
     const row = await selectKey(client, scope, key);
     if (!row) return 'busy' as const;
@@ -81,12 +96,33 @@ export async function claimIdempotencyKey(
     );
   }
   if (outcome !== 'first') return { kind: 'replay', answer: outcome };
+  const lease = setInterval(() => {
+    withTenant(pool, tenantId, (client) => touchPendingKey(client, scope, key)).catch(
+      (err: unknown) =>
+        request.log.warn(
+          { error: String(err), request_id: request.id },
+          'idempotency: lease renewal failed',
+        ),
+    );
+  }, LEASE_RENEW_MS);
+  lease.unref();
+  const stop = () => clearInterval(lease);
   return {
     kind: 'first',
-    complete: (answer) =>
-      withTenant(pool, tenantId, (client) =>
+    complete: (answer) => {
+      stop();
+      return withTenant(pool, tenantId, (client) =>
         completeKey(client, scope, key, answer.status, answer.body),
-      ),
-    release: () => withTenant(pool, tenantId, (client) => deleteKey(client, scope, key)),
+      );
+    },
+    completeIn: (client, answer) => {
+      stop();
+      return completeKey(client, scope, key, answer.status, answer.body);
+    },
+    release: () => {
+      stop();
+      return withTenant(pool, tenantId, (client) => deleteKey(client, scope, key));
+    },
+    stop,
   };
 }

@@ -147,6 +147,8 @@ export async function createJob(
   deps: CommandDeps,
   tenantId: string,
   input: JobInput,
+  /** Runs in the job's transaction (the API stores its Idempotency-Key answer there). */
+  beforeCommit?: (client: PoolClient, job: JobView) => Promise<void>,
 ): Promise<JobView> {
   // Schedule maths before the transaction: no connection or lock is held while it runs.
   const prepared = prepareFields(
@@ -175,7 +177,9 @@ export async function createJob(
       );
     }
     checkInterval(prepared, tenant);
-    return toJobView(await insertJob(client, tenantId, { ...fields, ...agent }), deps.now());
+    const job = toJobView(await insertJob(client, tenantId, { ...fields, ...agent }), deps.now());
+    await beforeCommit?.(client, job);
+    return job;
   });
 }
 

@@ -97,7 +97,8 @@ export async function callAgent(
   const maxBytes = settings.runResultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES;
   const outcome = toOutcome(reply, attempts, maxBytes);
   outcome.detail = {
-    promptSent: reported.promptSent ?? null,
+    // What the runner meant to send counts only once something was sent.
+    promptSent: attempts > 0 ? (reported.promptSent ?? null) : null,
     model: reported.model ?? null,
     usage: reported.usage ?? null,
     attemptLog: attemptLog.records(),

@@ -5,6 +5,7 @@ import { errorMessage, type Occurrence } from './occurrence.js';
 import type { RunOutcome } from './ports.js';
 import type { AgentCall } from './call-agent.js';
 import type { PipelineDeps, RunResult } from './pipeline.js';
+import { tenantErrorText } from './tenant-error.js';
 
 const RECORD_RETRY_DELAYS_MS = [250, 1000, 3000];
 
@@ -17,7 +18,11 @@ export async function recordRun(
   const outcome = await placeAnswer(deps, occurrence, runId, call.outcome);
   const loaded = deps.lookup(occurrence.jobId);
   const nextRunAt = loaded?.schedule.nextAfter(new Date(call.finishedMs)) ?? null;
-  const recorded = await recordOutcome(deps, runId, outcome, nextRunAt);
+  // Stored for the tenant: a generic text per kind; the details stay in the log line below.
+  const stored = outcome.success
+    ? outcome
+    : { ...outcome, error: tenantErrorText(outcome.errorKind, runId, outcome.error ?? '') };
+  const recorded = await recordOutcome(deps, runId, stored, nextRunAt);
   if (!recorded && outcome.resultObjectKey) {
     // Recovery failed the run meanwhile (or it was never recorded): its object has no row.
     await deps.results?.delete(outcome.resultObjectKey).catch(() => {});

@@ -8,9 +8,10 @@
 //   vault.remove(tenantId, name) → boolean
 //   vault.resolve(tenantId, names) → Map<name, value>        (SecretReferenceError for a missing one)
 //   vault.redactor(tenantId) → Redactor            hides every value the tenant has
+//   vault.redactorIn(client, tenantId) → Redactor  the same inside the caller's withTenant
 // Without a key every method but redactor() throws SecretsError `secrets_disabled`; redactor()
 // then returns NO_SECRETS (no value can be read, so none can leak).
-import { withTenant, type Pool } from '../db/pool.js';
+import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { openSecret, sealSecret } from './cipher.js';
 import { createRedactor, NO_SECRETS, type Redactor } from './redact.js';
 import { SECRET_NAME_PATTERN, SecretReferenceError } from './references.js';
@@ -61,6 +62,8 @@ export interface SecretsVault {
   remove(tenantId: string, name: string): Promise<boolean>;
   resolve(tenantId: string, names: readonly string[]): Promise<Map<string, string>>;
   redactor(tenantId: string): Promise<Redactor>;
+  /** redactor() on a connection already in the tenant's transaction (withTenant). */
+  redactorIn(client: Pick<PoolClient, 'query'>, tenantId: string): Promise<Redactor>;
 }
 
 export function createSecretsVault(pool: Pool, key: Buffer | undefined): SecretsVault {
@@ -116,6 +119,10 @@ export function createSecretsVault(pool: Pool, key: Buffer | undefined): Secrets
       if (!key) return NO_SECRETS;
       const rows = await withTenant(pool, tenantId, (client) => selectSealedSecrets(client));
       return createRedactor(open(tenantId, rows));
+    },
+    async redactorIn(client, tenantId) {
+      if (!key) return NO_SECRETS;
+      return createRedactor(open(tenantId, await selectSealedSecrets(client)));
     },
   };
 }

@@ -9,7 +9,7 @@
 //   skills.get(tenantId, name) → {skill, content} | null
 //   skills.remove(tenantId, name) → boolean
 import { randomUUID } from 'node:crypto';
-import { withTenant, type Pool } from '../db/pool.js';
+import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { parseSkillDocument, SkillFormatError, SKILL_NAME_PATTERN } from './skill-document.js';
 import {
   countSkillRows,
@@ -63,6 +63,8 @@ export interface SkillLibrary {
     text: string,
   ): Promise<{ skill: SkillSummary; created: boolean }>;
   list(tenantId: string): Promise<SkillSummary[]>;
+  /** list() on a connection already in the tenant's transaction (withTenant). */
+  listIn(client: Pick<PoolClient, 'query'>): Promise<SkillSummary[]>;
   get(tenantId: string, name: string): Promise<{ skill: SkillSummary; content: string } | null>;
   remove(tenantId: string, name: string): Promise<boolean>;
 }
@@ -134,6 +136,9 @@ export function createSkillLibrary(pool: Pool, objects: SkillObjects): SkillLibr
         listSkillRows(client, MAX_SKILLS_PER_TENANT),
       );
       return rows.map(summaryOf);
+    },
+    async listIn(client) {
+      return (await listSkillRows(client, MAX_SKILLS_PER_TENANT)).map(summaryOf);
     },
     async get(tenantId, name) {
       if (!isSkillName(name)) return null;

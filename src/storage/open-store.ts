@@ -1,7 +1,6 @@
 import type { ObjectStoreSettings } from '../config.js';
 import { DiskObjectStore } from './disk-store.js';
 import { DEFAULT_MAX_OBJECT_BYTES, type ObjectStore } from './object-store.js';
-import { S3ObjectStore } from './s3-store.js';
 
 export interface OpenObjectStoreOptions {
   readonly maxObjectBytes?: number;
@@ -25,6 +24,8 @@ export async function openObjectStore(
 ): Promise<ObjectStore> {
   const maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
   if (settings.kind === 'disk') return new DiskObjectStore(settings.dir, maxObjectBytes);
+  // Loaded only for S3: the SDK is large, and the disk default (dev, tests) never needs it.
+  const { S3ObjectStore } = await import('./s3-store.js');
   const store = new S3ObjectStore(settings, maxObjectBytes);
   try {
     if ((await store.ensureBucket()) === 'created') options.onBucketCreated?.(settings.bucket);

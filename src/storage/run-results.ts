@@ -35,7 +35,11 @@ export function jobResultsPrefix(tenantId: string, jobId: string): string {
 
 /** The short form lists show: the first 4,096 characters, at most 8 KiB. */
 export function shortResult(text: string): string {
-  return cutUtf8(text.slice(0, RESULT_SHORT_CHARS), RESULT_INLINE_BYTES);
+  let end = Math.min(text.length, RESULT_SHORT_CHARS);
+  // Not between the two halves of a surrogate pair (an emoji, say).
+  const last = text.charCodeAt(end - 1);
+  if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return cutUtf8(text.slice(0, end), RESULT_INLINE_BYTES);
 }
 
 /**

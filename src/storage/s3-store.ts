@@ -88,18 +88,24 @@ export class S3ObjectStore implements ObjectStore {
   async put(key: string, body: Uint8Array | string, options: PutOptions = {}): Promise<void> {
     assertObjectKey(key);
     const bytes = bodyBytes(key, body, this.maxObjectBytes);
+    const command = new PutObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: key,
+      Body: bytes,
+      ContentLength: bytes.length,
+      ContentType: options.contentType ?? 'application/octet-stream',
+    });
     try {
-      await this.client.send(
-        new PutObjectCommand({
-          Bucket: this.settings.bucket,
-          Key: key,
-          Body: bytes,
-          ContentLength: bytes.length,
-          ContentType: options.contentType ?? 'application/octet-stream',
-        }),
-      );
+      await this.client.send(command);
     } catch (error) {
-      throw wrap('put', key, error);
+      // A bucket that was not there at start (S3 came up after the service): create it, once.
+      if ((error as { name?: string }).name !== 'NoSuchBucket') throw wrap('put', key, error);
+      try {
+        await this.ensureBucket();
+        await this.client.send(command);
+      } catch (again) {
+        throw wrap('put', key, again);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 // Accessibility scans (axe) and screenshots for the dashboard's browser tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
@@ -54,7 +55,18 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 
-/** docs/img/dashboard-<name>-<viewport>-<scheme>.png, for docs/dashboard.md. */
+/**
+ * Where screenshots go: docs/img (tracked, shown by docs/dashboard.md) only when asked with
+ * HERMESX_UPDATE_SCREENSHOTS=1, so a plain test run leaves the working tree clean; otherwise a
+ * folder under the system's temp dir.
+ */
+export function screenshotDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.HERMESX_UPDATE_SCREENSHOTS === '1'
+    ? path.join(REPO_ROOT, 'docs', 'img')
+    : path.join(os.tmpdir(), 'hermesx-screenshots');
+}
+
+/** dashboard-<name>-<viewport>-<scheme>.png in screenshotDir(), for docs/dashboard.md. */
 export async function screenshot(
   page: Page,
   name: string,
@@ -62,7 +74,7 @@ export async function screenshot(
   scheme: 'light' | 'dark',
   mask: Locator[] = [],
 ): Promise<void> {
-  const dir = path.join(REPO_ROOT, 'docs', 'img');
+  const dir = screenshotDir();
   mkdirSync(dir, { recursive: true });
   await page.setViewportSize(VIEWPORTS[viewport]);
   await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });

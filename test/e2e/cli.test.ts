@@ -92,6 +92,13 @@ describe('bad settings', () => {
     },
     {
       command: 'saas-api',
+      env: { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', HERMES_ACP_TOKEN: 'my-admin-token' },
+      variable: 'HERMES_ACP_TOKEN',
+      value: '"***"',
+      expected: /the user guide's example value, refused while listening on 0\.0\.0\.0/,
+    },
+    {
+      command: 'saas-api',
       env: {},
       variable: 'DATABASE_URL',
       value: '',
@@ -111,6 +118,24 @@ describe('bad settings', () => {
       expect(line).toMatch(expected);
       expect(cli.stderr()).not.toMatch(/^\s+at /m);
       expect(cli.stdout()).not.toMatch(/^\s+at /m);
+    },
+  );
+});
+
+describe('a database that cannot be reached', () => {
+  it.each(['migrate', 'saas-api'])(
+    '%s names DATABASE_URL (password hidden) in its one line',
+    async (command) => {
+      const cli = spawnCli(
+        [command],
+        cliEnv({ DATABASE_URL: 'postgres://u:s3cret@127.0.0.1:1/db' }),
+      );
+      const exit = await cli.waitForExit(STARTUP_TIMEOUT_MS);
+      expect(exit, cli.stderr()).toEqual({ code: 1, signal: null });
+      expect(stderrLines(cli).at(-1)).toBe(
+        'hermesx: cannot use the database (DATABASE_URL=postgres://u:***@127.0.0.1:1/db): connect ECONNREFUSED 127.0.0.1:1',
+      );
+      expect(cli.stderr()).not.toContain('s3cret');
     },
   );
 });
@@ -295,7 +320,11 @@ describe('the command line', () => {
   it('help settings lists every setting with its default', async () => {
     const { exit, stdout } = await run(['help', 'settings']);
     expect(exit).toEqual({ code: 0, signal: null });
-    for (const name of SETTING_NAMES) expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    for (const name of SETTING_NAMES) {
+      // Each one says what it does: a default and a meaning, never a pointer elsewhere.
+      expect(stdout).toMatch(new RegExp(`^  ${name} +\\S.* {2}\\S`, 'm'));
+    }
+    expect(stdout).not.toContain('see the README');
     expect(stdout).toMatch(/^ {2}SAAS_API_PORT +18080 +HTTP port$/m);
   });
 

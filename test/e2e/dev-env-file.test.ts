@@ -61,6 +61,8 @@ it("reads the guide's .env from its working directory", { timeout: 150_000 }, as
 
   expect(out).toMatch(/msg="dev: read \.env"/);
   expect(out).toContain('Admin token:    my-admin-token');
+  // A development system with a printed admin token listens on loopback only by default.
+  expect(out).toContain(`Listening on:   127.0.0.1:${port}`);
   expect(out).toContain('API key:        my-api-key   (HERMES_API_KEY)');
   // The guide's REDIS_URL names the compose service: dev runs its own Redis instead.
   expect(out).not.toContain('redis://redis:6379');

@@ -1,6 +1,6 @@
 // A fake OpenAI-compatible model server on loopback, for tests, manual checks and benchmarks.
-// Standalone: `node --import tsx test/helpers/fake-llm.ts --port 0 --latency-ms 50 [--agent]` prints
-// {"url":...} on one line and serves until SIGTERM.
+// Standalone: `node --import tsx test/helpers/fake-llm.ts --port 0 --latency-ms 50 [--agent]
+// | [--content-chars N --chunk-chars C]` prints {"url":...} on one line and serves until SIGTERM.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +31,8 @@ export interface FakeReply {
   hang?: boolean;
   /** Streamed answers: the pause before each content chunk (shows deltas arrive one by one). */
   chunkDelayMs?: number;
+  /** Streamed answers: the size of each content chunk (default: the content in three). */
+  chunkChars?: number;
   /** The model the answer names (default: the one asked for), as a server may resolve an alias. */
   model?: string;
 }
@@ -86,7 +88,14 @@ export const cronAgentHandler: Handler = (body) => {
 
 export async function startFakeLlm(
   /** host: the listen address, loopback unless containers must reach it (a bridge gateway). */
-  options: { latencyMs?: number; handler?: Handler; port?: number; host?: string } = {},
+  options: {
+    latencyMs?: number;
+    handler?: Handler;
+    port?: number;
+    host?: string;
+    /** Called each time an answer was sent whole. */
+    onAnswered?: () => void;
+  } = {},
 ): Promise<FakeLlm> {
   let handler = options.handler ?? defaultHandler;
   let latencyMs = options.latencyMs ?? 0;
@@ -129,7 +138,10 @@ export async function startFakeLlm(
     const waitMs = latencyMs + (reply.delayMs ?? 0);
     if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     if (reply.hang || call.aborted || res.destroyed) return;
-    res.once('finish', () => (call.answeredAt = Date.now()));
+    res.once('finish', () => {
+      call.answeredAt = Date.now();
+      options.onAnswered?.();
+    });
     if (reply.status !== undefined && reply.status !== 200) {
       const message = reply.errorMessage ?? `fake error ${reply.status}`;
       const body = errorBody(message, reply.errorType ?? 'fake_error', reply.errorCode);
@@ -254,7 +266,7 @@ async function streamCompletion(
   });
   const events: object[] = [chunk({ role: 'assistant', content: '' }, null)];
   const content = reply.content ?? '';
-  const size = Math.max(1, Math.ceil(content.length / 3));
+  const size = reply.chunkChars ?? Math.max(1, Math.ceil(content.length / 3));
   for (let i = 0; i < content.length; i += size) {
     events.push(chunk({ content: content.slice(i, i + size) }, null));
   }
@@ -285,6 +297,13 @@ async function streamCompletion(
   res.end('data: [DONE]\n\n');
 }
 
+/** `--content-chars N [--chunk-chars C]`: every answer is N characters, streamed C at a time. */
+function longAnswerHandler(args: string[]): Handler {
+  const content = 'x'.repeat(Number(argValue(args, '--content-chars')));
+  const chunkChars = Number(argValue(args, '--chunk-chars') ?? 0) || undefined;
+  return () => ({ content, ...(chunkChars ? { chunkChars } : {}) });
+}
+
 function argValue(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
@@ -296,6 +315,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     port: Number(argValue(args, '--port') ?? 0),
     latencyMs: Number(argValue(args, '--latency-ms') ?? 0),
     ...(args.includes('--agent') ? { handler: cronAgentHandler } : {}),
+    ...(argValue(args, '--content-chars') ? { handler: longAnswerHandler(args) } : {}),
+    // One line per answer sent whole, for a test in another process to wait on.
+    ...(args.includes('--print-answers')
+      ? { onAnswered: () => process.stdout.write('answered\n') }
+      : {}),
   });
   // Handlers first, so a SIGTERM right after the URL line is never the default (exit 143).
   const shutdown = () => void starting.then((fake) => fake.close()).then(() => process.exit(0));

@@ -225,6 +225,11 @@ describe('a scheduled run that acts', () => {
     expect(calls[1]?.request_bytes).toBeGreaterThan(0);
     expect(JSON.stringify(detail.body)).not.toContain(TOKEN);
 
+    // The run detail (answer, prompt as sent): redacted too.
+    const whole = await api('GET', `/v1/runs/${run.id}`);
+    expect(whole.status).toBe(200);
+    expect(JSON.stringify(whole.body)).toContain('[REDACTED:TOKEN]');
+    expect(JSON.stringify(whole.body)).not.toContain(TOKEN);
     // The REST view of the runs, the database rows and every log line: no token anywhere.
     const runs = await api('GET', `/v1/cron-jobs/${run.cron_job_id}/runs`);
     expect(JSON.stringify(runs.body)).not.toContain(TOKEN);

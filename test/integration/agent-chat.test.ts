@@ -79,7 +79,8 @@ describe('chat completions and the cronjob tool', () => {
     const completion = response.json();
     expect(completion).toMatchObject({
       object: 'chat.completion',
-      model: 'qwen3:30b',
+      // The model that answered (LLM_MODEL), not the client's string.
+      model: 'fake-model',
       choices: [
         {
           index: 0,
@@ -201,7 +202,8 @@ describe('chat completions and the cronjob tool', () => {
 
     it('streams chunks the official openai client reads', async () => {
       const text = 'Here is a fairly long answer that will be split into several streamed chunks.';
-      llm.setHandler(() => ({ content: text }));
+      // Paced: deltas that arrive together are merged into one event.
+      llm.setHandler(() => ({ content: text, chunkDelayMs: 60 }));
       const client = new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: DEFAULT_TENANT_KEY });
       const stream = await client.chat.completions.create({
         model: 'fake-model',

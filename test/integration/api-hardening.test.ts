@@ -80,7 +80,7 @@ describe('API hardening', () => {
     ).toBe('slow but whole');
   });
 
-  it('throttles failed authentications per address, even for a right key afterwards', async () => {
+  it('throttles failed authentications per address, but always serves a right key', async () => {
     const other = await buildTestApp({
       databaseUrl,
       config: { SAAS_AUTH_FAILURES_PER_MINUTE: '3' },
@@ -92,11 +92,45 @@ describe('API hardening', () => {
       const throttled = await get(wrongKey(9));
       expectError(throttled, 429, 'auth_throttled');
       expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
-      expectError(await get(bearer(DEFAULT_TENANT_KEY)), 429, 'auth_throttled');
+      // A right key is a hash compare away: refusing it would let anyone sharing the address
+      // (a NAT, a proxy) lock every tenant out.
+      expect((await get(bearer(DEFAULT_TENANT_KEY))).statusCode).toBe(200);
+      const admin = await other.app.inject({
+        method: 'GET',
+        url: '/v1/tenants',
+        headers: bearer(ADMIN_TOKEN),
+        remoteAddress: '10.0.0.1',
+      });
+      expect(admin.statusCode).toBe(200);
+      expectError(await get(wrongKey(11)), 429, 'auth_throttled');
       // Another address is not affected; a spoofed X-Forwarded-For does not make one.
-      expect((await get(bearer(DEFAULT_TENANT_KEY), '10.0.0.2')).statusCode).toBe(200);
+      expectError(await get(wrongKey(12), '10.0.0.2'), 401, 'unauthorized');
       const spoofed = await get({ ...wrongKey(10), 'x-forwarded-for': '192.0.2.7' });
       expectError(spoofed, 429, 'auth_throttled');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('serves a valid key after 80 wrong ones from the same address (default limit)', async () => {
+    const other = await buildTestApp({ databaseUrl });
+    try {
+      const get = (headers: Record<string, string>) =>
+        other.app.inject({
+          method: 'GET',
+          url: '/v1/cron-jobs',
+          headers,
+          remoteAddress: '10.9.0.1',
+        });
+      let throttled = 0;
+      for (let i = 0; i < 80; i++) {
+        if ((await get(wrongKey(100 + i))).statusCode === 429) throttled++;
+      }
+      expect(throttled).toBe(60);
+      let served = 0;
+      for (let i = 0; i < 10; i++)
+        if ((await get(bearer(DEFAULT_TENANT_KEY))).statusCode === 200) served++;
+      expect(served).toBe(10);
     } finally {
       await other.close();
     }

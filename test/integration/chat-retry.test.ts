@@ -4,10 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sweepIdempotencyKeys } from '../../src/http/idempotency-sweeper.js';
+import { MAX_KEYS_PER_TENANT } from '../../src/http/idempotency.js';
 import {
   DEFAULT_TENANT_KEY,
   bearer,
   buildTestApp,
+  createTenantWithKey,
+  DEFAULT_TENANT_ID,
   expectError,
   type TestApp,
 } from '../helpers/api.js';
@@ -224,5 +228,106 @@ describe('retries of a chat turn', () => {
       });
     expectError(await post(), 422, 'invalid_schedule');
     expectError(await post(), 422, 'invalid_schedule');
+  });
+
+  it('answers, stores and replays a keyed answer holding U+0000, streamed or not, with no timer left', async () => {
+    llm.setHandler(() => ({ content: 'before\u0000after' }));
+    const send = (key: string, stream: boolean) =>
+      api.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { ...bearer(DEFAULT_TENANT_KEY), 'idempotency-key': key },
+        payload: {
+          messages: [{ role: 'user', content: 'nul' }],
+          ...(stream ? { stream: true } : {}),
+        },
+      });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const timersBefore = timers();
+    for (const stream of [false, true]) {
+      const key = `nul-key-${stream}`;
+      const first = await send(key, stream);
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.body).toContain('before');
+      const again = await send(key, stream);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toContain('before\uFFFDafter');
+    }
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
+  });
+
+  it(`keeps at most ${MAX_KEYS_PER_TENANT} keys per tenant, evicting the oldest answered ones`, async () => {
+    const { key: tenantKey, tenant } = await createTenantWithKey(api.app, {
+      rate_limit_rpm: 10_000,
+    });
+    llm.setHandler(() => ({ content: 'x'.repeat(1000) }));
+    for (let i = 0; i < MAX_KEYS_PER_TENANT + 20; i++) {
+      const response = await api.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { ...bearer(tenantKey), 'idempotency-key': `cap-${i}` },
+        payload: { messages: [{ role: 'user', content: `n${i}` }] },
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    const { rows } = await withOwner(databaseUrl, (c) =>
+      c.query<{ count: string; oldest: string | null }>(
+        'SELECT count(*), min(key) FILTER (WHERE key = $2) AS oldest FROM idempotency_keys WHERE tenant_id = $1',
+        [tenant.id, 'cap-0'],
+      ),
+    );
+    expect(Number(rows[0]?.count)).toBe(MAX_KEYS_PER_TENANT);
+    expect(rows[0]?.oldest).toBeNull();
+  });
+
+  it('stores a created job and its key in one transaction: a failure between leaves neither', async () => {
+    const body = { name: 'one transaction', schedule: '@daily', prompt: 'hello' };
+    const post = () =>
+      api.app.inject({
+        method: 'POST',
+        url: '/v1/cron-jobs',
+        headers: { ...bearer(DEFAULT_TENANT_KEY), 'idempotency-key': 'job-key-tx' },
+        payload: body,
+      });
+    // Storing the key's answer fails, as a crash right after the job's insert would.
+    await withOwner(databaseUrl, (c) =>
+      c.query(`
+        CREATE FUNCTION test_refuse_answer() RETURNS trigger LANGUAGE plpgsql AS
+          $$ BEGIN RAISE EXCEPTION 'no answer stored'; END $$;
+        CREATE TRIGGER test_refuse_answer BEFORE UPDATE ON idempotency_keys
+          FOR EACH ROW WHEN (NEW.key = 'job-key-tx') EXECUTE FUNCTION test_refuse_answer();`),
+    );
+    try {
+      expect((await post()).statusCode).toBe(500);
+      expect(await jobsNamed('one transaction')).toHaveLength(0);
+    } finally {
+      await withOwner(databaseUrl, (c) =>
+        c.query(
+          'DROP TRIGGER test_refuse_answer ON idempotency_keys; DROP FUNCTION test_refuse_answer()',
+        ),
+      );
+    }
+    expect((await post()).statusCode).toBe(201);
+    expect((await post()).headers['idempotent-replayed']).toBe('true');
+    expect(await jobsNamed('one transaction')).toHaveLength(1);
+  });
+
+  it("sweeps every tenant's expired keys, not only those of a tenant that sends another", async () => {
+    const { tenant: quiet } = await createTenantWithKey(api.app);
+    await withOwner(databaseUrl, (c) =>
+      c.query(
+        `INSERT INTO idempotency_keys (tenant_id, scope, key, request_hash, status_code, response, created_at)
+         SELECT t, 'chat.completions', 'sweep-' || i, 'h', 200, '{}'::jsonb, now() - interval '25 hours'
+           FROM unnest($1::uuid[]) t, generate_series(1, 3) i
+         UNION ALL SELECT $2::uuid, 'chat.completions', 'sweep-fresh', 'h', 200, '{}'::jsonb, now()`,
+        [[quiet.id, DEFAULT_TENANT_ID], quiet.id],
+      ),
+    );
+    expect(await sweepIdempotencyKeys(api.pool)).toBeGreaterThanOrEqual(6);
+    const { rows } = await withOwner(databaseUrl, (c) =>
+      c.query<{ key: string }>("SELECT key FROM idempotency_keys WHERE key LIKE 'sweep-%'"),
+    );
+    expect(rows.map((r) => r.key)).toEqual(['sweep-fresh']);
   });
 });

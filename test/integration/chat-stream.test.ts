@@ -122,4 +122,17 @@ describe('streamed chat', () => {
     };
     await expect(read()).rejects.toThrow(/the model server failed/);
   });
+
+  it('answers the Responses API with an error naming /v1/chat/completions', async () => {
+    const client = new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: DEFAULT_TENANT_KEY });
+    const error: unknown = await client.responses.create({ model: 'fake-model', input: 'hi' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((error as Error).message).toContain('use POST /v1/chat/completions');
+    const raw = await fetch(`${baseUrl}/v1/responses`, { method: 'POST' });
+    expect(raw.status).toBe(404);
+    expect(((await raw.json()) as { error: { code: string } }).error.code).toBe('unsupported_api');
+  });
 });

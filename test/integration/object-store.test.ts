@@ -255,6 +255,17 @@ describe('object store: S3 specifics', () => {
     }
   });
 
+  it('creates its bucket on the first write when it was missing at start', async () => {
+    const store = new S3ObjectStore(s3Settings('created-late'));
+    try {
+      const key = objectKey(TENANT_A, 'runs', 'late.txt');
+      await store.put(key, 'late');
+      expect((await store.get(key))?.toString()).toBe('late');
+    } finally {
+      store.close();
+    }
+  });
+
   it('refuses requests signed with a key it does not know', async () => {
     const store = new S3ObjectStore({ ...s3Settings('hermesx-test'), accessKeyId: 'SOMEONE-ELSE' });
     try {

@@ -284,6 +284,16 @@ describe('full results on the disk object store', () => {
     expect((await svc.api('GET', '/v1/runs/not-a-uuid')).status).toBe(404);
   });
 
+  it('never reads an object outside the run’s tenant, even if a row pointed there', async () => {
+    const { run } = await runOnce('pointing elsewhere');
+    await db.query('UPDATE cron_job_runs SET result_object_key = $1 WHERE id = $2', [
+      '0b5f3c3e-1d2a-4c6e-9f00-00000000000b/runs/x/y.txt',
+      run.id,
+    ]);
+    const answer = await svc.api('GET', `/v1/runs/${run.id}`);
+    expect(answer.status).toBe(404);
+  });
+
   it('records a manual run as manual', async () => {
     const job = await insertJob(db, { name: 'by hand', schedule: '0 0 1 1 *', prompt: 'manual' });
     await waitFor(

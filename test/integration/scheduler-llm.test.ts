@@ -8,13 +8,14 @@ import { startService, type RunningService } from '../../src/main.js';
 import { cronCallOf, insertJob, runsOf, type RunRow } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, FAKE_MODEL, type FakeLlm } from '../helpers/fake-llm.js';
-import { silentLogger } from '../helpers/log.js';
+import { capturingLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
 
 let databaseUrl: string;
 let db: pg.Client;
 let llm: FakeLlm;
 let service: RunningService;
+const logged = capturingLogger('json');
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
@@ -32,7 +33,7 @@ beforeAll(async () => {
     SCHEDULER_POLL_INTERVAL: '2s',
     SCHEDULER_SHUTDOWN_GRACE: '1s',
   });
-  service = await startService(config, silentLogger());
+  service = await startService(config, logged.log);
   await waitFor(() => expect(service.scheduler?.running).toBe(true), {
     timeoutMs: 10_000,
     what: 'the scheduler to start',
@@ -116,17 +117,22 @@ describe('a scheduled run and the LLM', () => {
   });
 
   it.each([
-    { what: 'an HTTP 500', reply: { status: 500 }, error: /500/, kind: 'model_error' },
+    {
+      what: 'an HTTP 500',
+      reply: { status: 500 },
+      error: /answered with an error/,
+      kind: 'model_error',
+    },
     {
       what: 'invalid JSON',
       reply: { rawBody: '{"choices": [' },
-      error: /JSON/i,
+      error: /could not be used/,
       kind: 'bad_response',
     },
     {
       what: 'no choices',
       reply: { rawBody: '{"id":"x","choices":[]}' },
-      error: /choices/,
+      error: /could not be used/,
       kind: 'bad_response',
     },
   ])('records a failed run when the model answers $what', async ({ reply, error, kind }) => {
@@ -138,6 +144,28 @@ describe('a scheduled run and the LLM', () => {
     expect(run.error).toMatch(error);
     expect(run.error_kind).toBe(kind);
     expect(run.attempts).toBe(1);
+  });
+
+  it("keeps the model server's words out of the run: a generic text and the run id, details in the log", async () => {
+    const upstream =
+      'Incorrect API key provided: sk-proj-abc123. https://internal-llm.corp:8443 (org org-42)';
+    llm.setHandler(() => ({ status: 401, errorMessage: upstream }));
+    const job = await insertJob(db, { name: 'leaky', schedule: '* * * * * *', prompt: 'x' });
+    const run = await firstFinishedRun(job.id);
+    expect(run).toMatchObject({ status: 'failed', error_kind: 'model_error' });
+    expect(run.error).toBe(
+      `the model server answered with an error; details are in the service log (run id ${run.id})`,
+    );
+    for (const secret of ['sk-proj', 'internal-llm', 'org-42', '401']) {
+      expect(run.error).not.toContain(secret);
+    }
+    const { rows } = await db.query<{ last_run_error: string }>(
+      'SELECT last_run_error FROM cron_jobs WHERE id = $1',
+      [job.id],
+    );
+    expect(rows[0]?.last_run_error).not.toContain('sk-proj');
+    const line = logged.lines.find((l) => l.includes(run.id) && l.includes('cron job executed'));
+    expect(line).toContain('sk-proj-abc123');
   });
 
   it('sends a throttled request again after Retry-After and records the attempts', async () => {

@@ -136,8 +136,32 @@ describe('secret strength (saas-api)', () => {
     ).toThrow(ConfigError);
   });
 
-  it("accepts the guide's example values with a warning, and strong values silently", () => {
-    const guide = loadConfig({ HERMES_ACP_TOKEN: 'my-admin-token', HERMES_API_KEY: 'my-api-key' });
+  it("refuses the guide's example values on a public address unless told it is a private test", () => {
+    for (const env of [
+      { HERMES_ACP_TOKEN: 'my-admin-token' },
+      { HERMES_API_KEY: 'my-api-key', SAAS_API_HOST: '0.0.0.0' },
+      { HERMES_ACP_TOKEN: 'test-admin-token', SAAS_API_HOST: '10.0.0.5' },
+    ]) {
+      expect(() => checkSecretStrength(loadConfig(env))).toThrow(
+        /="\*\*\*": the user guide's example value, refused while listening on .*HERMESX_INSECURE_EXAMPLE_SECRETS=true/,
+      );
+    }
+    const insecure = loadConfig({
+      HERMES_ACP_TOKEN: 'my-admin-token',
+      HERMESX_INSECURE_EXAMPLE_SECRETS: 'true',
+    });
+    expect(checkSecretStrength(insecure)).toHaveLength(1);
+    expect(() => loadConfig({ HERMESX_INSECURE_EXAMPLE_SECRETS: 'yes' })).toThrow(
+      /HERMESX_INSECURE_EXAMPLE_SECRETS/,
+    );
+  });
+
+  it("accepts the guide's example values on loopback with a warning, and strong values silently", () => {
+    const guide = loadConfig({
+      HERMES_ACP_TOKEN: 'my-admin-token',
+      HERMES_API_KEY: 'my-api-key',
+      SAAS_API_HOST: '127.0.0.1',
+    });
     expect(checkSecretStrength(guide)).toEqual([
       expect.stringContaining("HERMES_ACP_TOKEN is the user guide's example value"),
       expect.stringContaining("HERMES_API_KEY is the user guide's example value"),

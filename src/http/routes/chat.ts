@@ -5,8 +5,8 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
 import type { StreamingLlm } from '../../agent/llm-stream.js';
-import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import type { ChatToolkit } from '../../agent/chat-tools.js';
+import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import { createCronjobTool } from '../../agent/tools/cronjob.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
@@ -148,62 +148,94 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       const base = {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
         created: Math.floor(Date.now() / 1000),
-        model: body.model ?? deps.llm.model,
+        // The model that answers, never the client's string (echoed into every chunk, it made a
+        // 200-character name cost 200 bytes per delta).
+        model: deps.llm.model,
       };
       const stream = body.stream
-        ? new ChatStream(reply, base, deps.heartbeatMs, MAX_ANSWER_BYTES)
+        ? new ChatStream(reply, base, {
+            heartbeatMs: deps.heartbeatMs,
+            maxContentBytes: MAX_ANSWER_BYTES,
+          })
         : undefined;
-      const changes: string[] = [];
-      let answer: AgentAnswer;
       try {
-        answer = await runAgent(
-          stream
-            ? (params, signal) => deps.streamingLlm.complete(params, signal, (t) => stream.delta(t))
-            : deps.llm,
-          {
-            messages: [{ role: 'system', content: system }, ...toMessages(body)],
-            tools: [cronjob, ...(toolkit?.tools ?? [])],
-            context: { tenantId, signal: controller.signal, changes },
-            temperature: body.temperature,
-            maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-            beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
-            answerOnStop: true,
-          },
-        );
-      } catch (err) {
-        if (claim.kind === 'first') {
-          // A turn cut short after a change keeps its key, so a retry does not repeat the change.
-          const kept = changes.length > 0 ? interruptedAnswer(base, changes) : undefined;
-          await (kept ? claim.complete({ status: 200, body: kept }) : claim.release()).catch(
-            () => undefined,
+        return await answerTurn();
+      } finally {
+        // Whatever happened, no timer outlives the request: the stream's heartbeat and merge
+        // timers, the key's lease renewal.
+        stream?.cancel();
+        if (claim.kind === 'first') claim.stop();
+      }
+
+      async function answerTurn() {
+        const changes: string[] = [];
+        let answer: AgentAnswer;
+        try {
+          answer = await runAgent(
+            stream
+              ? (params, signal) =>
+                  deps.streamingLlm.complete(params, signal, (t) => stream.delta(t))
+              : deps.llm,
+            {
+              messages: [{ role: 'system', content: system }, ...toMessages(body)],
+              tools: [cronjob, ...(toolkit?.tools ?? [])],
+              context: { tenantId, signal: controller.signal, changes },
+              temperature: body.temperature,
+              maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+              beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
+              answerOnStop: true,
+            },
           );
+        } catch (err) {
+          if (claim.kind === 'first') {
+            // A turn cut short after a change keeps its key, so a retry does not repeat the change.
+            const kept = changes.length > 0 ? interruptedAnswer(base, changes) : undefined;
+            await (kept ? claim.complete({ status: 200, body: kept }) : claim.release()).catch(
+              () => undefined,
+            );
+          }
+          const failure = err instanceof LlmError ? toApiError(err, request) : undefined;
+          if (!stream?.opened) {
+            stream?.cancel();
+            throw failure ?? err;
+          }
+          if (failure) stream.fail(failure.code, failure.message);
+          else if (err instanceof ClientDisconnected) stream.cancel();
+          else {
+            request.log.error({ error: String(err), request_id: request.id }, 'chat: turn failed');
+            stream.fail('internal', `internal error (request id ${request.id})`);
+          }
+          return reply;
         }
-        const failure = err instanceof LlmError ? toApiError(err, request) : undefined;
-        if (!stream?.opened) {
-          stream?.cancel();
-          throw failure ?? err;
+        if (answer.failure)
+          logModelFailure(request, answer.failure, 'after the turn changed state');
+        const content = truncateText(
+          toolkit ? toolkit.redactor.text(answer.content) : answer.content,
+          MAX_ANSWER_BYTES,
+        );
+        const completion = toCompletion(base, content, answer.usage);
+        if (claim.kind === 'first') {
+          // The turn is done (and may have changed state): its answer goes out even if storing
+          // it fails; the key then stays pending until its lease runs out.
+          await claim
+            .complete({ status: 200, body: completion })
+            .catch((err: unknown) =>
+              request.log.error(
+                { error: String(err), request_id: request.id },
+                'chat: cannot store the answer for its Idempotency-Key',
+              ),
+            );
         }
-        if (failure) stream.fail(failure.code, failure.message);
-        else if (err instanceof ClientDisconnected) stream.cancel();
-        else {
-          request.log.error({ error: String(err), request_id: request.id }, 'chat: turn failed');
-          stream.fail('internal', `internal error (request id ${request.id})`);
-        }
+        if (answer.stopped) void reply.header('x-hermesx-agent-stopped', answer.stopped);
+        if (!stream) return completion;
+        // A model-written answer was streamed as it came; one the agent wrote was not.
+        const includeUsage = body.stream_options?.include_usage === true;
+        stream.finish(
+          answer.stopped ? content : undefined,
+          includeUsage ? answer.usage : undefined,
+        );
         return reply;
       }
-      if (answer.failure) logModelFailure(request, answer.failure, 'after the turn changed state');
-      const content = truncateText(
-        toolkit ? toolkit.redactor.text(answer.content) : answer.content,
-        MAX_ANSWER_BYTES,
-      );
-      const completion = toCompletion(base, content, answer.usage);
-      if (claim.kind === 'first') await claim.complete({ status: 200, body: completion });
-      if (answer.stopped) void reply.header('x-hermesx-agent-stopped', answer.stopped);
-      if (!stream) return completion;
-      // A model-written answer was streamed as it came; one the agent wrote was not.
-      const includeUsage = body.stream_options?.include_usage === true;
-      stream.finish(answer.stopped ? content : undefined, includeUsage ? answer.usage : undefined);
-      return reply;
     },
   );
 }
@@ -290,7 +322,10 @@ function replay(reply: FastifyReply, answer: StoredAnswer, body: ChatBody, heart
     usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   };
   if (!body.stream) return reply.code(answer.status).send(completion);
-  const stream = new ChatStream(reply, completion, heartbeatMs, MAX_ANSWER_BYTES);
+  const stream = new ChatStream(reply, completion, {
+    heartbeatMs,
+    maxContentBytes: MAX_ANSWER_BYTES,
+  });
   const includeUsage = body.stream_options?.include_usage === true;
   stream.finish(
     completion.choices[0]?.message.content ?? '',

@@ -59,12 +59,22 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
       }
       let job: JobView;
       try {
-        job = await jobs.createJob(deps, tenantId, request.body);
+        // The key's answer commits with the job: a crash in between cannot let a retry make a
+        // second job.
+        job = await jobs.createJob(
+          deps,
+          tenantId,
+          request.body,
+          claim.kind === 'first'
+            ? (client, created) => claim.completeIn(client, { status: 201, body: created })
+            : undefined,
+        );
       } catch (err) {
         if (claim.kind === 'first') await claim.release();
         throw err;
+      } finally {
+        if (claim.kind === 'first') claim.stop();
       }
-      if (claim.kind === 'first') await claim.complete({ status: 201, body: job });
       return reply.code(201).send(job);
     },
   );

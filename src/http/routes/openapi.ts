@@ -11,6 +11,14 @@ const TAGS = [
     description: 'Signed deliveries of run outcomes to the tenant’s endpoints (Standard Webhooks)',
   },
   { name: 'agent', description: 'OpenAI-compatible chat with the agent that manages cron jobs' },
+  {
+    name: 'skills',
+    description: 'SKILL.md documents the agent reads in runs and chat (kept in the object store)',
+  },
+  {
+    name: 'secrets',
+    description: 'Write-only tenant secrets the agent uses as {{secrets.NAME}} in http_request',
+  },
   { name: 'tenants (admin)', description: 'Tenants and their quotas (admin token)' },
   { name: 'api keys (admin)', description: 'Tenant API keys (admin token)' },
   {

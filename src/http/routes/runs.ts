@@ -74,7 +74,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     {
       config: { access: 'tenant' as const },
       schema: {
-        tags: ['runs'],
+        tags: ['cron jobs'],
         security: BEARER,
         summary: 'A run, whole: its answer, the prompt as sent, the model, usage and attempts',
         description:
@@ -91,6 +91,14 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         ? await withTenant(deps.pool, tenantId, (client) => selectRunDetail(client, id))
         : null;
       if (!row) throw new ApiError(404, 'not_found', `no run with id ${id}`);
+      // Defence in depth beside RLS: a row only ever points into its own tenant's prefix.
+      if (row.result_object_key !== null && !row.result_object_key.startsWith(`${tenantId}/`)) {
+        deps.log.error(
+          { run_id: row.id, tenant_id: tenantId },
+          'run result key outside its tenant',
+        );
+        throw new ApiError(404, 'not_found', `no run with id ${id}`);
+      }
       const deliveries = await listDeliveries(
         { pool: deps.pool, now: () => new Date() },
         tenantId,

@@ -1,0 +1,47 @@
+// The shipped deployment files' security defaults, read as text: whom X-Forwarded-For is believed
+// from (auth throttling counts the address it names), what is published and how the service runs.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/process-cli.js';
+
+const read = (file: string) => readFileSync(path.join(REPO_ROOT, file), 'utf8');
+
+describe('deployment defaults', () => {
+  it('has nginx set X-Forwarded-For to the address it saw, not what the client sent', () => {
+    const nginx = read('deploy/nginx-lb.conf');
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(nginx).not.toContain('$proxy_add_x_forwarded_for');
+  });
+
+  it('trusts only the address of nginx in compose, and no private range in the chart', () => {
+    const compose = read('deploy/docker-compose.multi-replica.yml');
+    expect(compose).toMatch(/SAAS_TRUSTED_PROXIES: \$\{SAAS_TRUSTED_PROXIES:-172\.31\.240\.10\}/);
+    expect(compose).toMatch(/ipv4_address: 172\.31\.240\.10/);
+    const values = read('deploy/helm/hermesx/values.yaml');
+    expect(values).toMatch(/^ {2}SAAS_TRUSTED_PROXIES: ""$/m);
+    for (const file of [
+      'deploy/docker-compose.multi-replica.yml',
+      'deploy/helm/hermesx/values.yaml',
+    ])
+      expect(read(file)).not.toMatch(
+        /SAAS_TRUSTED_PROXIES:.*(10\.0\.0\.0\/8|172\.16\.0\.0\/12|192\.168)/,
+      );
+  });
+
+  it('publishes every port of the composes on loopback only, the API and nginx included', () => {
+    for (const file of ['docker-compose.saas.yml', 'deploy/docker-compose.multi-replica.yml']) {
+      const published = [...read(file).matchAll(/^\s+- '([^']+:\d+)'$/gm)].map((m) => m[1] ?? '');
+      expect(published.length, file).toBeGreaterThan(0);
+      for (const port of published) expect(port, file).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('ships .env.example without secrets, with the hint to make them', () => {
+    const example = read('.env.example');
+    expect(example).toMatch(/^HERMES_ACP_TOKEN=$/m);
+    expect(example).toMatch(/^HERMES_API_KEY=$/m);
+    expect(example).toContain('openssl rand -hex 32');
+    expect(example).not.toMatch(/my-admin-token\n|=my-api-key/);
+  });
+});
