@@ -1,7 +1,9 @@
 -- The audit of a run's tool calls, one row written as each call ends (so it survives a pod that
 -- dies mid-run). Arguments are stored with secret values redacted; the response body is not kept.
+-- No foreign key to cron_job_runs: runs are partitioned on scheduled_at and dropped a partition
+-- at a time; scheduler_runs_maintain() removes the tool calls of runs that are gone.
 CREATE TABLE cron_run_tool_calls (
-  run_id uuid NOT NULL REFERENCES cron_job_runs (id) ON DELETE CASCADE,
+  run_id uuid NOT NULL,
   seq integer NOT NULL CHECK (seq >= 1),
   tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
   tool text NOT NULL CHECK (length(tool) <= 100),

@@ -163,6 +163,7 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   WEBHOOK_MAX_DELIVERIES_PER_TENANT: ['10', "a tenant's deliveries in flight, all replicas"],
   WEBHOOK_MAX_ENDPOINTS: ['10', 'webhook endpoints per tenant'],
   WEBHOOK_DISABLE_AFTER: ['120h', 'an endpoint failing this long is disabled'],
+  WEBHOOK_DELIVERY_RETENTION: ['720h', 'finished deliveries are kept this long'],
   HERMES_SECRETS_KEY: ['unset (dev: generated)', 'tenant secrets key, 32 bytes hex or base64'],
   HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
 };

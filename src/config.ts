@@ -158,6 +158,7 @@ const envSchema = z.object({
   WEBHOOK_MAX_DELIVERIES_PER_TENANT: integer(10, 1, 10_000),
   WEBHOOK_MAX_ENDPOINTS: integer(10, 0, 1000),
   WEBHOOK_DISABLE_AFTER: duration('120h', 1000),
+  WEBHOOK_DELIVERY_RETENTION: duration('720h', 60_000),
   HERMES_SECRETS_KEY: optionalText.transform((text, ctx) => {
     if (text === undefined) return undefined;
     const key = parseSecretsKey(text);
@@ -246,6 +247,8 @@ export interface WebhookSettings {
   readonly maxDeliveriesPerTenant: number;
   readonly maxEndpoints: number;
   readonly disableAfterMs: number;
+  /** Finished deliveries (and their attempts) older than this are removed. */
+  readonly deliveryRetentionMs: number;
 }
 
 export type ObjectStoreSettings =
@@ -328,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDeliveriesPerTenant: s.WEBHOOK_MAX_DELIVERIES_PER_TENANT,
       maxEndpoints: s.WEBHOOK_MAX_ENDPOINTS,
       disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
+      deliveryRetentionMs: s.WEBHOOK_DELIVERY_RETENTION,
     }),
     secretsKey: s.HERMES_SECRETS_KEY,
     httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,

@@ -211,6 +211,7 @@ export function webhookSenderSettings(config: Config): SenderSettings {
     maxConcurrent: webhooks.maxConcurrentDeliveries,
     maxPerTenant: webhooks.maxDeliveriesPerTenant,
     disableAfterMs: webhooks.disableAfterMs,
+    retentionMs: webhooks.deliveryRetentionMs,
     allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false,
   };
 }

@@ -113,6 +113,7 @@ tenants.created_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.deleted_at timestamp with time zone
 tenants.max_concurrent_runs integer
+tenants.run_retention_days integer NOT NULL DEFAULT 30
 webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
 webhook_deliveries.endpoint_id uuid NOT NULL
@@ -159,18 +160,18 @@ api_keys api_keys_key_hash_key UNIQUE (key_hash)
 api_keys api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 api_keys api_keys_pkey PRIMARY KEY (id)
 api_keys api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
-cron_job_runs cron_job_runs_attempts_check CHECK ((attempts >= 0))
+cron_job_runs cron_job_runs_attempts_check1 CHECK ((attempts >= 0))
 cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, scheduled_at)
-cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
+cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey1 FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
-cron_job_runs cron_job_runs_error_check CHECK ((length(error) <= 1024))
+cron_job_runs cron_job_runs_error_check1 CHECK ((length(error) <= 1024))
 cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text])))
-cron_job_runs cron_job_runs_pkey PRIMARY KEY (id)
+cron_job_runs cron_job_runs_pkey PRIMARY KEY (id, scheduled_at)
 cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))
 cron_job_runs cron_job_runs_result_inline_check CHECK ((octet_length(result) <= 8192))
 cron_job_runs cron_job_runs_result_object_key_check CHECK ((length(result_object_key) <= 512))
-cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
+cron_job_runs cron_job_runs_status_check1 CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
 cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
 cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <= 3600000)))
@@ -195,7 +196,6 @@ cron_run_tool_calls cron_run_tool_calls_error_check CHECK ((length(error) <= 102
 cron_run_tool_calls cron_run_tool_calls_pkey PRIMARY KEY (run_id, seq)
 cron_run_tool_calls cron_run_tool_calls_request_bytes_check CHECK ((request_bytes >= 0))
 cron_run_tool_calls cron_run_tool_calls_response_bytes_check CHECK ((response_bytes >= 0))
-cron_run_tool_calls cron_run_tool_calls_run_id_fkey FOREIGN KEY (run_id) REFERENCES cron_job_runs(id) ON DELETE CASCADE
 cron_run_tool_calls cron_run_tool_calls_seq_check CHECK ((seq >= 1))
 cron_run_tool_calls cron_run_tool_calls_status_check CHECK ((status = ANY (ARRAY['ok'::text, 'error'::text, 'refused'::text, 'limit'::text])))
 cron_run_tool_calls cron_run_tool_calls_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -225,6 +225,7 @@ tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interva
 tenants tenants_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 tenants tenants_pkey PRIMARY KEY (id)
 tenants tenants_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
+tenants tenants_run_retention_days_check CHECK (((run_retention_days >= 1) AND (run_retention_days <= 3650)))
 webhook_deliveries webhook_deliveries_attempts_check CHECK ((attempts >= 0))
 webhook_deliveries webhook_deliveries_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (endpoint_id, run_id, event_type)
@@ -250,18 +251,19 @@ webhook_endpoints webhook_endpoints_url_check CHECK ((length(url) <= 2048))
 CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_hash)
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id)
-CREATE INDEX cron_job_runs_active_idx ON public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
-CREATE INDEX cron_job_runs_created_brin ON public.cron_job_runs USING brin (created_at)
-CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON public.cron_job_runs USING btree (cron_job_id, scheduled_at)
-CREATE UNIQUE INDEX cron_job_runs_pkey ON public.cron_job_runs USING btree (id)
-CREATE INDEX cron_job_runs_tenant_active_idx ON public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
-CREATE INDEX cron_job_runs_tenant_idx ON public.cron_job_runs USING btree (tenant_id, created_at DESC)
-CREATE INDEX cron_job_runs_tenant_scheduled_idx ON public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
-CREATE INDEX cron_jobs_enabled_idx ON public.cron_jobs USING btree (id) WHERE enabled
+CREATE INDEX cron_job_runs_active_idx ON ONLY public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_created_brin ON ONLY public.cron_job_runs USING brin (created_at)
+CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON ONLY public.cron_job_runs USING btree (cron_job_id, scheduled_at)
+CREATE INDEX cron_job_runs_job_active_idx ON ONLY public.cron_job_runs USING btree (cron_job_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE UNIQUE INDEX cron_job_runs_pkey ON ONLY public.cron_job_runs USING btree (id, scheduled_at)
+CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
+CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE enabled
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
+CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (id) WHERE (enabled AND (next_run_at IS NULL))
 CREATE UNIQUE INDEX cron_run_tool_calls_pkey ON public.cron_run_tool_calls USING btree (run_id, seq)
 CREATE INDEX cron_run_tool_calls_tenant_idx ON public.cron_run_tool_calls USING btree (tenant_id, created_at)
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
@@ -304,6 +306,11 @@ tenants rls=true force=true
 webhook_deliveries rls=true force=true
 webhook_delivery_attempts rls=true force=true
 webhook_endpoints rls=true force=true
+
+-- partitions
+cron_job_runs cron_job_runs_before_YYYYMMDD FOR VALUES FROM (MINVALUE) TO ('YYYY-MM-DD') rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
+cron_job_runs cron_job_runs_default DEFAULT rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
+cron_job_runs cron_job_runs_pYYYYMMDD FOR VALUES FROM ('YYYY-MM-DD') TO ('YYYY-MM-DD') rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
 
 -- policies
 api_keys api_keys_delete DELETE TO hermesx_app USING (app_is_admin())
@@ -373,6 +380,7 @@ admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: h
 app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
+cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
 cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_track_controls() INVOKER execute:  +PUBLIC
@@ -380,21 +388,26 @@ cron_jobs_track_definition() INVOKER execute:  +PUBLIC
 idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
-scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
+scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
+scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
-scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_details jsonb[]) SECURITY DEFINER execute: hermesx_app
+scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[]) SECURITY DEFINER execute: hermesx_app
 scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
-scheduler_job_versions() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
+scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
+scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
+scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run_trigger() INVOKER execute:  +PUBLIC
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_queue_stats() SECURITY DEFINER execute: hermesx_app
 
 -- functions
@@ -457,6 +470,37 @@ AS $function$
       AND k.revoked_at IS NULL
       AND (k.expires_at IS NULL OR k.expires_at > now())
       AND t.deleted_at IS NULL
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_job_runs_add_partition(p_name text, p_bounds text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    policy record;
+  BEGIN
+    EXECUTE format('CREATE TABLE public.%I PARTITION OF public.cron_job_runs %s', p_name, p_bounds);
+    EXECUTE format('ALTER TABLE public.%I ENABLE ROW LEVEL SECURITY', p_name);
+    EXECUTE format('ALTER TABLE public.%I FORCE ROW LEVEL SECURITY', p_name);
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON public.%I TO hermesx_app', p_name);
+    FOR policy IN
+      SELECT p.polname, p.polcmd, p.polpermissive,
+             pg_get_expr(p.polqual, p.polrelid) AS qual,
+             pg_get_expr(p.polwithcheck, p.polrelid) AS withcheck,
+             ARRAY(SELECT CASE WHEN r = 0 THEN 'public' ELSE quote_ident(r::regrole::text) END
+                     FROM unnest(p.polroles) AS r) AS roles
+        FROM pg_policy p WHERE p.polrelid = 'public.cron_job_runs'::regclass
+    LOOP
+      EXECUTE format('CREATE POLICY %I ON public.%I AS %s FOR %s TO %s%s%s',
+        policy.polname, p_name,
+        CASE WHEN policy.polpermissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END,
+        CASE policy.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE'
+                           WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
+        array_to_string(policy.roles, ', '),
+        CASE WHEN policy.qual IS NULL THEN '' ELSE format(' USING (%s)', policy.qual) END,
+        CASE WHEN policy.withcheck IS NULL THEN '' ELSE format(' WITH CHECK (%s)', policy.withcheck) END);
+    END LOOP;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_apply_run_limits()
  RETURNS trigger
@@ -523,6 +567,9 @@ AS $function$
     IF (NEW.schedule, NEW.timezone) IS DISTINCT FROM (OLD.schedule, OLD.timezone)
        OR (NEW.enabled AND NOT OLD.enabled) THEN
       NEW.due_from := now();
+      IF NEW.next_run_at IS NOT DISTINCT FROM OLD.next_run_at THEN
+        NEW.next_run_at := NULL;
+      END IF;
     END IF;
     IF (NEW.tenant_id, NEW.name, NEW.schedule, NEW.timezone, NEW.prompt, NEW.enabled)
        IS DISTINCT FROM (OLD.tenant_id, OLD.name, OLD.schedule, OLD.timezone, OLD.prompt, OLD.enabled) THEN
@@ -570,7 +617,17 @@ AS $function$
     SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
       FROM adopted a JOIN cron_jobs j ON j.id = a.cron_job_id
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_pod_id text)
+CREATE OR REPLACE FUNCTION public.scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[])
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_jobs j SET next_run_at = i.next_run_at
+      FROM unnest(p_ids, p_past_ats, p_next_run_ats) AS i (id, past_at, next_run_at)
+     WHERE j.id = i.id AND j.next_run_at <= i.past_at AND i.next_run_at > j.next_run_at
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text)
  RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -585,8 +642,9 @@ AS $function$
       ORDER BY t.id;
     RETURN QUERY
     WITH input AS (
-      SELECT c.job_id, c.scheduled_at, c.ord
-        FROM unnest(p_job_ids, p_scheduled_ats) WITH ORDINALITY AS c (job_id, scheduled_at, ord)
+      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats) WITH ORDINALITY
+             AS c (job_id, scheduled_at, next_run_at, ord)
     ), candidate AS (
       SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
@@ -608,6 +666,11 @@ AS $function$
       SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
       RETURNING r.cron_job_id, r.scheduled_at, r.id
+    ), advanced AS (
+      UPDATE cron_jobs j SET next_run_at = i.next_run_at
+        FROM claimed c JOIN input i ON i.job_id = c.cron_job_id AND i.scheduled_at = c.scheduled_at
+       WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
+         AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model
       FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
@@ -627,6 +690,22 @@ AS $function$
              WHERE status IN ('claimed', 'running')
                AND started_at < now() - make_interval(secs => lock_ttl_seconds)),
       'pod crash or lock TTL exceeded', 'lock_lost')
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+           j.ends_at, j.jitter_ms
+      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND t.deleted_at IS NULL
+       AND j.next_run_at <= p_until
+       AND (j.next_run_at, j.id) > (coalesce(p_after_at, '-infinity'),
+                                    coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+     ORDER BY j.next_run_at, j.id
+     LIMIT p_limit
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text)
  RETURNS TABLE(run_id uuid, cron_job_id uuid)
@@ -658,7 +737,7 @@ AS $function$
     )
     SELECT f.id, f.cron_job_id FROM failed f
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_details jsonb[] DEFAULT NULL::jsonb[])
+CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[] DEFAULT NULL::jsonb[])
  RETURNS SETOF uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -669,8 +748,8 @@ AS $function$
     RETURN QUERY
     WITH input AS (
       SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
-                           p_next_run_ats, p_details)
-               AS i (run_id, success, result, error, error_kind, attempts, next_run_at, d)
+                           p_details)
+               AS i (run_id, success, result, error, error_kind, attempts, d)
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
@@ -686,15 +765,14 @@ AS $function$
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind, i.next_run_at
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
              last_run_error_kind = run.error_kind,
-             run_count = j.run_count + 1,
-             next_run_at = run.next_run_at
+             run_count = j.run_count + 1
         FROM run
        WHERE j.id = run.cron_job_id
     )
@@ -707,28 +785,18 @@ CREATE OR REPLACE FUNCTION public.scheduler_installation_id()
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id FROM installation $function$
-CREATE OR REPLACE FUNCTION public.scheduler_job_versions()
- RETURNS TABLE(id uuid, updated_at timestamp with time zone)
- LANGUAGE sql
- STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$
-    SELECT j.id, j.updated_at FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND t.deleted_at IS NULL
-  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT NULL::uuid[])
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
-           (SELECT max(r.scheduled_at) FROM cron_job_runs r WHERE r.cron_job_id = j.id),
-           j.ends_at, j.jitter_ms
+           nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
-       -- every id, quadratic for the 100,000 ids a bulk insert notifies.
+       -- every id, quadratic for the thousands of ids a bulk insert notifies.
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
@@ -744,6 +812,33 @@ AS $function$
      WHERE r.id = i.run_id AND r.status = 'claimed' AND r.pod_id = p_pod_id
     RETURNING r.id
   $function$
+CREATE OR REPLACE FUNCTION public.scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[])
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_jobs j SET next_run_at = i.next_run_at
+      FROM unnest(p_ids, p_next_run_ats) AS i (id, next_run_at)
+     WHERE j.id = i.id AND j.next_run_at IS NULL
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+           (SELECT max(r.scheduled_at) FROM cron_job_runs r
+             WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
+           j.ends_at, j.jitter_ms
+      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.enabled AND j.next_run_at IS NULL AND t.deleted_at IS NULL
+       AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
+     ORDER BY j.id
+     LIMIT p_limit
+       FOR UPDATE OF j SKIP LOCKED
+  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb)
  RETURNS boolean
  LANGUAGE sql
@@ -758,6 +853,89 @@ AS $function$
       RETURNING r.id
     )
     SELECT EXISTS (SELECT 1 FROM moved)
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(created integer, dropped integer, deleted integer)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    v_now timestamptz := coalesce(p_now, now());
+    v_today date := (v_now AT TIME ZONE 'UTC')::date;
+    v_longest integer;
+    v_day date;
+    v_name text;
+    v_upper date;
+    v_part record;
+  BEGIN
+    created := 0;
+    dropped := 0;
+    deleted := 0;
+    IF NOT pg_try_advisory_xact_lock(hashtextextended('hermesx:runs-maintenance', 0)) THEN
+      RETURN NEXT;
+      RETURN;
+    END IF;
+
+    FOR v_day IN SELECT generate_series(v_today, v_today + p_days_ahead, interval '1 day')::date
+    LOOP
+      v_name := 'cron_job_runs_p' || to_char(v_day, 'YYYYMMDD');
+      CONTINUE WHEN to_regclass('public.' || v_name) IS NOT NULL;
+      BEGIN
+        PERFORM cron_job_runs_add_partition(v_name,
+          format('FOR VALUES FROM (%L) TO (%L)', v_day::timestamp AT TIME ZONE 'UTC',
+                 (v_day + 1)::timestamp AT TIME ZONE 'UTC'));
+        created := created + 1;
+      EXCEPTION WHEN invalid_object_definition OR check_violation THEN
+        -- The day is inside an older partition, or the default partition already holds rows
+        -- of it: they stay where they are.
+        RAISE WARNING 'cron_job_runs: no partition for %: %', v_day, SQLERRM;
+      END;
+    END LOOP;
+
+    SELECT greatest(coalesce(max(t.run_retention_days), 30), 1) INTO v_longest FROM tenants t;
+    FOR v_part IN
+      SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'public.cron_job_runs'::regclass AND c.relkind = 'r'
+    LOOP
+      v_upper := CASE
+        WHEN v_part.relname ~ '^cron_job_runs_p[0-9]{8}$'
+          THEN to_date(right(v_part.relname, 8), 'YYYYMMDD') + 1
+        WHEN v_part.relname ~ '^cron_job_runs_before_[0-9]{8}$'
+          THEN to_date(right(v_part.relname, 8), 'YYYYMMDD')
+      END;
+      IF v_upper IS NOT NULL AND v_upper <= v_today - v_longest THEN
+        EXECUTE format('DROP TABLE public.%I', v_part.relname);
+        dropped := dropped + 1;
+      END IF;
+    END LOOP;
+
+    WITH doomed AS (
+      SELECT r.id, r.scheduled_at
+        FROM tenants t
+        CROSS JOIN LATERAL (
+          SELECT x.id, x.scheduled_at FROM cron_job_runs x
+           WHERE x.tenant_id = t.id
+             AND x.scheduled_at < v_now - make_interval(days => t.run_retention_days)
+             AND x.status IN ('success', 'failed')
+           LIMIT p_delete_limit) r
+       WHERE t.run_retention_days < v_longest
+       LIMIT p_delete_limit
+    ), gone AS (
+      DELETE FROM cron_job_runs x USING doomed d
+       WHERE x.id = d.id AND x.scheduled_at = d.scheduled_at
+      RETURNING 1
+    )
+    SELECT count(*)::integer INTO deleted FROM gone;
+
+    DELETE FROM cron_run_tool_calls c
+     WHERE (c.run_id, c.seq) IN (
+       SELECT o.run_id, o.seq FROM cron_run_tool_calls o
+        WHERE o.created_at < v_now - interval '1 hour'
+          AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.id = o.run_id)
+        LIMIT p_delete_limit);
+    RETURN NEXT;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger
@@ -929,6 +1107,23 @@ AS $function$
     RETURN QUERY SELECT (SELECT d.status FROM webhook_deliveries d WHERE d.id = p_delivery_id),
                         v_reason;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH old AS (
+      SELECT id FROM webhook_deliveries
+       WHERE status <> 'pending'
+         AND created_at < now() - make_interval(secs => p_older_than_seconds)
+       ORDER BY created_at
+       LIMIT p_limit
+    ), gone AS (
+      DELETE FROM webhook_deliveries d USING old WHERE d.id = old.id RETURNING 1
+    )
+    SELECT count(*)::integer FROM gone
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_queue_stats()
  RETURNS TABLE(pending bigint, oldest_pending_seconds double precision)

@@ -2,10 +2,13 @@
 -- who runs an occurrence, whatever the lock did. Per input row, returns either the claimed run
 -- (with the job's name and prompt as committed now) or refused = 'capped' when the tenant is at
 -- its max_concurrent_runs (the job's timeout_ms and model come with the claimed run); an occurrence already claimed, or of a job gone, disabled or still in
--- flight, is not returned. Claims of capped tenants are serialised per tenant by an advisory lock
+-- flight, is not returned. A claimed occurrence moves its job's next_run_at on to the pod's
+-- computed next occurrence (p_next_run_ats; NULL for a run-now, which leaves it) in the same
+-- statement, so the database always knows what is due; never backwards. Claims of capped tenants are serialised per tenant by an advisory lock
 -- (taken in tenant id order, so two batches cannot deadlock), so the count below is true across
 -- pods.
-CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[], p_pod_id text)
+CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
+                                p_next_run_ats timestamptz[], p_pod_id text)
   RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid, name text,
                  prompt text, refused text, timeout_ms integer, model text)
   LANGUAGE plpgsql SECURITY DEFINER
@@ -20,8 +23,9 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
       ORDER BY t.id;
     RETURN QUERY
     WITH input AS (
-      SELECT c.job_id, c.scheduled_at, c.ord
-        FROM unnest(p_job_ids, p_scheduled_ats) WITH ORDINALITY AS c (job_id, scheduled_at, ord)
+      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats) WITH ORDINALITY
+             AS c (job_id, scheduled_at, next_run_at, ord)
     ), candidate AS (
       SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
@@ -43,6 +47,11 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
       SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
       RETURNING r.cron_job_id, r.scheduled_at, r.id
+    ), advanced AS (
+      UPDATE cron_jobs j SET next_run_at = i.next_run_at
+        FROM claimed c JOIN input i ON i.job_id = c.cron_job_id AND i.scheduled_at = c.scheduled_at
+       WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
+         AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model
       FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
@@ -52,5 +61,5 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_claim(uuid[], timestamptz[], text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_claim(uuid[], timestamptz[], text) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_claim(uuid[], timestamptz[], timestamptz[], text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_claim(uuid[], timestamptz[], timestamptz[], text) TO hermesx_app;

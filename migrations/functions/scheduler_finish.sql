@@ -1,11 +1,11 @@
 -- Finishes runs of this pod and updates their jobs in one statement. Returns the runs it
 -- finished; one failed by recovery or adopted by another pod is left as it is. p_details (per
 -- run: result_object_key, result_bytes, result_truncated, detail) may be NULL for callers that
--- have none; `result` is bounded by the caller and the table's CHECK (8 KiB).
+-- have none; `result` is bounded by the caller and the table's CHECK (8 KiB). next_run_at is
+-- not touched: the claim moved it on.
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
-                                 p_next_run_ats timestamptz[], p_pod_id text,
-                                 p_details jsonb[] DEFAULT NULL)
+                                 p_pod_id text, p_details jsonb[] DEFAULT NULL)
   RETURNS SETOF uuid
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
@@ -15,8 +15,8 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
     RETURN QUERY
     WITH input AS (
       SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
-                           p_next_run_ats, p_details)
-               AS i (run_id, success, result, error, error_kind, attempts, next_run_at, d)
+                           p_details)
+               AS i (run_id, success, result, error, error_kind, attempts, d)
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
@@ -32,15 +32,14 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind, i.next_run_at
+      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
              last_run_error_kind = run.error_kind,
-             run_count = j.run_count + 1,
-             next_run_at = run.next_run_at
+             run_count = j.run_count + 1
         FROM run
        WHERE j.id = run.cron_job_id
     )
@@ -48,5 +47,5 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text, jsonb[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], timestamptz[], text, jsonb[]) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[]) TO hermesx_app;

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../scheduler/ports.js';
-import type { StoredJob } from '../scheduler/ports.js';
+import type { DueKey, PlanDecider, StoredJob } from '../scheduler/ports.js';
 import type { Pool, PoolClient } from './pool.js';
 
 export type PausedBy = 'user' | 'system';
@@ -29,38 +29,105 @@ interface LoadedRow {
   timezone: string;
   due_from: Date;
   updated_at: Date;
-  last_scheduled_at: Date | null;
+  next_run_at: Date | null;
   ends_at: Date | null;
   jitter_ms: number | null;
 }
 
-/** Enabled jobs of live tenants, all or the named ones (scheduler_load_schedules, cross-tenant). */
+const toStoredJob = (row: LoadedRow): StoredJob => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  schedule: row.schedule,
+  timezone: row.timezone,
+  dueFrom: row.due_from,
+  updatedAt: row.updated_at,
+  nextRunAt: row.next_run_at,
+  endsAt: row.ends_at,
+  jitterMs: row.jitter_ms,
+});
+
+/** The named jobs that are enabled jobs of live tenants (scheduler_load_schedules, cross-tenant). */
 export async function loadSchedulableJobs(
   pool: Pool,
-  ids?: readonly string[],
+  ids: readonly string[],
 ): Promise<StoredJob[]> {
-  const { rows } = await pool.query<LoadedRow>('SELECT * FROM scheduler_load_schedules($1)', [
-    ids ?? null,
-  ]);
-  return rows.map((row) => ({
-    id: row.id,
-    tenantId: row.tenant_id,
-    schedule: row.schedule,
-    timezone: row.timezone,
-    dueFrom: row.due_from,
-    updatedAt: row.updated_at,
-    lastScheduledAt: row.last_scheduled_at,
-    endsAt: row.ends_at,
-    jitterMs: row.jitter_ms,
-  }));
+  const { rows } = await pool.query<LoadedRow>('SELECT * FROM scheduler_load_schedules($1)', [ids]);
+  return rows.map(toStoredJob);
 }
 
-/** Id and version of every enabled job of a live tenant (scheduler_job_versions, cross-tenant). */
-export async function loadJobVersions(pool: Pool): Promise<{ id: string; updatedAt: Date }[]> {
-  const { rows } = await pool.query<{ id: string; updated_at: Date }>(
-    'SELECT id, updated_at FROM scheduler_job_versions()',
-  );
-  return rows.map((row) => ({ id: row.id, updatedAt: row.updated_at }));
+/** One page of the due window, through the next_run_at index (scheduler_due_jobs, cross-tenant). */
+export async function loadDueJobs(
+  pool: Pool,
+  until: Date,
+  after: DueKey | null,
+  limit: number,
+): Promise<StoredJob[]> {
+  const { rows } = await pool.query<LoadedRow>('SELECT * FROM scheduler_due_jobs($1, $2, $3, $4)', [
+    until,
+    after === null ? null : new Date(after.atMs),
+    after?.id ?? null,
+    limit,
+  ]);
+  return rows.map(toStoredJob);
+}
+
+/**
+ * One transaction of the planning sweep: takes up to `limit` enabled jobs without next_run_at
+ * (FOR UPDATE SKIP LOCKED, so pods sweep side by side), lets `decide` compute each one's next
+ * occurrence with the schedule parser, and writes them (null parks a job at 'infinity' until
+ * its definition changes). Returns how many it planned.
+ */
+export async function planUnplannedJobs(
+  pool: Pool,
+  ids: readonly string[] | null,
+  limit: number,
+  since: Date,
+  decide: PlanDecider,
+): Promise<number> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<LoadedRow & { last_scheduled_at: Date | null }>(
+      'SELECT * FROM scheduler_plan_take($1, $2, $3)',
+      [ids, limit, since],
+    );
+    if (rows.length > 0) {
+      const jobs = rows.map((row) => ({
+        ...toStoredJob(row),
+        lastScheduledAt: row.last_scheduled_at,
+      }));
+      const nexts = decide(jobs);
+      await client.query('SELECT scheduler_plan_set($1, $2)', [
+        jobs.map((job) => job.id),
+        nexts.map((next) => next ?? 'infinity'),
+      ]);
+    }
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+export interface AdvanceRequest {
+  jobId: string;
+  pastAt: Date;
+  nextRunAt: Date | null;
+}
+
+/** Moves next_run_at past skipped occurrences, for many jobs in one statement. */
+export async function advanceJobs(pool: Pool, items: readonly AdvanceRequest[]): Promise<void> {
+  await pool.query('SELECT scheduler_advance($1, $2, $3)', [
+    items.map((i) => i.jobId),
+    items.map((i) => i.pastAt),
+    items.map((i) => i.nextRunAt ?? 'infinity'),
+  ]);
 }
 
 // Tenant-scoped statements: each runs on a client inside withTenant, so RLS limits it to the
@@ -98,7 +165,10 @@ export interface JobRow {
   context_previous_result: boolean;
 }
 
-const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
+// A job parked by the planning sweep (no occurrence, or a schedule that does not parse) has
+// next_run_at 'infinity': shown as null.
+const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled,
+  nullif(next_run_at, 'infinity') AS next_run_at,
   last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
   labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
   consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms,

@@ -4,6 +4,7 @@ import type {
   AttemptRecord,
   ClaimAnswer,
   ErrorKind,
+  RunHistoryUpkeep,
   RunOrigin,
   RunOutcome,
 } from '../scheduler/ports.js';
@@ -51,6 +52,8 @@ export async function cleanupStaleRuns(pool: Pool, lockTtlMs: number): Promise<n
 export interface ClaimRequest {
   jobId: string;
   scheduledAt: Date;
+  /** The job's next_run_at once this occurrence is claimed; null leaves it as it is. */
+  nextRunAt?: Date | null;
 }
 
 interface ClaimRow {
@@ -72,8 +75,13 @@ export async function claimRuns(
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
     `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model
-       FROM scheduler_claim($1, $2, $3)`,
-    [claims.map((c) => c.jobId), claims.map((c) => c.scheduledAt), podId],
+       FROM scheduler_claim($1, $2, $3, $4)`,
+    [
+      claims.map((c) => c.jobId),
+      claims.map((c) => c.scheduledAt),
+      claims.map((c) => c.nextRunAt ?? null),
+      podId,
+    ],
   );
   const answers = new Map<string, ClaimAnswer>();
   for (const row of rows) {
@@ -173,7 +181,6 @@ function finishDetails(outcome: RunOutcome): string {
 export interface FinishRequest {
   runId: string;
   outcome: RunOutcome;
-  nextRunAt: Date | null;
 }
 
 /** Records many outcomes in one statement; true for each run that was still this pod's. */
@@ -183,7 +190,7 @@ export async function finishRuns(
   podId: string,
 ): Promise<boolean[]> {
   const { rows } = await pool.query<{ id: string }>(
-    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id',
+    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8) AS id',
     [
       items.map((i) => i.runId),
       items.map((i) => i.outcome.success),
@@ -191,7 +198,6 @@ export async function finishRuns(
       items.map((i) => i.outcome.error),
       items.map((i) => i.outcome.errorKind),
       items.map((i) => i.outcome.attempts),
-      items.map((i) => i.nextRunAt),
       podId,
       items.map((i) => finishDetails(i.outcome)),
     ],
@@ -230,4 +236,17 @@ export async function adoptRuns(
     timeoutMs: row.timeout_ms,
     model: row.model,
   }));
+}
+
+/** Partitions ahead, partitions past retention dropped, short-retention rows deleted (bounded). */
+export async function maintainRunHistory(
+  pool: Pool,
+  daysAhead: number,
+  deleteLimit: number,
+): Promise<RunHistoryUpkeep> {
+  const { rows } = await pool.query<RunHistoryUpkeep>(
+    'SELECT created, dropped, deleted FROM scheduler_runs_maintain($1, $2)',
+    [daysAhead, deleteLimit],
+  );
+  return rows[0] ?? { created: 0, dropped: 0, deleted: 0 };
 }

@@ -9,13 +9,14 @@ export interface TenantRow {
   min_schedule_interval_seconds: number;
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
+  run_retention_days: number;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
 }
 
 const TENANT_COLUMNS = `id, name, max_cron_jobs, min_schedule_interval_seconds, rate_limit_rpm,
-  max_concurrent_runs, created_at, updated_at, deleted_at`;
+  max_concurrent_runs, run_retention_days, created_at, updated_at, deleted_at`;
 
 export interface TenantFields {
   name: string;
@@ -23,19 +24,21 @@ export interface TenantFields {
   min_schedule_interval_seconds: number;
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
+  run_retention_days: number;
 }
 
 export async function insertTenant(client: PoolClient, fields: TenantFields): Promise<TenantRow> {
   const { rows } = await client.query<TenantRow>(
     `INSERT INTO tenants (name, max_cron_jobs, min_schedule_interval_seconds, rate_limit_rpm,
-       max_concurrent_runs)
-     VALUES ($1, $2, $3, $4, $5) RETURNING ${TENANT_COLUMNS}`,
+       max_concurrent_runs, run_retention_days)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${TENANT_COLUMNS}`,
     [
       fields.name,
       fields.max_cron_jobs,
       fields.min_schedule_interval_seconds,
       fields.rate_limit_rpm,
       fields.max_concurrent_runs,
+      fields.run_retention_days,
     ],
   );
   return rows[0] as TenantRow;
@@ -66,7 +69,7 @@ export async function updateTenant(
 ): Promise<TenantRow | undefined> {
   const { rows } = await client.query<TenantRow>(
     `UPDATE tenants SET name = $2, max_cron_jobs = $3, min_schedule_interval_seconds = $4,
-       rate_limit_rpm = $5, max_concurrent_runs = $6, updated_at = now()
+       rate_limit_rpm = $5, max_concurrent_runs = $6, run_retention_days = $7, updated_at = now()
      WHERE id = $1 AND deleted_at IS NULL RETURNING ${TENANT_COLUMNS}`,
     [
       id,
@@ -75,6 +78,7 @@ export async function updateTenant(
       fields.min_schedule_interval_seconds,
       fields.rate_limit_rpm,
       fields.max_concurrent_runs,
+      fields.run_retention_days,
     ],
   );
   return rows[0];

@@ -360,6 +360,12 @@ const maxConcurrentRuns = z
   .max(1_000_000)
   .nullable()
   .describe('runs of this tenant in flight at once across all replicas; null or 0: unlimited');
+const runRetentionDays = z
+  .number()
+  .int()
+  .min(1)
+  .max(3650)
+  .describe('days a run stays in the history (by its scheduled time); older ones are removed');
 
 export const TenantCreateBody = z
   .strictObject({
@@ -370,6 +376,7 @@ export const TenantCreateBody = z
       .describe('default 60'),
     rate_limit_rpm: tenantQuotas.rate_limit_rpm.optional().describe('default 600'),
     max_concurrent_runs: maxConcurrentRuns.optional().describe('default null (unlimited)'),
+    run_retention_days: runRetentionDays.optional().describe('default 30'),
   })
   .meta({ id: 'TenantCreate' });
 
@@ -383,6 +390,7 @@ export const Tenant = z
     name: z.string(),
     ...tenantQuotas,
     max_concurrent_runs: maxConcurrentRuns,
+    run_retention_days: runRetentionDays,
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -396,6 +404,7 @@ export const Tenant = z
         min_schedule_interval_seconds: 60,
         rate_limit_rpm: 600,
         max_concurrent_runs: null,
+        run_retention_days: 30,
         created_at: '2026-03-01T09:00:00.000Z',
         updated_at: '2026-03-01T09:00:00.000Z',
       },

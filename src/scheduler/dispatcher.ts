@@ -149,7 +149,12 @@ export class Dispatcher {
       if (this.waiting.size > 0) return;
       const steal = this.steals.take((occurrence) => this.skipped(occurrence, 'passed_over'));
       if (!steal) return;
-      if (this.inFlight.has(steal.occurrence.jobId)) {
+      const running = this.inFlight.get(steal.occurrence.jobId);
+      if (running) {
+        // This pod runs the job itself (it owned it a moment ago): an overlap like its own.
+        if (running.occurrence.scheduledAtMs < steal.occurrence.scheduledAtMs) {
+          this.skipped(steal.occurrence, 'overlap');
+        }
         steal.done({ taken: false, holder: null });
         continue;
       }

@@ -84,7 +84,7 @@ export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
     }),
     jobsLoaded: new Gauge({
       name: 'hermesx_scheduler_jobs_loaded',
-      help: 'Enabled jobs this pod schedules',
+      help: 'Jobs this pod holds: those whose next occurrence is within the look-ahead',
       registers,
     }),
     inFlight: new Gauge({
@@ -99,7 +99,7 @@ export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
     }),
     syncDuration: new Histogram({
       name: 'hermesx_scheduler_sync_duration_seconds',
-      help: 'Time to load and apply jobs from PostgreSQL',
+      help: 'Time to read the due window from PostgreSQL and apply it',
       buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
       registers,
     }),

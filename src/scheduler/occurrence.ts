@@ -15,6 +15,13 @@ export interface Occurrence {
   kind: OccurrenceKind;
   /** Set for kind "adopted": the run already claimed. */
   adopted?: ClaimedRun;
+  /** The job as it was when the occurrence was fired (what running it needs). */
+  job?: LoadedJob;
+  /**
+   * The job's following occurrence, written as its next_run_at by the claim (scheduled and
+   * catch-up occurrences); null when the claim must leave next_run_at alone.
+   */
+  nextMs?: number | null;
 }
 
 /** A job as the pod holds it: the stored definition and its parsed schedule. */

@@ -1,5 +1,11 @@
 import { Batcher } from '../db/batch.js';
-import { loadJobVersions, loadSchedulableJobs } from '../db/jobs.js';
+import {
+  advanceJobs,
+  loadDueJobs,
+  loadSchedulableJobs,
+  planUnplannedJobs,
+  type AdvanceRequest,
+} from '../db/jobs.js';
 import type { Pool } from '../db/pool.js';
 import {
   adoptRuns,
@@ -8,6 +14,7 @@ import {
   failRuns,
   finishRuns,
   listActiveRuns,
+  maintainRunHistory,
   markRunsSent,
   noteRunProgress,
   type ClaimRequest,
@@ -25,14 +32,20 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
   const claims = new Batcher<ClaimRequest, ClaimAnswer>((items) => claimRuns(pool, items, podId));
   const marks = new Batcher<MarkRequest, boolean>((items) => markRunsSent(pool, items, podId));
   const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items, podId));
+  const advances = new Batcher<AdvanceRequest, void>(async (items) => {
+    await advanceJobs(pool, items);
+    return items.map(() => undefined);
+  });
   const mine = (claimant: string) => claimant === podId;
   return {
     loadJobs: (ids) => loadSchedulableJobs(pool, ids),
-    jobVersions: () => loadJobVersions(pool),
-    claimRun: (jobId, scheduledAt, claimant) =>
+    dueJobs: (untilMs, after, limit) => loadDueJobs(pool, new Date(untilMs), after, limit),
+    planJobs: (ids, limit, since, decide) => planUnplannedJobs(pool, ids, limit, since, decide),
+    advanceJob: (jobId, pastAt, nextRunAt) => advances.add({ jobId, pastAt, nextRunAt }),
+    claimRun: (jobId, scheduledAt, claimant, nextRunAt) =>
       mine(claimant)
-        ? claims.add({ jobId, scheduledAt })
-        : claimRuns(pool, [{ jobId, scheduledAt }], claimant).then(
+        ? claims.add({ jobId, scheduledAt, nextRunAt })
+        : claimRuns(pool, [{ jobId, scheduledAt, nextRunAt }], claimant).then(
             (a) => a[0] ?? { kind: 'taken' },
           ),
     markSent: (runId, claimant, origin) =>
@@ -41,13 +54,15 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
         : markRunsSent(pool, [{ runId, origin }], claimant).then((a) => a[0] ?? false),
     noteProgress: (runId, claimant, attempts, log) =>
       noteRunProgress(pool, runId, claimant, attempts, log),
-    finishRun: (runId, outcome, nextRunAt, claimant) =>
+    finishRun: (runId, outcome, claimant) =>
       mine(claimant)
-        ? finishes.add({ runId, outcome, nextRunAt })
-        : finishRuns(pool, [{ runId, outcome, nextRunAt }], claimant).then((a) => a[0] ?? false),
+        ? finishes.add({ runId, outcome })
+        : finishRuns(pool, [{ runId, outcome }], claimant).then((a) => a[0] ?? false),
     failRuns: (runIds, reason, kind) => failRuns(pool, runIds, reason, kind),
     activeRuns: () => listActiveRuns(pool),
     adoptRuns: (runs, claimant) => adoptRuns(pool, runs, claimant),
     cleanupStaleRuns: (lockTtlMs) => cleanupStaleRuns(pool, lockTtlMs),
+    maintainRunHistory: (daysAhead, deleteLimit) =>
+      maintainRunHistory(pool, daysAhead, deleteLimit),
   };
 }

@@ -62,3 +62,44 @@ function countBetween(schedule: ParsedSchedule, afterMs: number, beforeMs: numbe
   }
   return count;
 }
+
+export interface DueInput {
+  /** The database's next occurrence to run (may be past: overdue). */
+  nextRunAt: Date;
+  dueFrom: Date;
+}
+
+/**
+ * Plans a job read from the due window. Occurrences up to the later of next_run_at (exclusive)
+ * and the last one this pod fired itself (`lastFiredMs`) are settled. When the first unsettled
+ * occurrence is still ahead it is the next one; when it has passed (an outage, a pod that could
+ * not claim), the latest one within the catch-up window runs once, exactly as planJob decides
+ * on a reload. Pure.
+ */
+export function planDueJob(
+  schedule: ParsedSchedule,
+  job: DueInput,
+  lastFiredMs: number | undefined,
+  nowMs: number,
+  catchupWindowMs: number,
+): OccurrencePlan {
+  const cursorMs = Math.max(job.nextRunAt.getTime() - 1, lastFiredMs ?? -Infinity);
+  const first = schedule.nextAfter(new Date(Math.max(cursorMs, nowMs)));
+  if (cursorMs >= nowMs) return { catchUp: null, missed: 0, next: first };
+  const settled = { dueFrom: job.dueFrom, lastScheduledAt: new Date(cursorMs) };
+  return planJob(schedule, settled, nowMs, catchupWindowMs);
+}
+
+/**
+ * What the planning sweep writes as a job's next_run_at: its occurrence to catch up, if it
+ * missed one within the window, else its next one; with how many older ones it skipped. Pure.
+ */
+export function planNextRunAt(
+  schedule: ParsedSchedule,
+  job: PlanInput,
+  nowMs: number,
+  catchupWindowMs: number,
+): { nextRunAt: Date | null; missed: number } {
+  const plan = planJob(schedule, job, nowMs, catchupWindowMs);
+  return { nextRunAt: plan.catchUp ?? plan.next, missed: plan.missed };
+}

@@ -3,8 +3,8 @@
 // (test/contract/) runs against both.
 
 /**
- * An enabled job of a live tenant, as the scheduler loads it: what scheduling needs. Its name and
- * prompt come with each claim, so a pod holding 100,000 jobs does not hold their prompts.
+ * An enabled job of a live tenant, as the scheduler reads it: what scheduling needs. Its name and
+ * prompt come with each claim, so a pod does not hold prompts.
  */
 export interface StoredJob {
   id: string;
@@ -15,13 +15,35 @@ export interface StoredJob {
   dueFrom: Date;
   /** Changes whenever the definition changes; a different value replaces the pod's copy. */
   updatedAt: Date;
-  /** The latest occurrence already claimed by any pod, if any. */
-  lastScheduledAt: Date | null;
+  /**
+   * The job's first occurrence not yet claimed (or skipped), as the database knows it: written by
+   * the claim, by the planning sweep, and by the API. Null until planned.
+   */
+  nextRunAt: Date | null;
   /** The job's ends_at: no occurrence after it (absent: none). */
   endsAt?: Date | null;
   /** The job's jitter: each occurrence starts up to this long after its nominal time. */
   jitterMs?: number | null;
 }
+
+/** A job the planning sweep took (next_run_at NULL, row locked until its plan is written). */
+export interface UnplannedJob extends StoredJob {
+  /** The latest occurrence claimed by any pod since the planning's `since`, if any. */
+  lastScheduledAt: Date | null;
+}
+
+/** Where a read of the due window stopped: the (next_run_at, id) of its last row. */
+export interface DueKey {
+  atMs: number;
+  id: string;
+}
+
+/**
+ * The planning sweep's decision for each job it took, in order: its next occurrence to run
+ * (possibly in the past: a missed one to catch up), or null when it has none (an invalid
+ * schedule, or no occurrence ever again), which parks the job until its definition changes.
+ */
+export type PlanDecider = (jobs: readonly UnplannedJob[]) => (Date | null)[];
 
 /** A claimed occurrence: its run, and the job's name and prompt as committed at the claim. */
 export interface ClaimedRun {
@@ -113,11 +135,40 @@ export interface AdoptedRun extends ClaimedRun {
 }
 
 export interface JobStore {
-  /** All enabled jobs, or those of `ids` that are still enabled (missing ones are gone). */
-  loadJobs(ids?: readonly string[]): Promise<StoredJob[]>;
-  /** Id and version of every enabled job: what a periodic sync compares before loading changes. */
-  jobVersions(): Promise<{ id: string; updatedAt: Date }[]>;
-  claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimAnswer>;
+  /** Those of `ids` that are enabled jobs of live tenants (missing ones are gone or disabled). */
+  loadJobs(ids: readonly string[]): Promise<StoredJob[]>;
+  /**
+   * Enabled jobs of live tenants with next_run_at at or before untilMs, in (next_run_at, id)
+   * order after `after`, at most `limit`: one page of the due window.
+   */
+  dueJobs(untilMs: number, after: DueKey | null, limit: number): Promise<StoredJob[]>;
+  /**
+   * Plans up to `limit` enabled jobs whose next_run_at is NULL (only those of `ids`, if given):
+   * takes them (rows other pods are planning are skipped), asks `decide`, writes the answers, in
+   * one transaction. `lastScheduledAt` counts only claims since `since` (the catch-up window's
+   * start: older ones cannot change the plan). Returns how many jobs it planned.
+   */
+  planJobs(
+    ids: readonly string[] | null,
+    limit: number,
+    since: Date,
+    decide: PlanDecider,
+  ): Promise<number>;
+  /**
+   * Claims an occurrence. When claimed, the job's next_run_at moves to `nextRunAt` in the same
+   * transaction (if given, and if it was not already past the occurrence).
+   */
+  claimRun(
+    jobId: string,
+    scheduledAt: Date,
+    podId: string,
+    nextRunAt?: Date | null,
+  ): Promise<ClaimAnswer>;
+  /**
+   * Occurrences up to `pastAt` were skipped for good (missed outside the catch-up window): moves
+   * next_run_at to `nextRunAt`, unless it already moved past `pastAt`.
+   */
+  advanceJob(jobId: string, pastAt: Date, nextRunAt: Date | null): Promise<void>;
   /** claimed -> running before the model request leaves; false when the run is no longer podId's. */
   markSent(runId: string, podId: string, origin?: RunOrigin): Promise<boolean>;
   /** A running run sends another model request: its attempts so far, while it runs. */
@@ -128,12 +179,7 @@ export interface JobStore {
     log: AttemptRecord[],
   ): Promise<void>;
   /** Records the outcome and updates the job in one transaction; false if the run was no longer podId's. */
-  finishRun(
-    runId: string,
-    outcome: RunOutcome,
-    nextRunAt: Date | null,
-    podId: string,
-  ): Promise<boolean>;
+  finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<boolean>;
   failRuns(
     runIds: readonly string[],
     reason: string,
@@ -146,6 +192,18 @@ export interface JobStore {
     podId: string,
   ): Promise<AdoptedRun[]>;
   cleanupStaleRuns(lockTtlMs: number): Promise<number>;
+  /**
+   * Run history upkeep (one pod at a time): creates the daily partitions of the next
+   * `daysAhead` days, drops those past the longest retention, and deletes at most
+   * `deleteLimit` expired rows of tenants keeping less.
+   */
+  maintainRunHistory(daysAhead: number, deleteLimit: number): Promise<RunHistoryUpkeep>;
+}
+
+export interface RunHistoryUpkeep {
+  created: number;
+  dropped: number;
+  deleted: number;
 }
 
 /** Who holds a job's lock, as read when an acquire fails. */

@@ -16,13 +16,11 @@ export async function recordRun(
   call: AgentCall,
 ): Promise<RunResult> {
   const outcome = await placeAnswer(deps, occurrence, runId, call.outcome);
-  const loaded = deps.lookup(occurrence.jobId);
-  const nextRunAt = loaded?.schedule.nextAfter(new Date(call.finishedMs)) ?? null;
   // Stored for the tenant: a generic text per kind; the details stay in the log line below.
   const stored = outcome.success
     ? outcome
     : { ...outcome, error: tenantErrorText(outcome.errorKind, runId, outcome.error ?? '') };
-  const recorded = await recordOutcome(deps, runId, stored, nextRunAt);
+  const recorded = await recordOutcome(deps, runId, stored);
   if (!recorded && outcome.resultObjectKey) {
     // Recovery failed the run meanwhile (or it was never recorded): its object has no row.
     await deps.results?.delete(outcome.resultObjectKey).catch(() => {});
@@ -121,11 +119,10 @@ async function recordOutcome(
   deps: PipelineDeps,
   runId: string,
   outcome: RunOutcome,
-  nextRunAt: Date | null,
 ): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await deps.store.finishRun(runId, outcome, nextRunAt, deps.settings.podId);
+      return await deps.store.finishRun(runId, outcome, deps.settings.podId);
     } catch (err) {
       const delayMs = RECORD_RETRY_DELAYS_MS[attempt];
       if (delayMs === undefined) {

@@ -14,7 +14,7 @@ export async function runOccurrence(
   controller: AbortController,
   slot: Slot,
 ): Promise<RunResult> {
-  const loaded = deps.lookup(occurrence.jobId);
+  const loaded = occurrence.job ?? deps.lookup(occurrence.jobId);
   if (!loaded) return occurrence.adopted ? dropAdopted(deps, occurrence) : skip('not_loaded');
   let token: string | null = null;
   if (!occurrence.adopted) {
@@ -101,10 +101,12 @@ async function claimOccurrence(
   occurrence: Occurrence,
 ): Promise<ClaimAnswer | { kind: 'db_error' }> {
   try {
+    const nextMs = occurrence.nextMs ?? null;
     const answer = await deps.store.claimRun(
       occurrence.jobId,
       new Date(occurrence.scheduledAtMs),
       deps.settings.podId,
+      nextMs === null ? null : new Date(nextMs),
     );
     if (answer.kind === 'taken') deps.metrics.lockSkips.inc();
     return answer;

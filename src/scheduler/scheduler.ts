@@ -11,38 +11,62 @@ import {
   recoverRuns,
   type RecoveryDeps,
 } from './recover.js';
+import {
+  planBatch,
+  PLAN_BATCH,
+  readJobs,
+  readWindow,
+  type WindowDeps,
+  type WindowRead,
+} from './due-window.js';
 import { RunAborted, SHUTDOWN_ERROR } from './pipeline.js';
+import { maintainRunHistory, RUN_HISTORY_INTERVAL_MS } from './run-history.js';
 import { runOccurrence } from './run-occurrence.js';
-import type { SchedulerDeps } from './settings.js';
-import { syncAll, syncJobs, type SyncDeps } from './sync.js';
+import { ScheduleCache } from './schedule-cache.js';
+import {
+  DEFAULT_LOOKAHEAD_MS,
+  DEFAULT_PLAN_INTERVAL_MS,
+  DEFAULT_WINDOW_READ_INTERVAL_MS,
+  type SchedulerDeps,
+} from './settings.js';
 import { Timeline } from './timeline.js';
 
 // setTimeout cannot wait longer than 2^31-1 ms; far-away jobs are simply re-checked.
 const MAX_TIMER_MS = 3_600_000;
 const AVAILABILITY_CHECK_MS = 2000;
 const ABORT_SETTLE_MS = 10_000;
+// A notification naming more jobs than this (a bulk import) wakes the sweep and the window read
+// instead of loading each job by id.
+const MAX_NOTIFIED_IDS = 1000;
+// The planning sweep gives the event loop back after this much work in one go.
+const PLAN_BUDGET_MS = 300;
 
 type State = 'waiting' | 'running' | 'stopping' | 'stopped';
 
 /**
- * A pod's scheduler: its lifecycle. Waits for Redis, then loads every enabled job into the
- * Timeline, and at each tick offers the due occurrences to the Dispatcher (its own jobs first,
- * other owners' to take over if they leave them). Polls, notifications, liveness and recovery
- * keep it true; it pauses while Redis is unavailable. Results come back as events.
+ * A pod's scheduler: its lifecycle. Waits for Redis, then reads the due window (jobs whose
+ * next_run_at falls within the look-ahead) into the Timeline every second, and at each tick
+ * offers the due occurrences to the Dispatcher (its own jobs first, other owners' to take over if
+ * they leave them). The planning sweep gives jobs without next_run_at one; notifications,
+ * liveness and recovery keep it true; it pauses while Redis is unavailable. Results come back as
+ * events.
  */
 export class Scheduler {
   readonly events: SchedulerEvents;
   private readonly timeline: Timeline;
   private readonly dispatcher: Dispatcher;
-  private readonly syncDeps: SyncDeps;
+  private readonly windowDeps: WindowDeps;
   private readonly recovery: RecoveryDeps;
   private state: State = 'waiting';
   private timer: unknown;
   private loops: Loop[] = [];
+  private windowLoop: Loop | undefined;
+  private planLoop: Loop | undefined;
+  private historyLoop: Loop | undefined;
   private liveness: Loop | undefined;
   private firstActivation = true;
   private warnedUnavailable = false;
-  /** An occurrence may have been lost (database or Redis trouble): the next sync catches up. */
+  /** An occurrence may have been lost (database or Redis trouble): the next read catches up. */
   private needsCatchUp = false;
   /** Live scheduling pods (this one included), as last read from Redis: who owns which job. */
   private peers: string[];
@@ -57,13 +81,17 @@ export class Scheduler {
     this.events.on('recorded', ({ jobId }) => this.runOfJob.delete(jobId));
     this.events.on('skipped', ({ jobId }) => this.runOfJob.delete(jobId));
     this.peers = [deps.settings.podId];
-    this.timeline = new Timeline(deps.log, deps.metrics);
-    this.syncDeps = {
+    const schedules = new ScheduleCache();
+    this.timeline = new Timeline(deps.log, deps.metrics, schedules);
+    this.windowDeps = {
       store: deps.store,
       clock: deps.clock,
+      log: deps.log,
       metrics: deps.metrics,
       timeline: this.timeline,
+      schedules,
       catchupWindowMs: deps.settings.catchupWindowMs,
+      lookaheadMs: deps.settings.lookaheadMs ?? DEFAULT_LOOKAHEAD_MS,
     };
     this.recovery = { ...deps, events: this.events };
     const pipeline = {
@@ -80,7 +108,7 @@ export class Scheduler {
     });
     this.events.on('skipped', ({ reason }) => {
       if (reason === 'redis_error') this.pause(new Error('redis failed under a lock operation'));
-      // The database's record tells, at the next sync, whether any pod ran these.
+      // The database's record tells, at the next read, whether any pod ran these.
       if (reason === 'db_error' || reason === 'passed_over') this.needsCatchUp = true;
     });
   }
@@ -99,7 +127,33 @@ export class Scheduler {
       () => this.checkAvailability(),
       true,
     );
-    loop('poll', settings.pollIntervalMs, () => this.whenRunning(() => this.poll()));
+    this.windowLoop = startLoop({
+      name: 'due window',
+      intervalMs: settings.windowReadIntervalMs ?? DEFAULT_WINDOW_READ_INTERVAL_MS,
+      clock,
+      log,
+      body: () => this.whenRunning(() => this.readWindowNow()),
+    });
+    this.planLoop = startLoop({
+      name: 'planning sweep',
+      intervalMs: settings.planIntervalMs ?? DEFAULT_PLAN_INTERVAL_MS,
+      clock,
+      log,
+      body: () => this.whenRunning(() => this.sweep()),
+    });
+    this.loops.push(this.windowLoop, this.planLoop);
+    this.historyLoop = startLoop({
+      name: 'run history',
+      intervalMs: RUN_HISTORY_INTERVAL_MS,
+      clock,
+      log,
+      body: () =>
+        this.whenRunning(() => maintainRunHistory(this.deps, () => this.state === 'running')),
+    });
+    this.loops.push(this.historyLoop);
+    loop('stale runs', settings.pollIntervalMs, () =>
+      this.whenRunning(async () => void (await cleanupStaleRuns(this.recovery))),
+    );
     // Also while paused or stopping with runs in flight: other pods recover the runs of a pod
     // whose liveness key is gone, so a draining pod must keep proving it is alive.
     this.liveness = startLoop({
@@ -115,39 +169,40 @@ export class Scheduler {
     loop('recovery', settings.recoveryIntervalMs, () =>
       this.whenRunning(async () => {
         const holds = (jobId: string) => this.dispatcher.holds(jobId);
-        this.dispatcher.offer(await recoverRuns(this.recovery, holds));
+        this.dispatcher.offer(await this.withJobs(await recoverRuns(this.recovery, holds)));
       }),
     );
   }
 
-  /** Jobs named by notifications changed: reload just those (serialised with other syncs). */
+  /** Jobs named by notifications changed: re-read just those (serialised with the reads). */
   jobsChanged(ids: readonly string[]): void {
     if (this.state !== 'running') return;
+    if (ids.length > MAX_NOTIFIED_IDS) {
+      this.planLoop?.kick();
+      this.windowLoop?.kick();
+      return;
+    }
     for (const id of ids) this.changedIds.add(id);
     this.serialise(async () => {
       const batch = [...this.changedIds];
       this.changedIds.clear();
-      if (batch.length > 0 && this.state === 'running') {
-        this.afterSync(await syncJobs(this.syncDeps, batch));
-      }
-    }, 'job notification sync');
+      if (batch.length === 0 || this.state !== 'running') return;
+      // Written by SQL without next_run_at, or re-planned by an edit: plan them now.
+      await planBatch(this.windowDeps, batch);
+      this.afterRead(await readJobs(this.windowDeps, batch));
+    }, 'job notification read');
   }
 
   /** "Run now": one extra occurrence of the job at the given nominal time (pods race as usual). */
   trigger(jobId: string, scheduledAtMs: number): void {
     if (this.state !== 'running') return;
-    const offer = () => {
-      const loaded = this.timeline.get(jobId);
-      if (!loaded) return;
-      const tenantId = loaded.job.tenantId;
-      this.dispatcher.offer([{ jobId, tenantId, scheduledAtMs, kind: 'manual' }]);
-    };
-    if (this.timeline.get(jobId)) return offer();
-    // A job created a moment ago may not have been loaded yet: load it first.
     this.serialise(async () => {
-      this.afterSync(await syncJobs(this.syncDeps, [jobId]));
-      offer();
-    }, 'run-now sync');
+      const [occurrence] = await this.withJobs([
+        { jobId, tenantId: '', scheduledAtMs, kind: 'manual' },
+      ]);
+      if (!occurrence?.job) return;
+      this.dispatcher.offer([{ ...occurrence, tenantId: occurrence.job.job.tenantId }]);
+    }, 'run-now read');
   }
 
   /** POST /v1/runs/{id}/cancel reached this pod: stop that run if it is this pod's. */
@@ -156,10 +211,11 @@ export class Scheduler {
     this.dispatcher.abort(jobId, new RunAborted('cancelled', 'cancelled: stopped by request'));
   }
 
-  /** A full re-sync now (notifications may have been lost, e.g. after a reconnect). */
+  /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
   resync(): void {
     if (this.state !== 'running') return;
-    this.serialise(async () => this.afterSync(await syncAll(this.syncDeps, false)), 'resync');
+    this.windowLoop?.kick();
+    this.planLoop?.kick();
   }
 
   /** Stops firing, lets in-flight runs finish within graceMs, then aborts and records the rest. */
@@ -207,14 +263,19 @@ export class Scheduler {
     // Alive (for the recovery of runs), but not a peer until it schedules: the others would leave
     // its share of the jobs to a pod that cannot run them.
     await this.publish(false);
-    const leftovers = this.firstActivation ? await recoverOwnLeftovers(this.recovery) : [];
+    const leftovers = this.firstActivation
+      ? await this.withJobs(await recoverOwnLeftovers(this.recovery))
+      : [];
     this.firstActivation = false;
     // stop() may have been called while this waited: it must not be undone.
     if (this.state !== 'waiting') return;
     this.dispatcher.activate();
-    let catchUps: Occurrence[];
+    let read: WindowRead;
     try {
-      catchUps = await this.serialiseStrict(() => syncAll(this.syncDeps, true));
+      this.timeline.clear();
+      // One batch of planning first, so jobs written a moment ago are in the first read.
+      await planBatch(this.windowDeps, null);
+      read = await this.serialiseStrict(() => readWindow(this.windowDeps));
     } catch (err) {
       this.dispatcher.deactivate();
       throw err;
@@ -223,11 +284,15 @@ export class Scheduler {
     this.needsCatchUp = false;
     this.state = 'running';
     this.warnedUnavailable = false;
-    this.afterSync([...leftovers, ...catchUps]);
+    this.afterRead(read);
+    this.dispatcher.offer(leftovers);
+    this.planLoop?.kick();
+    this.historyLoop?.kick();
     await this.joinPeers();
     this.deps.log.info(
       {
         poll_interval: formatDurationMs(this.deps.settings.pollIntervalMs),
+        lookahead: formatDurationMs(this.windowDeps.lookaheadMs),
         jobs: this.timeline.size,
         pod: this.deps.settings.podId,
       },
@@ -260,29 +325,75 @@ export class Scheduler {
   private deactivate(): void {
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
     this.timer = undefined;
-    this.timeline.clearQueue();
+    this.timeline.clear();
     this.dispatcher.deactivate();
     // Occurrences due while paused are caught up from the database's record on activation.
     this.needsCatchUp = true;
   }
 
-  private async poll(): Promise<void> {
-    await cleanupStaleRuns(this.recovery);
+  /** One read of the due window; after trouble, planned from the database's record alone. */
+  private async readWindowNow(): Promise<void> {
     const catchUp = this.needsCatchUp;
     this.needsCatchUp = false;
     try {
-      this.afterSync(await this.serialiseStrict(() => syncAll(this.syncDeps, catchUp)));
+      this.afterRead(
+        await this.serialiseStrict(() => {
+          if (catchUp) this.timeline.forgetFired();
+          return readWindow(this.windowDeps);
+        }),
+      );
     } catch (err) {
       this.needsCatchUp ||= catchUp;
       throw err;
     }
   }
 
-  /** The timeline changed: re-arm the timer and offer the occurrences to catch up. */
-  private afterSync(catchUps: Occurrence[]): void {
+  /** Plans jobs without next_run_at, batch after batch, for a bounded time. */
+  private async sweep(): Promise<void> {
+    const startedMs = this.deps.clock.now();
+    let planned = 0;
+    for (;;) {
+      const count = await planBatch(this.windowDeps, null);
+      planned += count;
+      if (count < PLAN_BATCH || this.state !== 'running') break;
+      if (this.deps.clock.now() - startedMs >= PLAN_BUDGET_MS) {
+        this.planLoop?.kick();
+        break;
+      }
+    }
+    if (planned > 0) this.windowLoop?.kick();
+  }
+
+  /** The timeline changed: re-arm the timer, offer the catch-ups, move skipped jobs on. */
+  private afterRead(read: WindowRead): void {
     if (this.state !== 'running') return;
     this.rearm();
-    this.dispatcher.offer(catchUps);
+    this.dispatcher.offer(read.catchUps);
+    for (const skip of read.skipped) {
+      const next = skip.nextMs === null ? null : new Date(skip.nextMs);
+      this.deps.store.advanceJob(skip.jobId, new Date(skip.pastAtMs), next).catch((err) => {
+        this.deps.log.warn(
+          { job_id: skip.jobId, error: errorMessage(err) },
+          'cannot move next_run_at past missed occurrences; the next read retries',
+        );
+      });
+    }
+  }
+
+  /** Attaches the jobs (as they are now) to occurrences that came without (adopted, run-now). */
+  private async withJobs(occurrences: Occurrence[]): Promise<Occurrence[]> {
+    const missing = occurrences.filter((o) => !o.job && !this.timeline.get(o.jobId));
+    const loaded = new Map<string, Occurrence['job']>();
+    if (missing.length > 0) {
+      for (const job of await this.deps.store.loadJobs([...new Set(missing.map((o) => o.jobId))])) {
+        const schedule = this.windowDeps.schedules.parse(job.schedule, job.timezone, job.endsAt);
+        if (typeof schedule !== 'string') loaded.set(job.id, { job, schedule });
+      }
+    }
+    return occurrences.map((o) => {
+      const job = o.job ?? this.timeline.get(o.jobId) ?? loaded.get(o.jobId);
+      return job ? { ...o, job } : o;
+    });
   }
 
   private async whenRunning(body: () => Promise<void>): Promise<void> {

@@ -16,9 +16,19 @@ export interface SchedulerSettings {
   livenessTtlMs: number;
   /** How often runs of dead pods are looked for. */
   recoveryIntervalMs: number;
+  /** How far ahead the due window reaches (default 5 s). */
+  lookaheadMs?: number;
+  /** How often the due window is read (default 1 s). */
+  windowReadIntervalMs?: number;
+  /** How often the planning sweep looks for jobs without next_run_at (default 2 s). */
+  planIntervalMs?: number;
   /** RUN_RESULT_MAX_BYTES: a longer answer is cut there (default 1 MiB). */
   runResultMaxBytes?: number;
 }
+
+export const DEFAULT_LOOKAHEAD_MS = 5000;
+export const DEFAULT_WINDOW_READ_INTERVAL_MS = 1000;
+export const DEFAULT_PLAN_INTERVAL_MS = 2000;
 
 /** What a pod's scheduler is given: the outside world, its clock, and where it reports. */
 export interface SchedulerDeps {

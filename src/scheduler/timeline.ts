@@ -1,31 +1,47 @@
-import type { Logger } from '../log.js';
 import { jitterOffsetMs } from '../jobs/jitter.js';
-import { parseSchedule, type ParsedSchedule } from '../jobs/schedule.js';
+import type { Logger } from '../log.js';
+import type { ParsedSchedule } from '../jobs/schedule.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { LoadedJob, Occurrence } from './occurrence.js';
-import { planJob } from './plan.js';
+import { planDueJob } from './plan.js';
 import type { StoredJob } from './ports.js';
 import { OccurrenceQueue } from './queue.js';
+import type { ScheduleCache } from './schedule-cache.js';
 
 // A late timer (a stalled process) fires a job's latest due occurrence once and counts the rest;
 // counting stops here so a per-second job stalled for a day costs no 86,400 steps.
 const MAX_SKIPPED_COUNTED = 1000;
+// Reports of invalid schedules remembered (each job's is logged once per version).
+const MAX_INVALID_REMEMBERED = 10_000;
+
+/** A missed occurrence the pod decided not to run (outside the catch-up window): to advance. */
+export interface SkippedAhead {
+  jobId: string;
+  pastAtMs: number;
+  nextMs: number | null;
+}
 
 /**
- * The jobs a pod holds and their next occurrences: one priority queue behind one timer. The sync
- * writes it, the timer reads it; nothing else does.
+ * The jobs of the due window a pod holds and their next occurrences: one priority queue behind
+ * one timer. The window reader and notifications write it, the timer reads it. It holds only
+ * jobs whose next_run_at was due within the look-ahead when last read, plus, per job, the last
+ * occurrence this pod fired (so a re-read before the claim landed does not fire it again).
  */
 export class Timeline {
   private readonly jobs = new Map<string, LoadedJob>();
   private readonly queue = new OccurrenceQueue();
-  /** Jobs whose stored schedule does not parse, by updatedAt, so each is reported once. */
-  private readonly invalid = new Map<string, number>();
+  /** What each held job was planned from: its version and next_run_at as read. */
+  private readonly plannedFrom = new Map<string, string>();
+  private readonly lastFired = new Map<string, number>();
   /** Nominal time of each queued occurrence that fires later than it (the job's jitter). */
   private readonly nominalOf = new Map<string, number>();
+  /** Jobs whose stored schedule does not parse, by updatedAt, so each is reported once. */
+  private readonly invalid = new Map<string, number>();
 
   constructor(
     private readonly log: Logger,
     private readonly metrics: SchedulerMetrics,
+    private readonly schedules: ScheduleCache,
   ) {}
 
   get size(): number {
@@ -36,59 +52,94 @@ export class Timeline {
     return this.jobs.get(jobId);
   }
 
-  /** The stored version (updatedAt, ms) of a held job. */
-  versionOf(jobId: string): number | undefined {
-    return this.jobs.get(jobId)?.job.updatedAt.getTime();
-  }
-
-  ids(): string[] {
-    return [...this.jobs.keys()];
-  }
-
   /**
-   * Takes in loaded jobs: new or changed ones (all of them with `replan`, after an outage) are
-   * re-planned against the database's record. Returns the missed occurrences to catch up.
+   * Takes in jobs read from the due window (or named by a notification). A job new here, or whose
+   * version or next_run_at changed, is (re)planned; an overdue one yields its catch-up. With
+   * `complete` (the whole window was read), held jobs not in `jobs` are dropped: their
+   * next_run_at moved past the window (claimed), or they are disabled or gone.
    */
-  apply(jobs: readonly StoredJob[], nowMs: number, catchupWindowMs: number, replan: boolean) {
+  apply(
+    jobs: readonly StoredJob[],
+    nowMs: number,
+    catchupWindowMs: number,
+    complete: boolean,
+  ): { catchUps: Occurrence[]; skipped: SkippedAhead[] } {
     const catchUps: Occurrence[] = [];
+    const skipped: SkippedAhead[] = [];
+    const seen = complete ? new Set<string>() : null;
     for (const job of jobs) {
-      if (!replan && this.versionOf(job.id) === job.updatedAt.getTime()) continue;
-      const parsed = parseSchedule({
-        schedule: job.schedule,
-        timezone: job.timezone,
-        endsAt: job.endsAt,
-      });
-      if (!parsed.ok) {
-        this.reportInvalid(job, parsed.message);
+      seen?.add(job.id);
+      if (job.nextRunAt === null) {
         this.remove(job.id);
         continue;
       }
-      this.invalid.delete(job.id);
-      const plan = planJob(parsed.schedule, job, nowMs, catchupWindowMs);
-      this.jobs.set(job.id, { job, schedule: parsed.schedule });
+      const from = `${job.updatedAt.getTime()}|${job.nextRunAt.getTime()}`;
+      if (this.plannedFrom.get(job.id) === from) continue;
+      const schedule = this.parse(job);
+      if (!schedule) {
+        this.remove(job.id);
+        continue;
+      }
+      const loaded: LoadedJob = { job, schedule };
+      const lastFired = this.lastFired.get(job.id);
+      const due = { nextRunAt: job.nextRunAt, dueFrom: job.dueFrom };
+      const plan = planDueJob(schedule, due, lastFired, nowMs, catchupWindowMs);
+      this.jobs.set(job.id, loaded);
+      this.plannedFrom.set(job.id, from);
       if (plan.next) this.place(job, plan.next.getTime());
       else this.queue.remove(job.id);
       if (plan.missed > 0) this.metrics.missed.inc(plan.missed);
+      const nextMs = plan.next?.getTime() ?? null;
       if (plan.catchUp) {
         const scheduledAtMs = plan.catchUp.getTime();
-        catchUps.push({ jobId: job.id, tenantId: job.tenantId, scheduledAtMs, kind: 'catchup' });
+        this.lastFired.set(job.id, scheduledAtMs);
+        catchUps.push({
+          jobId: job.id,
+          tenantId: job.tenantId,
+          scheduledAtMs,
+          kind: 'catchup',
+          job: loaded,
+          nextMs,
+        });
+      } else if (
+        job.nextRunAt.getTime() <= nowMs &&
+        (lastFired ?? -Infinity) < job.nextRunAt.getTime()
+      ) {
+        // Overdue, and all it missed is outside the catch-up window: the database moves on too.
+        skipped.push({ jobId: job.id, pastAtMs: nowMs, nextMs });
       }
     }
+    if (seen) for (const id of this.jobs.keys()) if (!seen.has(id)) this.remove(id);
     this.metrics.jobsLoaded.set(this.jobs.size);
-    return catchUps;
+    return { catchUps, skipped };
   }
 
   remove(jobId: string): void {
     this.jobs.delete(jobId);
+    this.plannedFrom.delete(jobId);
+    this.lastFired.delete(jobId);
     this.nominalOf.delete(jobId);
     this.queue.remove(jobId);
     this.metrics.jobsLoaded.set(this.jobs.size);
   }
 
-  /** Forgets the queued occurrences (paused); a sync with `replan` fills it again. */
-  clearQueue(): void {
-    this.queue.clear();
+  /**
+   * Occurrences this pod fired may not have been claimed (database or Redis trouble): forget
+   * which, so the next read plans every job from the database's record alone.
+   */
+  forgetFired(): void {
+    this.lastFired.clear();
+    this.plannedFrom.clear();
+  }
+
+  /** Forgets everything (paused); the next read of the window fills it again. */
+  clear(): void {
+    this.jobs.clear();
+    this.plannedFrom.clear();
+    this.lastFired.clear();
     this.nominalOf.clear();
+    this.queue.clear();
+    this.metrics.jobsLoaded.set(0);
   }
 
   peekDueMs(): number | undefined {
@@ -113,11 +164,14 @@ export class Timeline {
       }
       if (skipped > 0) this.metrics.missed.inc(skipped);
       if (next !== null) this.place(loaded.job, next);
+      this.lastFired.set(entry.jobId, occurrenceMs);
       occurrences.push({
         jobId: entry.jobId,
         tenantId: loaded.job.tenantId,
         scheduledAtMs: occurrenceMs,
         kind: 'scheduled',
+        job: loaded,
+        nextMs: next,
       });
     }
     return occurrences;
@@ -131,8 +185,19 @@ export class Timeline {
     this.queue.schedule(job.id, nominalMs + offsetMs);
   }
 
+  private parse(job: StoredJob): ParsedSchedule | undefined {
+    const parsed = this.schedules.parse(job.schedule, job.timezone, job.endsAt);
+    if (typeof parsed !== 'string') {
+      this.invalid.delete(job.id);
+      return parsed;
+    }
+    this.reportInvalid(job, parsed);
+    return undefined;
+  }
+
   private reportInvalid(job: StoredJob, message: string): void {
     if (this.invalid.get(job.id) === job.updatedAt.getTime()) return;
+    if (this.invalid.size >= MAX_INVALID_REMEMBERED) this.invalid.clear();
     this.invalid.set(job.id, job.updatedAt.getTime());
     this.log.warn(
       { job_id: job.id, tenant_id: job.tenantId, error: message },

@@ -156,3 +156,16 @@ export async function readQueueStats(
     oldestPendingSeconds: Number(rows[0]?.oldest_pending_seconds ?? 0),
   };
 }
+
+/** Removes up to `limit` finished deliveries older than `olderThanMs`; how many went. */
+export async function pruneDeliveries(
+  pool: Pool,
+  olderThanMs: number,
+  limit: number,
+): Promise<number> {
+  const { rows } = await pool.query<{ removed: number }>(
+    'SELECT webhook_prune_deliveries($1, $2) AS removed',
+    [Math.ceil(olderThanMs / 1000), limit],
+  );
+  return rows[0]?.removed ?? 0;
+}

@@ -7,7 +7,13 @@ import type { Logger } from '../log.js';
 import { OutboundError, sendOutbound, type Resolver } from '../outbound/request.js';
 import { renderMessage, signMessage } from './message.js';
 import type { WebhookMetrics } from './metrics.js';
-import { cancelDelivery, claimDeliveries, finishDelivery, type ClaimedDelivery } from './outbox.js';
+import {
+  cancelDelivery,
+  claimDeliveries,
+  finishDelivery,
+  pruneDeliveries,
+  type ClaimedDelivery,
+} from './outbox.js';
 import { judgeAttempt, type AttemptResult } from './retry-policy.js';
 
 export interface SenderSettings {
@@ -17,6 +23,8 @@ export interface SenderSettings {
   maxConcurrent: number;
   maxPerTenant: number;
   disableAfterMs: number;
+  /** Finished deliveries older than this are removed (now and then, in batches). */
+  retentionMs?: number;
   allowPrivateNetworks: boolean;
   /** How often an idle sender looks for due deliveries. */
   idlePollMs?: number;
@@ -36,6 +44,9 @@ export const MAX_RESPONSE_BYTES = 4096;
 const ERROR_BODY_CHARS = 200;
 const MAX_BACKOFF_MS = 30_000;
 const FREED_SLOT_BATCH_MS = 5;
+const PRUNE_INTERVAL_MS = 10 * 60_000;
+const PRUNE_BATCH = 1000;
+const PRUNE_BATCHES_PER_ROUND = 20;
 
 export class WebhookSender {
   private running = false;
@@ -44,6 +55,8 @@ export class WebhookSender {
   private wake: (() => void) | undefined;
   private slotFreed: (() => void) | undefined;
   private failures = 0;
+  private lastPruneMs = 0;
+  private pruning: Promise<void> | undefined;
 
   constructor(private readonly deps: SenderDeps) {}
 
@@ -68,6 +81,7 @@ export class WebhookSender {
     this.running = false;
     this.wake?.();
     await this.loopDone;
+    await this.pruning;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.inFlight]),
@@ -80,6 +94,7 @@ export class WebhookSender {
     const { settings, log } = this.deps;
     const idleMs = settings.idlePollMs ?? 200;
     while (this.running) {
+      this.maybePrune();
       const free = settings.maxConcurrent - this.inFlight.size;
       let claimedAny = false;
       if (free > 0) {
@@ -108,6 +123,32 @@ export class WebhookSender {
       // After a claim that found work, more may be due (or held back by a tenant's cap): look
       // again as soon as a delivery finishes. An idle sender waits for the next poll.
       await this.pause(idleMs, claimedAny || free <= 0);
+    }
+  }
+
+  /** Retention, off the claim path: at most one round at a time, every 10 minutes. */
+  private maybePrune(): void {
+    const { retentionMs } = this.deps.settings;
+    if (retentionMs === undefined || this.pruning) return;
+    const nowMs = Date.now();
+    if (nowMs - this.lastPruneMs < PRUNE_INTERVAL_MS) return;
+    this.lastPruneMs = nowMs;
+    this.pruning = this.pruneRound(retentionMs).finally(() => (this.pruning = undefined));
+  }
+
+  private async pruneRound(retentionMs: number): Promise<void> {
+    const { pool, log, settings } = this.deps;
+    try {
+      let removed = 0;
+      for (let batch = 0; batch < PRUNE_BATCHES_PER_ROUND && this.running; batch++) {
+        const count = await pruneDeliveries(pool, retentionMs, PRUNE_BATCH);
+        removed += count;
+        if (count < PRUNE_BATCH) break;
+      }
+      if (removed > 0) log.info({ pod: settings.podId, removed }, 'webhook deliveries pruned');
+    } catch (err) {
+      // The next round (10 minutes on) tries again.
+      log.warn({ pod: settings.podId, error: errorText(err) }, 'webhook sender: cannot prune');
     }
   }
 

@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimAnswer, ErrorKind, JobStore, RunOutcome } from '../../src/scheduler/ports.js';
 
+/** The start of the catch-up window the planning sweep passes: before every run of these tests. */
+const SINCE = new Date('2000-01-01T00:00:00Z');
+
 export interface RunState {
   status: string;
   podId: string;
@@ -20,9 +23,14 @@ export interface JobStoreHarness {
   run(runId: string): Promise<RunState | undefined>;
   /** Makes a run look started `ms` earlier. */
   age(runId: string, ms: number): Promise<void>;
+  /** The job's next_run_at as stored (the fake's PARKED and PostgreSQL's 'infinity' as 'parked'). */
+  nextRunAt(jobId: string): Promise<Date | null | 'parked'>;
 }
 
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
+/** Times no other case of the suite uses (one database serves them all). */
+const later = (minute: number) => new Date(Date.UTC(2031, 0, 1, 0, minute));
+const ids = (jobs: readonly { id: string }[]) => jobs.map((job) => job.id);
 const success: RunOutcome = {
   success: true,
   result: 'ok',
@@ -48,7 +56,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await a.claimRun(job, at(2), 'pod-a')).toEqual({ kind: 'taken' });
       expect(await a.markSent(runId, 'pod-a')).toBe(true);
       expect(await a.claimRun(job, at(2), 'pod-a')).toEqual({ kind: 'taken' });
-      expect(await a.finishRun(runId, success, at(2), 'pod-a')).toBe(true);
+      expect(await a.finishRun(runId, success, 'pod-a')).toBe(true);
       expect(await a.claimRun(job, at(1), 'pod-a')).toEqual({ kind: 'taken' });
       expect((await a.claimRun(job, at(2), 'pod-a')).kind).toBe('claimed');
     });
@@ -72,7 +80,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await b.markSent(runId, 'pod-b')).toBe(false);
       expect(await a.markSent(runId, 'pod-a')).toBe(true);
       expect(await a.markSent(runId, 'pod-a')).toBe(false);
-      expect(await b.finishRun(runId, success, null, 'pod-b')).toBe(false);
+      expect(await b.finishRun(runId, success, 'pod-b')).toBe(false);
       const failure: RunOutcome = {
         success: false,
         result: null,
@@ -80,7 +88,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
         errorKind: 'model_throttled',
         attempts: 3,
       };
-      expect(await a.finishRun(runId, failure, null, 'pod-a')).toBe(true);
+      expect(await a.finishRun(runId, failure, 'pod-a')).toBe(true);
       expect(await h.run(runId)).toEqual({
         status: 'failed',
         podId: 'pod-a',
@@ -88,7 +96,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
         errorKind: 'model_throttled',
         attempts: 3,
       });
-      expect(await a.finishRun(runId, success, null, 'pod-a')).toBe(false);
+      expect(await a.finishRun(runId, success, 'pod-a')).toBe(false);
     });
 
     it('adopts claimed runs from the pod named, once; never a running one', async () => {
@@ -120,9 +128,9 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await h.run(claimed)).toMatchObject({ status: 'claimed', podId: 'pod-b' });
       // The pod it was taken from can neither send nor record it any more.
       expect(await a.markSent(claimed, 'pod-a')).toBe(false);
-      expect(await a.finishRun(claimed, success, null, 'pod-a')).toBe(false);
+      expect(await a.finishRun(claimed, success, 'pod-a')).toBe(false);
       expect(await b.markSent(claimed, 'pod-b')).toBe(true);
-      expect(await b.finishRun(claimed, success, null, 'pod-b')).toBe(true);
+      expect(await b.finishRun(claimed, success, 'pod-b')).toBe(true);
     });
 
     it('fails named runs with their kind, and stale ones at the lock TTL', async () => {
@@ -155,8 +163,79 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await a.claimRun(jobs[2] as string, at(1), 'pod-a')).toEqual({ kind: 'capped' });
       // Another tenant is not held back.
       expect((await a.claimRun(await h.addJob(), at(1), 'pod-a')).kind).toBe('claimed');
-      expect(await a.finishRun(first, success, null, 'pod-a')).toBe(true);
+      expect(await a.finishRun(first, success, 'pod-a')).toBe(true);
       expect((await b.claimRun(jobs[2] as string, at(1), 'pod-b')).kind).toBe('claimed');
+    });
+
+    it('plans each job without next_run_at once, and reads the due window in pages', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const b = h.storeFor('pod-b');
+      const jobs = [await h.addJob(), await h.addJob(), await h.addJob()].sort();
+      const parked = await h.addJob();
+      const seen: string[] = [];
+      const plan = (minute: number) => (taken: readonly { id: string }[]) => {
+        seen.push(...ids(taken));
+        return taken.map((job) => (job.id === parked ? null : later(minute)));
+      };
+      expect(await a.planJobs([...jobs, parked], 2, SINCE, plan(1))).toBe(2);
+      expect(await b.planJobs([...jobs, parked], 10, SINCE, plan(2))).toBe(2);
+      expect(await a.planJobs([...jobs, parked], 10, SINCE, plan(3))).toBe(0);
+      expect(seen.sort()).toEqual([...jobs, parked].sort());
+      expect(await h.nextRunAt(parked)).toBe('parked');
+
+      // Overdue first, (next_run_at, id) order, pages after the previous page's last key.
+      const first = await a.dueJobs(later(2).getTime(), null, 2);
+      const firstKey = first.at(-1);
+      const second = await a.dueJobs(
+        later(2).getTime(),
+        { atMs: firstKey?.nextRunAt?.getTime() ?? 0, id: firstKey?.id ?? '' },
+        2,
+      );
+      const window = [...first, ...second];
+      expect(window.map((job) => job.nextRunAt?.getTime()).sort()).toEqual(
+        window.map((job) => job.nextRunAt?.getTime()),
+      );
+      expect(ids(window).sort()).toEqual(jobs);
+      expect(await a.dueJobs(later(1).getTime() - 1, null, 10)).toEqual([]);
+      expect(window[0]).toEqual({
+        id: expect.any(String),
+        tenantId: expect.any(String),
+        schedule: '* * * * *',
+        timezone: 'UTC',
+        dueFrom: expect.any(Date),
+        updatedAt: expect.any(Date),
+        nextRunAt: later(1),
+      });
+      await h.disableJob(jobs[0] as string);
+      expect(ids(await a.dueJobs(later(2).getTime(), null, 10))).not.toContain(jobs[0]);
+    });
+
+    it('the claim moves next_run_at on in the same step, never backwards; advance skips', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const job = await h.addJob();
+      await a.planJobs([job], 10, SINCE, (taken) => taken.map(() => later(1)));
+      // A run-now claim (no next) leaves it alone.
+      const manual = runIdOf(await a.claimRun(job, later(0), 'pod-a', null));
+      expect(await h.nextRunAt(job)).toEqual(later(1));
+      expect(await a.finishRun(manual, success, 'pod-a')).toBe(true);
+      const run = runIdOf(await a.claimRun(job, later(1), 'pod-a', later(2)));
+      expect(await h.nextRunAt(job)).toEqual(later(2));
+      // Finishing does not touch it; a late claim of an older occurrence cannot move it back.
+      expect(await a.finishRun(run, success, 'pod-a')).toBe(true);
+      expect(await h.nextRunAt(job)).toEqual(later(2));
+      const older = new Date(later(0).getTime() + 30_000);
+      runIdOf(await a.claimRun(job, older, 'pod-a', later(1)));
+      expect(await h.nextRunAt(job)).toEqual(later(2));
+
+      // Occurrences up to minute 5 were missed for good: on to minute 6, once.
+      await a.advanceJob(job, later(5), later(6));
+      expect(await h.nextRunAt(job)).toEqual(later(6));
+      await a.advanceJob(job, later(5), later(7));
+      expect(await h.nextRunAt(job)).toEqual(later(6));
+      await a.advanceJob(job, later(6), null);
+      expect(await h.nextRunAt(job)).toBe('parked');
     });
 
     it('a cap of 0 or null means unlimited', async () => {

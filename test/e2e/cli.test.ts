@@ -179,6 +179,8 @@ describe('hermesx saas-api', () => {
       body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
     });
     expect(cli.stdout()).not.toContain('scheduler disabled');
+    // saas-api's webhooks reach public addresses only unless WEBHOOK_ALLOW_PRIVATE_NETWORKS says so.
+    expect(cli.stdout()).toMatch(/msg="webhook sender started" .*allow_private_networks=false/);
     // One line says where it listens, with the host it bound; Fastify's own lines are dropped.
     const listening = cli
       .stdout()

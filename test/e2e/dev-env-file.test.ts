@@ -74,6 +74,15 @@ it("reads the guide's .env from its working directory", { timeout: 150_000 }, as
   expect((await get(port, '/v1/cron-jobs', 'my-api-key')).status).toBe(200);
   expect((await get(port, '/v1/tenants', 'my-admin-token')).status).toBe(200);
   expect((await get(port, '/v1/cron-jobs', 'not-a-key')).status).toBe(401);
+  // dev lets webhooks reach local receivers (saas-api does not unless told).
+  expect(out).toMatch(/msg="webhook sender started" .*allow_private_networks=true/);
+  const hook = await fetch(`http://127.0.0.1:${port}/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer my-api-key', 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }),
+    signal: AbortSignal.timeout(5000),
+  });
+  expect(hook.status).toBe(201);
 
   early.catch(() => {});
   running.kill('SIGTERM');

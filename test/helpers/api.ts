@@ -106,6 +106,7 @@ export interface TenantView {
   min_schedule_interval_seconds: number;
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
+  run_retention_days: number;
   created_at: string;
   updated_at: string;
 }

@@ -18,6 +18,9 @@ import type {
   RunContext,
   RunOutcome,
   RunReply,
+  DueKey,
+  PlanDecider,
+  RunHistoryUpkeep,
   RunRequest,
   StoredJob,
 } from '../../src/scheduler/ports.js';
@@ -204,6 +207,9 @@ export interface FakeRun {
 
 const inFlight = (run: FakeRun) => run.status === 'claimed' || run.status === 'running';
 
+/** next_run_at 'infinity': a job the planning sweep parked (no occurrence, invalid schedule). */
+export const PARKED = new Date(8.64e15);
+
 export type JobStoreMethod = keyof JobStore;
 
 export const DEFAULT_TENANT = '00000000-0000-0000-0000-000000000001';
@@ -223,7 +229,9 @@ export class FakeJobStore implements JobStore {
   readonly methodLatencyMs: Partial<Record<JobStoreMethod, number>> = {};
   readonly calls: Record<JobStoreMethod, number> = {
     loadJobs: 0,
-    jobVersions: 0,
+    dueJobs: 0,
+    planJobs: 0,
+    advanceJob: 0,
     claimRun: 0,
     markSent: 0,
     finishRun: 0,
@@ -231,6 +239,7 @@ export class FakeJobStore implements JobStore {
     activeRuns: 0,
     adoptRuns: 0,
     cleanupStaleRuns: 0,
+    maintainRunHistory: 0,
     noteProgress: 0,
   };
 
@@ -246,6 +255,8 @@ export class FakeJobStore implements JobStore {
     tenantId?: string;
     enabled?: boolean;
     id?: string;
+    /** As the API writes it; absent (NULL), the planning sweep plans it, as for plain SQL. */
+    nextRunAt?: Date | null;
   }): FakeJob {
     const now = new Date(this.clock.now());
     const job: FakeJob = {
@@ -259,7 +270,7 @@ export class FakeJobStore implements JobStore {
       dueFrom: now,
       createdAt: now,
       updatedAt: now,
-      nextRunAt: null,
+      nextRunAt: fields.nextRunAt ?? null,
       lastRunAt: null,
       lastRunSuccess: null,
       lastRunError: null,
@@ -270,7 +281,10 @@ export class FakeJobStore implements JobStore {
     return job;
   }
 
-  /** An UPDATE through the cron_jobs_track_definition trigger: keeps updatedAt and dueFrom true. */
+  /**
+   * An UPDATE through the cron_jobs_track_definition trigger: keeps updatedAt and dueFrom true,
+   * and a schedule, zone or re-enabling change that does not write next_run_at clears it.
+   */
   updateJob(
     id: string,
     patch: Partial<Pick<FakeJob, 'name' | 'schedule' | 'timezone' | 'prompt' | 'enabled'>>,
@@ -285,6 +299,7 @@ export class FakeJobStore implements JobStore {
       (next.enabled && !old.enabled)
     ) {
       next.dueFrom = new Date(nowMs);
+      next.nextRunAt = null;
     }
     const fields = ['name', 'schedule', 'timezone', 'prompt', 'enabled'] as const;
     if (fields.some((f) => next[f] !== old[f])) {
@@ -315,39 +330,90 @@ export class FakeJobStore implements JobStore {
 
   // --- JobStore ---
 
-  async loadJobs(ids?: readonly string[]): Promise<StoredJob[]> {
+  async loadJobs(ids: readonly string[]): Promise<StoredJob[]> {
     await this.enter('loadJobs');
-    const wanted = ids ? new Set(ids) : null;
-    const out: StoredJob[] = [];
-    for (const job of this.jobs.values()) {
-      if (!job.enabled || (wanted && !wanted.has(job.id))) continue;
-      let last: number | null = null;
-      for (const run of this.runs.values()) {
-        if (run.jobId === job.id && (last === null || run.scheduledAt.getTime() > last)) {
-          last = run.scheduledAt.getTime();
-        }
-      }
-      out.push({
-        id: job.id,
-        tenantId: job.tenantId,
-        schedule: job.schedule,
-        timezone: job.timezone,
-        dueFrom: new Date(job.dueFrom),
-        updatedAt: new Date(job.updatedAt),
-        lastScheduledAt: last === null ? null : new Date(last),
-      });
-    }
-    return out;
-  }
-
-  async jobVersions(): Promise<{ id: string; updatedAt: Date }[]> {
-    await this.enter('jobVersions');
+    const wanted = new Set(ids);
     return [...this.jobs.values()]
-      .filter((job) => job.enabled)
-      .map((job) => ({ id: job.id, updatedAt: new Date(job.updatedAt) }));
+      .filter((job) => job.enabled && wanted.has(job.id))
+      .map((job) => this.stored(job));
   }
 
-  async claimRun(jobId: string, scheduledAt: Date, podId: string): Promise<ClaimAnswer> {
+  async dueJobs(untilMs: number, after: DueKey | null, limit: number): Promise<StoredJob[]> {
+    await this.enter('dueJobs');
+    const key = (job: FakeJob) => [job.nextRunAt?.getTime() ?? Infinity, job.id] as const;
+    const beyond = (job: FakeJob) => {
+      if (!after) return true;
+      const [atMs, id] = key(job);
+      return atMs > after.atMs || (atMs === after.atMs && id > after.id);
+    };
+    return [...this.jobs.values()]
+      .filter((job) => job.enabled && job.nextRunAt !== null)
+      .filter((job) => (job.nextRunAt as Date).getTime() <= untilMs && beyond(job))
+      .sort((a, b) => {
+        const [am, ai] = key(a);
+        const [bm, bi] = key(b);
+        return am - bm || (ai < bi ? -1 : ai > bi ? 1 : 0);
+      })
+      .slice(0, limit)
+      .map((job) => this.stored(job));
+  }
+
+  async planJobs(ids: readonly string[] | null, limit: number, since: Date, decide: PlanDecider) {
+    await this.enter('planJobs');
+    const wanted = ids ? new Set(ids) : null;
+    const jobs = [...this.jobs.values()]
+      .filter((job) => job.enabled && job.nextRunAt === null && (!wanted || wanted.has(job.id)))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit);
+    const nexts = decide(
+      jobs.map((job) => ({
+        ...this.stored(job),
+        lastScheduledAt: this.lastScheduledAt(job.id, since),
+      })),
+    );
+    jobs.forEach((job, i) => {
+      job.nextRunAt = nexts[i] ?? PARKED;
+    });
+    return jobs.length;
+  }
+
+  async advanceJob(jobId: string, pastAt: Date, nextRunAt: Date | null): Promise<void> {
+    await this.enter('advanceJob');
+    const job = this.jobs.get(jobId);
+    const next = nextRunAt ?? PARKED;
+    if (!job?.nextRunAt || job.nextRunAt > pastAt || next <= job.nextRunAt) return;
+    job.nextRunAt = new Date(next);
+  }
+
+  private stored(job: FakeJob): StoredJob {
+    return {
+      id: job.id,
+      tenantId: job.tenantId,
+      schedule: job.schedule,
+      timezone: job.timezone,
+      dueFrom: new Date(job.dueFrom),
+      updatedAt: new Date(job.updatedAt),
+      nextRunAt: job.nextRunAt === null ? null : new Date(job.nextRunAt),
+    };
+  }
+
+  private lastScheduledAt(jobId: string, since: Date): Date | null {
+    let last: number | null = null;
+    for (const run of this.runs.values()) {
+      if (run.jobId !== jobId || run.scheduledAt < since) continue;
+      if (last === null || run.scheduledAt.getTime() > last) {
+        last = run.scheduledAt.getTime();
+      }
+    }
+    return last === null ? null : new Date(last);
+  }
+
+  async claimRun(
+    jobId: string,
+    scheduledAt: Date,
+    podId: string,
+    nextRunAt: Date | null = null,
+  ): Promise<ClaimAnswer> {
     await this.enter('claimRun');
     const job = this.jobs.get(jobId);
     if (!job || !job.enabled) return { kind: 'taken' };
@@ -379,6 +445,10 @@ export class FakeJobStore implements JobStore {
       durationMs: null,
     };
     this.runs.set(run.id, run);
+    // The claim moves next_run_at on in the same transaction (never backwards).
+    if (nextRunAt && job.nextRunAt && job.nextRunAt <= scheduledAt && nextRunAt > job.nextRunAt) {
+      job.nextRunAt = new Date(nextRunAt);
+    }
     return { kind: 'claimed', run: { runId: run.id, name: job.name, prompt: job.prompt } };
   }
 
@@ -390,12 +460,7 @@ export class FakeJobStore implements JobStore {
     return true;
   }
 
-  async finishRun(
-    runId: string,
-    outcome: RunOutcome,
-    nextRunAt: Date | null,
-    podId: string,
-  ): Promise<boolean> {
+  async finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<boolean> {
     await this.enter('finishRun');
     const run = this.runs.get(runId);
     if (!run || !inFlight(run) || run.podId !== podId) return false;
@@ -414,7 +479,6 @@ export class FakeJobStore implements JobStore {
       job.lastRunError = run.error;
       job.lastRunErrorKind = run.errorKind;
       job.runCount += 1;
-      job.nextRunAt = nextRunAt === null ? null : new Date(nextRunAt);
     }
     return true;
   }
@@ -472,6 +536,12 @@ export class FakeJobStore implements JobStore {
       'pod crash or lock TTL exceeded',
       'lock_lost',
     ).length;
+  }
+
+  /** Partitions are PostgreSQL's; the fake only counts the calls. */
+  async maintainRunHistory(): Promise<RunHistoryUpkeep> {
+    await this.enter('maintainRunHistory');
+    return { created: 0, dropped: 0, deleted: 0 };
   }
 
   private fail(

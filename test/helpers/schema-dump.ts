@@ -10,7 +10,7 @@ const SECTIONS: { title: string; sql: string }[] = [
                  || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END
                  || coalesce(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '') AS line
             FROM pg_attribute a
-            JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r'
+            JOIN pg_class c ON c.oid = a.attrelid AND c.relkind IN ('r', 'p') AND NOT c.relispartition
             JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
             LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
            WHERE a.attnum > 0 AND NOT a.attisdropped
@@ -20,20 +20,40 @@ const SECTIONS: { title: string; sql: string }[] = [
     title: 'constraints',
     sql: `SELECT c.relname || ' ' || k.conname || ' ' || pg_get_constraintdef(k.oid) AS line
             FROM pg_constraint k
-            JOIN pg_class c ON c.oid = k.conrelid
+            JOIN pg_class c ON c.oid = k.conrelid AND NOT c.relispartition
             JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
            ORDER BY c.relname, k.conname`,
   },
   {
     title: 'indexes',
-    sql: `SELECT indexdef AS line FROM pg_indexes WHERE schemaname = 'public'
+    sql: `SELECT indexdef AS line FROM pg_indexes i
+            JOIN pg_class c ON c.relname = i.tablename AND c.relnamespace = 'public'::regnamespace
+           WHERE i.schemaname = 'public' AND NOT c.relispartition
            ORDER BY tablename, indexname`,
   },
   {
     title: 'row-level security',
     sql: `SELECT relname || ' rls=' || relrowsecurity || ' force=' || relforcerowsecurity AS line
             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
-           WHERE c.relkind = 'r' ORDER BY relname`,
+           WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY relname`,
+  },
+  {
+    // Partitions come and go by the day: each kind is shown once, its dates as YYYYMMDD, with
+    // what direct access to it meets (RLS, policies, the app's grants).
+    title: 'partitions',
+    sql: `SELECT DISTINCT parent.relname || ' ' || regexp_replace(c.relname, '[0-9]{8}', 'YYYYMMDD')
+                 || ' ' || regexp_replace(pg_get_expr(c.relpartbound, c.oid),
+                                          '[0-9]{4}-[0-9]{2}-[0-9]{2} 00:00:00[+]00', 'YYYY-MM-DD', 'g')
+                 || ' rls=' || c.relrowsecurity || ' force=' || c.relforcerowsecurity
+                 || ' policies=' || (SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid)
+                 || ' app=' || coalesce((SELECT string_agg(privilege_type, ',' ORDER BY privilege_type)
+                                          FROM aclexplode(c.relacl) a
+                                         WHERE a.grantee = 'hermesx_app'::regrole), '') AS line
+            FROM pg_class c
+            JOIN pg_inherits i ON i.inhrelid = c.oid
+            JOIN pg_class parent ON parent.oid = i.inhparent
+            JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+           WHERE c.relispartition AND c.relkind = 'r' ORDER BY 1`,
   },
   {
     title: 'policies',
@@ -42,12 +62,15 @@ const SECTIONS: { title: string; sql: string }[] = [
                                             FROM unnest(roles) AS r), ',')
                  || coalesce(' USING (' || qual || ')', '')
                  || coalesce(' WITH CHECK (' || with_check || ')', '') AS line
-            FROM pg_policies WHERE schemaname = 'public' ORDER BY tablename, policyname`,
+            FROM pg_policies p
+            JOIN pg_class c ON c.relname = p.tablename AND c.relnamespace = 'public'::regnamespace
+           WHERE p.schemaname = 'public' AND NOT c.relispartition
+           ORDER BY tablename, policyname`,
   },
   {
     title: 'triggers',
     sql: `SELECT pg_get_triggerdef(t.oid) AS line FROM pg_trigger t
-            JOIN pg_class c ON c.oid = t.tgrelid
+            JOIN pg_class c ON c.oid = t.tgrelid AND NOT c.relispartition
             JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
            WHERE NOT t.tgisinternal ORDER BY c.relname, t.tgname`,
   },

@@ -19,6 +19,7 @@ const TENANT_SHAPE = {
   min_schedule_interval_seconds: expect.any(Number),
   rate_limit_rpm: expect.any(Number),
   max_concurrent_runs: null,
+  run_retention_days: expect.any(Number),
   created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
   updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
 };
@@ -46,6 +47,7 @@ describe('tenants (admin)', () => {
       max_cron_jobs: 50,
       min_schedule_interval_seconds: 60,
       rate_limit_rpm: 600,
+      run_retention_days: 30,
     });
     expect(Object.keys(tenant)).not.toContain('deleted_at');
   });
@@ -81,6 +83,21 @@ describe('tenants (admin)', () => {
       max_concurrent_runs: -1,
     });
     expect(negative.statusCode).toBe(400);
+  });
+
+  it('sets how long a tenant keeps its run history (1 to 3650 days, default 30)', async () => {
+    const tenant = await createTenant(app, { name: 'short memory', run_retention_days: 7 });
+    expect(tenant.run_retention_days).toBe(7);
+    const longer = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
+      run_retention_days: 90,
+    });
+    expect(longer.json()).toMatchObject({ run_retention_days: 90 });
+    for (const bad of [0, 3651, 1.5, '30']) {
+      const refused = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
+        run_retention_days: bad,
+      });
+      expectError(refused, 400, 'validation_error');
+    }
   });
 
   it('lists live tenants (the default one included), gets one by id', async () => {

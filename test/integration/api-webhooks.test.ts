@@ -206,6 +206,10 @@ describe('webhook endpoints over REST', () => {
       attempts: 0,
     });
     expect(delivery!.webhook_id).toBe(`msg_${(delivery!.id as string).replaceAll('-', '')}`);
+    // The run's detail lists its deliveries too.
+    const detail = await call(api, DEFAULT_TENANT_KEY, 'GET', `/v1/runs/${delivery!.run_id}`);
+    expect(detail.status).toBe(200);
+    expect((detail.json.deliveries as { id: string }[]).map((d) => d.id)).toEqual([delivery!.id]);
     const ofJob = await call(api, DEFAULT_TENANT_KEY, 'GET', `/v1/cron-jobs/${jobId}/deliveries`);
     expect((ofJob.json.data as { id: string }[]).map((d) => d.id)).toEqual([delivery!.id]);
     // Still pending: redelivery waits. Once failed, it is queued again with the same id.

@@ -1,4 +1,4 @@
-// The contract suite against the PostgreSQL JobStore, as the app role (migration 109).
+// The contract suite against the PostgreSQL JobStore, as the app role (migrations/functions/).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
@@ -74,5 +74,13 @@ describeJobStoreContract('PostgreSQL', () => {
         `UPDATE cron_job_runs SET started_at = started_at - make_interval(secs => $2) WHERE id = $1`,
         [runId, ms / 1000],
       )),
+    nextRunAt: async (jobId) => {
+      const { rows } = await sql<{ next: Date | number | null }>(
+        `SELECT next_run_at AS next FROM cron_jobs WHERE id = $1`,
+        [jobId],
+      );
+      const next = rows[0]?.next ?? null;
+      return next === Infinity ? 'parked' : (next as Date | null);
+    },
   };
 });

@@ -169,10 +169,20 @@ describe('the migrated schema', () => {
         [jobId, DEFAULT_TENANT],
       );
     await insertRun();
+    // Each partition holds its part of the parent's key, and the error names that part.
     await expect(insertRun()).rejects.toMatchObject({
       code: '23505',
-      constraint: 'cron_job_runs_cron_job_id_scheduled_at_key',
+      constraint: expect.stringMatching(/^cron_job_runs_\w+_cron_job_id_scheduled_at_key$/),
     });
+    const { rows } = await owner.query(
+      `SELECT count(*)::int AS n FROM pg_inherits i
+         JOIN pg_class parent ON parent.oid = i.inhparent
+        WHERE parent.relname = 'cron_job_runs_cron_job_id_scheduled_at_key'`,
+    );
+    const partitions = await owner.query(
+      `SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'cron_job_runs'::regclass`,
+    );
+    expect(rows[0].n).toBe(partitions.rows[0].n);
   });
 
   it('gives a job inserted with only tenant_id, name, schedule, prompt its defaults', async () => {

@@ -1,11 +1,14 @@
 // The scheduler's JobStore on a real PostgreSQL, as the app role: what a pod loads, claims and
-// records, through the SECURITY DEFINER functions of migration 109.
+// records, through the SECURITY DEFINER functions (migrations/functions/).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
 import type { JobStore } from '../../src/scheduler/ports.js';
 import { createPgJobStore } from '../../src/scheduler/pg-store.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
+
+/** The start of the catch-up window the planning sweep passes: before every run of these tests. */
+const SINCE = new Date('2000-01-01T00:00:00Z');
 
 const TENANT = '00000000-0000-0000-0000-000000000001';
 
@@ -49,7 +52,7 @@ describe('PostgreSQL job store', () => {
       timezone: 'UTC',
       dueFrom: expect.any(Date),
       updatedAt: expect.any(Date),
-      lastScheduledAt: null,
+      nextRunAt: null,
       endsAt: null,
       jitterMs: null,
     });
@@ -84,16 +87,22 @@ describe('PostgreSQL job store', () => {
     const next = new Date('2026-01-01T00:02:00Z');
     const outcome = { success: true, result: 'done', error: null, errorKind: null, attempts: 1 };
     const runId = first.kind === 'claimed' ? first.run.runId : '';
-    expect(await store.finishRun(runId, outcome, next, 'pod-a')).toBe(true);
-    expect(await store.finishRun(runId, outcome, next, 'pod-a')).toBe(false);
+    expect(await store.finishRun(runId, outcome, 'pod-a')).toBe(true);
+    expect(await store.finishRun(runId, outcome, 'pod-a')).toBe(false);
     const { rows } = await sql(
       `SELECT run_count, last_run_success, next_run_at FROM cron_jobs WHERE id = $1`,
       [id],
     );
-    expect(rows[0]).toEqual({ run_count: '1', last_run_success: true, next_run_at: next }); // bigint as text
-    const [job] = await store.loadJobs([id]);
-    expect(job?.lastScheduledAt).toEqual(at);
+    expect(rows[0]).toEqual({ run_count: '1', last_run_success: true, next_run_at: null }); // bigint as text
     expect(await store.claimRun(id, at, 'pod-b')).toEqual(taken);
+    // Re-planned (next_run_at cleared), the sweep sees the latest claimed occurrence.
+    await sql(`UPDATE cron_jobs SET next_run_at = NULL WHERE id = $1`, [id]);
+    const taken0: unknown[] = [];
+    await store.planJobs([id], 10, SINCE, (jobs) => {
+      taken0.push(...jobs);
+      return jobs.map(() => next);
+    });
+    expect(taken0).toEqual([expect.objectContaining({ id, lastScheduledAt: at, nextRunAt: null })]);
   });
 
   it('retries a batch the database refused item by item, so only the bad item fails', async () => {
@@ -105,9 +114,9 @@ describe('PostgreSQL job store', () => {
     // An error kind the table does not allow makes the whole batched statement fail.
     const bad = { ...ok, success: false, error: 'x', errorKind: 'no_such_kind' as 'timeout' };
     const results = await Promise.allSettled([
-      store.finishRun(runIds[0] as string, ok, null, 'pod-a'),
-      store.finishRun(runIds[1] as string, bad, null, 'pod-a'),
-      store.finishRun(runIds[2] as string, ok, null, 'pod-a'),
+      store.finishRun(runIds[0] as string, ok, 'pod-a'),
+      store.finishRun(runIds[1] as string, bad, 'pod-a'),
+      store.finishRun(runIds[2] as string, ok, 'pod-a'),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const { rows } = await sql(
@@ -129,5 +138,48 @@ describe('PostgreSQL job store', () => {
     expect(await store.claimRun(disabled, at, 'pod-a')).toEqual({ kind: 'taken' });
     expect(await store.claimRun(orphan, at, 'pod-a')).toEqual({ kind: 'taken' });
     expect(await store.loadJobs([disabled, orphan])).toEqual([]);
+  });
+
+  it('pods sweeping at the same time plan different jobs (FOR UPDATE SKIP LOCKED)', async () => {
+    const ids = (await Promise.all(Array.from({ length: 6 }, () => insertJob()))).sort();
+    const next = new Date('2031-06-01T00:00:00Z');
+    const planned: string[] = [];
+    const plan = (jobs: readonly { id: string }[]) => {
+      planned.push(...jobs.map((job) => job.id));
+      return jobs.map(() => next);
+    };
+    await withOwner(url, async (client) => {
+      // Another pod's sweep holds the first three rows (its transaction is still open)...
+      await client.query('BEGIN');
+      await client.query('SELECT id FROM cron_jobs WHERE id = ANY ($1::uuid[]) FOR UPDATE', [
+        ids.slice(0, 3),
+      ]);
+      // ...so this one takes the other three at once instead of waiting for them.
+      expect(await store.planJobs(ids, 10, SINCE, plan)).toBe(3);
+      expect([...planned].sort()).toEqual(ids.slice(3));
+      await client.query('ROLLBACK');
+    });
+    expect(await store.planJobs(ids, 10, SINCE, plan)).toBe(3);
+    expect([...planned].sort()).toEqual(ids);
+    expect(await store.planJobs(ids, 10, SINCE, plan)).toBe(0);
+  });
+
+  it('a schedule changed by plain SQL is re-planned; an edit that writes next_run_at keeps it', async () => {
+    const id = await insertJob();
+    await store.planJobs([id], 10, SINCE, (jobs) =>
+      jobs.map(() => new Date('2031-01-01T00:00:00Z')),
+    );
+    await sql(`UPDATE cron_jobs SET schedule = '0 * * * *' WHERE id = $1`, [id]);
+    const read = async () =>
+      (await sql(`SELECT next_run_at FROM cron_jobs WHERE id = $1`, [id])).rows[0]?.next_run_at;
+    expect(await read()).toBeNull();
+    await sql(`UPDATE cron_jobs SET schedule = '5 * * * *', next_run_at = $2 WHERE id = $1`, [
+      id,
+      new Date('2031-01-01T00:05:00Z'),
+    ]);
+    expect(await read()).toEqual(new Date('2031-01-01T00:05:00Z'));
+    // A prompt edit is not a schedule change.
+    await sql(`UPDATE cron_jobs SET prompt = 'other' WHERE id = $1`, [id]);
+    expect(await read()).toEqual(new Date('2031-01-01T00:05:00Z'));
   });
 });

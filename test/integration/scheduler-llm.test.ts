@@ -195,8 +195,8 @@ describe('a scheduled run and the LLM', () => {
     const scheduledAt = new Date(Date.now() - 5000);
     // The claim a pod made just before it died: no liveness key, no request sent.
     const { rows } = await db.query<{ run_id: string }>(
-      `SELECT run_id FROM scheduler_claim($1, $2, 'pod-that-died')`,
-      [[job.id], [scheduledAt]],
+      `SELECT run_id FROM scheduler_claim($1, $2, $3, 'pod-that-died')`,
+      [[job.id], [scheduledAt], [null]],
     );
     const runId = rows[0]?.run_id;
     const run = await waitFor(

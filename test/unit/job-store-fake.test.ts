@@ -1,6 +1,6 @@
 // The contract suite against the in-memory JobStore of the unit tests.
 import { describeJobStoreContract } from '../contract/job-store.contract.js';
-import { FakeClock, FakeJobStore } from '../helpers/scheduler-fakes.js';
+import { FakeClock, FakeJobStore, PARKED } from '../helpers/scheduler-fakes.js';
 
 describeJobStoreContract('in-memory fake', () => {
   const clock = new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
@@ -30,6 +30,10 @@ describeJobStoreContract('in-memory fake', () => {
     age: async (runId, ms) => {
       const run = store.runs.get(runId);
       if (run) run.startedAt = new Date(run.startedAt.getTime() - ms);
+    },
+    nextRunAt: async (jobId) => {
+      const next = store.job(jobId).nextRunAt;
+      return next?.getTime() === PARKED.getTime() ? 'parked' : next;
     },
   };
 });

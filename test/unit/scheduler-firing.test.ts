@@ -3,7 +3,7 @@
 import { STEAL_DELAY_MS } from '../../src/scheduler/steal-lists.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
-import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
+import { PARKED, World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
 
 /** 2026-01-01 at a UTC time of day ("00:01:00", "00:00:05.200"). */
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
@@ -17,7 +17,7 @@ const start = (pod: Pod) => starter.start(pod);
 afterEach(() => starter.stopAll());
 
 describe('Scheduler: firing', () => {
-  it('loads jobs at start and fires a per-second job at each nominal second, once', async () => {
+  it('plans and reads the due window at start and fires a per-second job at each nominal second, once', async () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '* * * * * *', prompt: 'tick', name: 'ticker' });
     const { log, lines } = capturingLogger();
@@ -25,7 +25,9 @@ describe('Scheduler: firing', () => {
 
     await world.clock.advanceTo(at('00:00:10.500'));
 
-    expect(world.store.calls.loadJobs).toBe(1);
+    // No job is loaded by id: the pod reads the window once a second (at start and 10 times).
+    expect(world.store.calls.loadJobs).toBe(0);
+    expect(world.store.calls.dueJobs).toBe(11);
     expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(1);
     expect(pod.scheduler.running).toBe(true);
 
@@ -118,36 +120,31 @@ describe('Scheduler: firing', () => {
     expect(lockSkips).toBeLessThan(executed * 0.3);
   });
 
-  it('a new job announced by jobsChanged fires at its first occurrence, without waiting for a poll', async () => {
+  it('a new job announced by jobsChanged fires at its first occurrence; the sweep plans the others', async () => {
     const world = new World(T0);
     const pod = start(world.pod());
     await world.clock.advanceTo(at('00:00:05.200'));
-    const announced = world.store.addJob({ schedule: '*/10 * * * * *' });
-    const silent = world.store.addJob({ schedule: '*/10 * * * * *' });
+    const announced = world.store.addJob({ schedule: '* * * * * *' });
+    const silent = world.store.addJob({ schedule: '* * * * * *' });
     pod.scheduler.jobsChanged([announced.id]);
 
-    await world.clock.advanceTo(at('00:00:20.500'));
-    const calls = world.runner.callsFor(announced.id);
-    expect(calls.map((c) => iso(c.startedMs))).toEqual([iso(at('00:00:10')), iso(at('00:00:20'))]);
-    expect(calls.map((c) => iso(c.request.scheduledAt.getTime()))).toEqual([
-      iso(at('00:00:10')),
-      iso(at('00:00:20')),
-    ]);
-    // The one nobody announced waits for the poll (every 30 s from the start), which catches up
-    // its latest missed occurrence once (a lost notification is an outage like any other).
-    expect(world.runner.callsFor(silent.id)).toEqual([]);
-    await world.clock.advanceTo(at('00:00:40.500'));
-    expect(
+    await world.clock.advanceTo(at('00:00:08.500'));
+    const runs = (id: string) =>
       world.runner
-        .callsFor(silent.id)
-        .map((c) => [iso(c.request.scheduledAt.getTime()), iso(c.startedMs)]),
-    ).toEqual([
-      [iso(at('00:00:30')), iso(at('00:00:30.500'))],
-      [iso(at('00:00:40')), iso(at('00:00:40'))],
+        .callsFor(id)
+        .map((c) => [iso(c.request.scheduledAt.getTime()), iso(c.startedMs)]);
+    expect(runs(announced.id)).toEqual(seconds(6, 8).map((s) => [s, s]));
+    // The one nobody announced (written by SQL, say) has no next_run_at until the planning
+    // sweep (every 2 s from the start: 00:00:06.5) gives it one: its occurrence at 00:00:06,
+    // after it was created, is caught up once, then it runs on time.
+    expect(runs(silent.id)).toEqual([
+      [iso(at('00:00:06')), iso(at('00:00:06.500'))],
+      [iso(at('00:00:07')), iso(at('00:00:07'))],
+      [iso(at('00:00:08')), iso(at('00:00:08'))],
     ]);
     expect(await pod.metric('hermesx_scheduler_caught_up_total')).toBe(1);
-    expect(await pod.metric('hermesx_scheduler_missed_occurrences_total')).toBe(2);
-    expect(world.runner.callsFor(announced.id)).toHaveLength(4);
+    expect(await pod.metric('hermesx_scheduler_missed_occurrences_total')).toBe(0);
+    expect(world.store.job(silent.id).nextRunAt).toEqual(new Date(at('00:00:09')));
   });
 
   it('an edited prompt is used from the next occurrence: the claim reads it, notified or not', async () => {
@@ -175,7 +172,7 @@ describe('Scheduler: firing', () => {
     expect(await pod.metric('hermesx_scheduler_missed_occurrences_total')).toBe(0);
   });
 
-  it('a disabled or deleted job stops after jobsChanged or after the next poll', async () => {
+  it('a disabled or deleted job stops after jobsChanged or after the next read of the window', async () => {
     const world = new World(T0);
     const paused = world.store.addJob({ schedule: '* * * * * *' });
     const deleted = world.store.addJob({ schedule: '* * * * * *' });
@@ -183,20 +180,20 @@ describe('Scheduler: firing', () => {
     await world.clock.advanceTo(at('00:00:05.700'));
     world.store.updateJob(paused.id, { enabled: false });
     pod.scheduler.jobsChanged([paused.id]);
-    world.store.deleteJob(deleted.id); // no notification: the poll must notice
+    world.store.deleteJob(deleted.id); // no notification: the next read must notice
     const acquiresOf = (id: string) => world.redis.acquiresByJob.get(id) ?? 0;
 
-    await world.clock.advanceTo(at('00:00:29.900'));
+    await world.clock.advanceTo(at('00:00:06.900'));
     expect(world.runner.callsFor(paused.id)).toHaveLength(5);
     expect(acquiresOf(paused.id)).toBe(5); // gone from the queue at once
-    expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(1);
-    // Until the poll the pod still tries the deleted job, but its claims are refused.
+    // Until the read at 00:00:06.5 the pod still tried the deleted job; the claim refused it.
     expect(world.runner.callsFor(deleted.id)).toHaveLength(5);
-    expect(acquiresOf(deleted.id)).toBe(29);
+    expect(acquiresOf(deleted.id)).toBe(6);
+    expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(0);
 
     await world.clock.advanceTo(at('00:00:40.500'));
-    expect(acquiresOf(deleted.id)).toBe(30);
-    expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(0);
+    expect(acquiresOf(deleted.id)).toBe(6);
+    expect(acquiresOf(paused.id)).toBe(5);
 
     // Re-enabled: due from now on, the paused stretch is not caught up.
     world.store.updateJob(paused.id, { enabled: true });
@@ -219,12 +216,13 @@ describe('Scheduler: firing', () => {
     expect(world.runner.callsFor(job.id).map((c) => iso(c.request.scheduledAt.getTime()))).toEqual(
       ['00:00:10', '00:00:20', '00:00:30'].map((t) => iso(at(t))),
     );
-    // Back to hourly: the 10-second occurrences stop.
+    // Back to hourly, without a notification: the update clears next_run_at, the next read
+    // (00:00:31.5) no longer finds the job due, and the sweep plans it for 01:00:00.
     world.store.updateJob(job.id, { schedule: '0 0 * * * *' });
-    await world.clock.advanceTo(at('00:01:00.500')); // noticed by the poll at 00:01:00.5
-    expect(world.runner.callsFor(job.id)).toHaveLength(6); // 00:00:40, 00:00:50, 00:01:00
+    await world.clock.advanceTo(at('00:00:45'));
+    expect(world.store.job(job.id).nextRunAt).toEqual(new Date(at('01:00:00')));
     await world.clock.advanceTo(at('00:05:00'));
-    expect(world.runner.callsFor(job.id)).toHaveLength(6);
+    expect(world.runner.callsFor(job.id)).toHaveLength(3);
     expect(await pod.metric('hermesx_scheduler_caught_up_total')).toBe(0);
   });
 
@@ -240,6 +238,9 @@ describe('Scheduler: firing', () => {
     expect(warnings[0]).toContain(`job_id=${broken.id}`);
     expect(world.runner.callsFor(broken.id)).toEqual([]);
     expect(world.runner.callsFor(fine.id)).toHaveLength(10);
+    // The sweep parked it; only the fine one comes into the window (within 5 s of 01:50).
+    expect(world.store.job(broken.id).nextRunAt).toEqual(PARKED);
+    await world.clock.advanceTo(at('00:01:46'));
     expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(1);
 
     world.store.updateJob(broken.id, { schedule: '*/10 * * * * *' });

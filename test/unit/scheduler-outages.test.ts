@@ -30,7 +30,8 @@ describe('Scheduler: Redis unavailable', () => {
     await world.clock.advanceTo(at('00:05:30.500'));
     expect(pod.scheduler.running).toBe(false);
     expect(world.runner.calls).toEqual([]);
-    expect(world.store.calls.loadJobs).toBe(0);
+    expect(world.store.calls.dueJobs).toBe(0);
+    expect(world.store.calls.planJobs).toBe(0);
     expect(world.store.calls.claimRun).toBe(0);
     const disabled = withMsg(lines, 'scheduler disabled: redis unavailable');
     expect(disabled).toHaveLength(1);
@@ -47,7 +48,7 @@ describe('Scheduler: Redis unavailable', () => {
     expect(startedAt - back).toBeLessThanOrEqual(2000);
     const startLine = withMsg(lines, 'scheduler started')[0] ?? '';
     expect(startLine).toContain('level=INFO');
-    expect(startLine).toContain('poll_interval=30s');
+    expect(startLine).toContain('poll_interval=30s lookahead=5s');
     expect(pod.scheduler.running).toBe(true);
 
     // 00:01 … 00:05 were missed: the latest runs once, at once; the four older are counted.
@@ -137,13 +138,14 @@ describe('Scheduler: Redis unavailable', () => {
 });
 
 describe('Scheduler: database unavailable', () => {
-  it('survives failed claims, keeps its loops going and catches up at the next poll', async () => {
+  it('survives failed claims, keeps its loops going and catches up at the next read', async () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '0 * * * * *' });
     const { log, lines } = capturingLogger();
     const pod = start(world.pod({ log }));
 
-    await world.clock.advanceTo(at('00:00:50'));
+    // Down once the 00:01:00 occurrence is in the pod's window (5 s ahead).
+    await world.clock.advanceTo(at('00:00:57'));
     world.store.down = true;
     await world.clock.advanceTo(at('00:01:05'));
     expect(world.runner.calls).toEqual([]);
@@ -153,13 +155,12 @@ describe('Scheduler: database unavailable', () => {
     const pollsBefore = world.store.calls.cleanupStaleRuns;
 
     world.store.down = false;
-    // The poll failed at 00:01:00.5 and retries with a back-off of at most the poll interval.
+    // The reads fail while it is down and retry with a back-off of at most their interval.
     const caughtUpAt = await world.clock.until(
       () => world.runner.calls.length > 0,
       30_000,
       'caught up',
     );
-    expect(world.store.calls.cleanupStaleRuns).toBeGreaterThan(pollsBefore);
     expect(caughtUpAt).toBeLessThan(at('00:01:35'));
     expect(scheduledTimes(world, job.id)).toEqual([iso(at('00:01:00'))]);
     expect(await pod.metric('hermesx_scheduler_caught_up_total')).toBe(1);
@@ -169,6 +170,7 @@ describe('Scheduler: database unavailable', () => {
       ['00:01:00', '00:02:00', '00:03:00'].map((t) => iso(at(t))),
     );
     expect(world.store.runsOf(job.id).every((r) => r.status === 'success')).toBe(true);
+    expect(world.store.calls.cleanupStaleRuns).toBeGreaterThan(pollsBefore);
     expect(withMsg(lines, 'background task failed, retrying').length).toBeGreaterThan(0);
   });
 

@@ -28,6 +28,7 @@ const DEFAULTS = {
   min_schedule_interval_seconds: 60,
   rate_limit_rpm: 600,
   max_concurrent_runs: null,
+  run_retention_days: 30,
 };
 
 /** Admin: tenants and their quotas. Deleting is soft: keys stop working, jobs stop firing. */
@@ -157,6 +158,7 @@ function toTenantView(row: TenantRow) {
     min_schedule_interval_seconds: row.min_schedule_interval_seconds,
     rate_limit_rpm: row.rate_limit_rpm,
     max_concurrent_runs: row.max_concurrent_runs,
+    run_retention_days: row.run_retention_days,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,0 +1,98 @@
+// What a pod reads from the database to schedule: the due window (jobs whose next_run_at falls
+// within the look-ahead, in bounded pages through the next_run_at index) and the planning sweep
+// (jobs whose next_run_at is NULL: written by SQL, imported, or re-planned after an edit).
+import type { Logger } from '../log.js';
+import type { SchedulerMetrics } from './metrics.js';
+import type { Occurrence } from './occurrence.js';
+import { planNextRunAt } from './plan.js';
+import type { Clock, DueKey, JobStore, StoredJob } from './ports.js';
+import type { ScheduleCache } from './schedule-cache.js';
+import type { SkippedAhead, Timeline } from './timeline.js';
+
+/** Rows per page of the due window, and pages per read (a read holds at most their product). */
+export const WINDOW_PAGE_ROWS = 1000;
+export const WINDOW_MAX_PAGES = 50;
+/** Jobs planned per transaction of the sweep (each batch blocks the event loop only briefly). */
+export const PLAN_BATCH = 1000;
+
+export interface WindowDeps {
+  store: JobStore;
+  clock: Clock;
+  log: Logger;
+  metrics: SchedulerMetrics;
+  timeline: Timeline;
+  schedules: ScheduleCache;
+  catchupWindowMs: number;
+  lookaheadMs: number;
+}
+
+export interface WindowRead {
+  catchUps: Occurrence[];
+  skipped: SkippedAhead[];
+}
+
+/**
+ * Reads every job due within the look-ahead (overdue ones first) and hands them to the timeline.
+ * A read that hit the page limit is incomplete: it drops nothing it did not see.
+ */
+export async function readWindow(deps: WindowDeps): Promise<WindowRead> {
+  const { store, clock } = deps;
+  const startedMs = clock.now();
+  const untilMs = startedMs + deps.lookaheadMs;
+  const rows: StoredJob[] = [];
+  let after: DueKey | null = null;
+  let complete = false;
+  for (let page = 0; page < WINDOW_MAX_PAGES; page++) {
+    const batch = await store.dueJobs(untilMs, after, WINDOW_PAGE_ROWS);
+    rows.push(...batch);
+    const last = batch.at(-1);
+    if (batch.length < WINDOW_PAGE_ROWS || !last?.nextRunAt) {
+      complete = true;
+      break;
+    }
+    after = { atMs: last.nextRunAt.getTime(), id: last.id };
+  }
+  const read = deps.timeline.apply(rows, clock.now(), deps.catchupWindowMs, complete);
+  deps.metrics.syncDuration.observe((clock.now() - startedMs) / 1000);
+  return read;
+}
+
+/**
+ * Jobs named by notifications: those now due within the look-ahead are (re)planned, the others
+ * leave the timeline (edited beyond the window, paused, deleted).
+ */
+export async function readJobs(deps: WindowDeps, ids: readonly string[]): Promise<WindowRead> {
+  const { clock, timeline } = deps;
+  const jobs = await deps.store.loadJobs(ids);
+  const horizonMs = clock.now() + deps.lookaheadMs;
+  const due = jobs.filter((job) => job.nextRunAt !== null && job.nextRunAt.getTime() <= horizonMs);
+  const dueIds = new Set(due.map((job) => job.id));
+  for (const id of ids) if (!dueIds.has(id)) timeline.remove(id);
+  return timeline.apply(due, clock.now(), deps.catchupWindowMs, false);
+}
+
+/**
+ * One batch of the planning sweep: jobs without next_run_at (all, or those of `ids`) get one,
+ * computed here with the schedule parser and written in the same transaction that took them.
+ * Returns how many were planned (a full batch means there may be more).
+ */
+export function planBatch(deps: WindowDeps, ids: readonly string[] | null): Promise<number> {
+  const since = new Date(deps.clock.now() - deps.catchupWindowMs);
+  return deps.store.planJobs(ids, PLAN_BATCH, since, (jobs) => {
+    const nowMs = deps.clock.now();
+    return jobs.map((job) => {
+      const schedule = deps.schedules.parse(job.schedule, job.timezone, job.endsAt);
+      if (typeof schedule === 'string') {
+        // Parked until its definition changes: reported once per definition.
+        deps.log.warn(
+          { job_id: job.id, tenant_id: job.tenantId, error: schedule },
+          'job skipped: invalid schedule',
+        );
+        return null;
+      }
+      const plan = planNextRunAt(schedule, job, nowMs, deps.catchupWindowMs);
+      if (plan.missed > 0) deps.metrics.missed.inc(plan.missed);
+      return plan.nextRunAt;
+    });
+  });
+}

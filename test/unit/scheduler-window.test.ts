@@ -1,0 +1,164 @@
+// The due window: a pod holds only the jobs due within its look-ahead, the database always knows
+// each job's next occurrence, and what a pod misses is decided from that record alone.
+import { afterEach, describe, expect, it } from 'vitest';
+import { planDueJob } from '../../src/scheduler/plan.js';
+import { parseSchedule, type ParsedSchedule } from '../../src/jobs/schedule.js';
+import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
+
+const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
+const iso = (ms: number) => new Date(ms).toISOString();
+const T0 = at('00:00:00.500');
+
+const starter = podStarter();
+const start = (pod: Pod) => starter.start(pod);
+afterEach(() => starter.stopAll());
+
+function schedule(text: string): ParsedSchedule {
+  const parsed = parseSchedule({ schedule: text, timezone: 'UTC' });
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.schedule;
+}
+
+describe('planDueJob', () => {
+  const everyMinute = schedule('0 * * * * *');
+  const dueFrom = new Date(at('00:00:00'));
+  const HOUR = 3_600_000;
+
+  it('takes next_run_at ahead as the next occurrence', () => {
+    const plan = planDueJob(
+      everyMinute,
+      { nextRunAt: new Date(at('00:05:00')), dueFrom },
+      undefined,
+      at('00:04:58'),
+      HOUR,
+    );
+    expect(plan).toEqual({ catchUp: null, missed: 0, next: new Date(at('00:05:00')) });
+  });
+
+  it('an overdue next_run_at yields the latest missed occurrence once, the older ones counted', () => {
+    const plan = planDueJob(
+      everyMinute,
+      { nextRunAt: new Date(at('00:01:00')), dueFrom },
+      undefined,
+      at('00:05:30'),
+      HOUR,
+    );
+    expect(plan).toEqual({
+      catchUp: new Date(at('00:05:00')),
+      missed: 4,
+      next: new Date(at('00:06:00')),
+    });
+  });
+
+  it('what this pod fired itself is settled, even before the claim moved next_run_at', () => {
+    const plan = planDueJob(
+      everyMinute,
+      { nextRunAt: new Date(at('00:05:00')), dueFrom },
+      at('00:05:00'),
+      at('00:05:00.400'),
+      HOUR,
+    );
+    expect(plan).toEqual({ catchUp: null, missed: 0, next: new Date(at('00:06:00')) });
+  });
+
+  it('never catches up before due_from or outside the window', () => {
+    const late = { nextRunAt: new Date(at('00:01:00')), dueFrom: new Date(at('00:04:30')) };
+    expect(planDueJob(everyMinute, late, undefined, at('00:05:30'), HOUR).catchUp).toEqual(
+      new Date(at('00:05:00')),
+    );
+    const beforeDue = { nextRunAt: new Date(at('00:01:00')), dueFrom: new Date(at('00:05:10')) };
+    expect(planDueJob(everyMinute, beforeDue, undefined, at('00:05:30'), HOUR)).toEqual({
+      catchUp: null,
+      missed: 0,
+      next: new Date(at('00:06:00')),
+    });
+    const old = { nextRunAt: new Date(at('00:01:00')), dueFrom };
+    expect(planDueJob(everyMinute, old, undefined, at('02:00:30'), 0)).toEqual({
+      catchUp: null,
+      missed: 0,
+      next: new Date(at('02:01:00')),
+    });
+  });
+});
+
+describe('Scheduler: the due window', () => {
+  it('holds only the jobs due within the look-ahead, however many there are', async () => {
+    const world = new World(T0);
+    const perSecond = world.store.addJob({ schedule: '* * * * * *' });
+    const daily = Array.from({ length: 2000 }, (_, i) =>
+      world.store.addJob({ schedule: `0 ${i % 60} ${1 + (i % 20)} * * *` }),
+    );
+    const pod = start(world.pod());
+    await world.clock.advanceTo(at('00:00:20.500'));
+
+    expect(world.runner.callsFor(perSecond.id)).toHaveLength(20);
+    // Planned by the sweep (500 a batch): every job's next occurrence is in the database...
+    for (const job of daily) expect(world.store.job(job.id).nextRunAt).not.toBeNull();
+    // ...and the pod holds the one job due within 5 s, not the 2,001.
+    expect(await pod.metric('hermesx_scheduler_jobs_loaded')).toBe(1);
+    expect(world.runner.calls.filter((c) => c.request.jobId !== perSecond.id)).toEqual([]);
+  });
+
+  it('the database knows every job’s next occurrence: each claim moves it on', async () => {
+    const world = new World(T0);
+    const job = world.store.addJob({ schedule: '*/10 * * * * *' });
+    start(world.pod());
+    await world.clock.advanceTo(at('00:00:05'));
+    expect(world.store.job(job.id).nextRunAt).toEqual(new Date(at('00:00:10')));
+    await world.clock.advanceTo(at('00:00:10.001'));
+    // Moved on by the claim, before the run was even recorded.
+    expect(world.store.runsOf(job.id).map((r) => r.status)).toEqual(['success']);
+    expect(world.store.job(job.id).nextRunAt).toEqual(new Date(at('00:00:20')));
+  });
+
+  it('after a stop of all pods, the next pod catches up from next_run_at alone, once', async () => {
+    const world = new World(T0);
+    const job = world.store.addJob({ schedule: '0 * * * * *' });
+    const first = start(world.pod({ podId: 'pod-a' }));
+    await world.clock.advanceTo(at('00:01:00.500'));
+    await first.scheduler.stop(1000);
+    expect(world.store.job(job.id).nextRunAt).toEqual(new Date(at('00:02:00')));
+
+    await world.clock.advanceTo(at('00:05:30'));
+    const second = start(world.pod({ podId: 'pod-b' }));
+    await world.clock.advanceTo(at('00:06:00.500'));
+    expect(world.store.runsOf(job.id).map((r) => [iso(r.scheduledAt.getTime()), r.podId])).toEqual([
+      [iso(at('00:01:00')), 'pod-a'],
+      [iso(at('00:05:00')), 'pod-b'],
+      [iso(at('00:06:00')), 'pod-b'],
+    ]);
+    expect(await second.metric('hermesx_scheduler_caught_up_total')).toBe(1);
+    expect(await second.metric('hermesx_scheduler_missed_occurrences_total')).toBe(3);
+  });
+
+  it('occurrences missed outside the catch-up window move next_run_at on without a run', async () => {
+    const world = new World(T0);
+    const job = world.store.addJob({
+      schedule: '0 * * * * *',
+      nextRunAt: new Date(at('00:01:00')),
+    });
+    await world.clock.advanceTo(at('00:10:30'));
+    start(world.pod({ settings: { catchupWindowMs: 0 } }));
+    await world.clock.advanceTo(at('00:10:35'));
+    expect(world.runner.calls).toEqual([]);
+    expect(world.store.job(job.id).nextRunAt).toEqual(new Date(at('00:11:00')));
+    await world.clock.advanceTo(at('00:11:00.500'));
+    expect(world.runner.callsFor(job.id).map((c) => iso(c.request.scheduledAt.getTime()))).toEqual([
+      iso(at('00:11:00')),
+    ]);
+  });
+
+  it('a run-now of a job outside the window loads it and leaves next_run_at alone', async () => {
+    const world = new World(T0);
+    const job = world.store.addJob({ schedule: '0 0 * * * *' });
+    const pod = start(world.pod());
+    await world.clock.advanceTo(at('00:00:03'));
+    expect(world.store.job(job.id).nextRunAt).toEqual(new Date(at('01:00:00')));
+    pod.scheduler.trigger(job.id, at('00:00:03'));
+    await world.clock.advanceTo(at('00:00:04'));
+    expect(world.runner.callsFor(job.id).map((c) => c.request.scheduledAt.getTime())).toEqual([
+      at('00:00:03'),
+    ]);
+    expect(world.store.job(job.id).nextRunAt).toEqual(new Date(at('01:00:00')));
+  });
+});
