@@ -36,6 +36,7 @@ const SERVICE = [
   'LLM_API_URL',
   'LLM_API_KEY',
   'LLM_MODEL',
+  'LLM_MODELS',
   'LOG_FORMAT',
   'LOG_LEVEL',
   'HERMES_POD_ID',
@@ -122,6 +123,10 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LLM_API_URL: ['http://localhost:11434/v1', 'OpenAI-compatible endpoint (Ollama, vLLM, OpenAI)'],
   LLM_API_KEY: ['empty', 'its key'],
   LLM_MODEL: ['qwen3:30b', 'model name'],
+  LLM_MODELS: [
+    'unset',
+    "models a job may choose, comma separated, the default first (unset: the server's /models)",
+  ],
   LOG_FORMAT: ['text', 'text (logfmt) or json'],
   LOG_LEVEL: ['info', 'debug, info, warn or error'],
   HERMES_POD_ID: ['<hostname>-<pid>', 'replica name, in cron_job_runs.pod_id and the logs'],

@@ -127,6 +127,13 @@ const envSchema = z.object({
   ),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText.transform((text) => text ?? 'qwen3:30b'),
+  LLM_MODELS: optionalText
+    .transform((text) => text?.split(',').map((name) => name.trim()))
+    .refine(
+      (names) =>
+        names === undefined || names.every((name) => name.length > 0 && name.length <= 200),
+      'expected model names separated by commas, the default first',
+    ),
   LOG_FORMAT: choice(['text', 'json'], 'text'),
   LOG_LEVEL: choice(['debug', 'info', 'warn', 'error'], 'info'),
   HERMES_POD_ID: optionalText,
@@ -205,6 +212,8 @@ export interface Config extends Readonly<RedisSettings> {
   readonly defaultTenantApiKey: string | undefined;
   readonly allowedOrigins: readonly string[] | '*';
   readonly llm: { readonly url: string; readonly apiKey: string; readonly model: string };
+  /** Models a job may choose (LLM_MODELS); empty: the model server's /models list. */
+  readonly llmModels: readonly string[];
   readonly logFormat: 'text' | 'json';
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly podId: string;
@@ -301,7 +310,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: s.HERMES_ACP_TOKEN,
     defaultTenantApiKey: s.HERMES_API_KEY,
     allowedOrigins: parseOrigins(s.SAAS_ALLOWED_ORIGINS),
-    llm: Object.freeze({ url: s.LLM_API_URL, apiKey: s.LLM_API_KEY ?? '', model: s.LLM_MODEL }),
+    llm: Object.freeze({
+      url: s.LLM_API_URL,
+      apiKey: s.LLM_API_KEY ?? '',
+      // LLM_MODELS names the default first.
+      model: s.LLM_MODELS?.[0] ?? s.LLM_MODEL,
+    }),
+    llmModels: Object.freeze([...new Set(s.LLM_MODELS ?? [])]),
     logFormat: s.LOG_FORMAT,
     logLevel: s.LOG_LEVEL,
     podId: s.HERMES_POD_ID ?? `${os.hostname()}-${process.pid}`,

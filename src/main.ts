@@ -114,6 +114,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       onJobsChanged: (ids) => running.jobsChanged(ids),
       onTrigger: (jobId, scheduledAtMs) => running.trigger(jobId, scheduledAtMs),
+      onCancel: (jobId, runId) => running.cancelRun(jobId, runId),
       onReconnected: () => running.resync(),
     });
     scheduler.start();

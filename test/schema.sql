@@ -48,6 +48,18 @@ cron_jobs.last_run_error_kind text
 cron_jobs.last_triggered_at timestamp with time zone
 cron_jobs.skills text[] NOT NULL DEFAULT '{}'::text[]
 cron_jobs.context_previous_result boolean NOT NULL DEFAULT false
+cron_jobs.labels jsonb NOT NULL DEFAULT '{}'::jsonb
+cron_jobs.paused_reason text
+cron_jobs.paused_at timestamp with time zone
+cron_jobs.paused_by text
+cron_jobs.stopped_by text
+cron_jobs.pause_after_failures integer
+cron_jobs.consecutive_failures integer NOT NULL DEFAULT 0
+cron_jobs.ends_at timestamp with time zone
+cron_jobs.max_runs bigint
+cron_jobs.timeout_ms integer
+cron_jobs.model text
+cron_jobs.jitter_ms integer
 cron_run_tool_calls.run_id uuid NOT NULL
 cron_run_tool_calls.seq integer NOT NULL
 cron_run_tool_calls.tenant_id uuid NOT NULL
@@ -153,20 +165,30 @@ cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, sc
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey1 FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check1 CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text])))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id, scheduled_at)
 cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))
 cron_job_runs cron_job_runs_result_inline_check CHECK ((octet_length(result) <= 8192))
 cron_job_runs cron_job_runs_result_object_key_check CHECK ((length(result_object_key) <= 512))
 cron_job_runs cron_job_runs_status_check1 CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
+cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
+cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <= 3600000)))
+cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
+cron_jobs cron_jobs_max_runs_check CHECK ((max_runs >= 1))
+cron_jobs cron_jobs_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
 cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+cron_jobs cron_jobs_pause_after_failures_check CHECK (((pause_after_failures >= 1) AND (pause_after_failures <= 1000)))
+cron_jobs cron_jobs_paused_by_check CHECK ((paused_by = ANY (ARRAY['user'::text, 'system'::text])))
+cron_jobs cron_jobs_paused_reason_check CHECK ((length(paused_reason) <= 500))
 cron_jobs cron_jobs_pkey PRIMARY KEY (id)
 cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(prompt) <= 16384)))
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
 cron_jobs cron_jobs_skills_check CHECK ((cardinality(skills) <= 8))
+cron_jobs cron_jobs_stopped_by_check CHECK ((stopped_by = ANY (ARRAY['max_runs'::text, 'pause_after_failures'::text])))
 cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+cron_jobs cron_jobs_timeout_ms_check CHECK ((timeout_ms >= 1000))
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
 cron_run_tool_calls cron_run_tool_calls_arguments_check CHECK ((octet_length((arguments)::text) <= 16384))
 cron_run_tool_calls cron_run_tool_calls_duration_ms_check CHECK ((duration_ms >= 0))
@@ -235,9 +257,10 @@ CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON ONLY public.cr
 CREATE INDEX cron_job_runs_job_active_idx ON ONLY public.cron_job_runs USING btree (cron_job_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE UNIQUE INDEX cron_job_runs_pkey ON ONLY public.cron_job_runs USING btree (id, scheduled_at)
 CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
-CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at)
+CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE enabled
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
+CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
 CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (id) WHERE (enabled AND (next_run_at IS NULL))
@@ -343,8 +366,12 @@ webhook_endpoints webhook_endpoints_update UPDATE TO hermesx_app USING ((tenant_
 -- triggers
 CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
+CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
+CREATE TRIGGER cron_jobs_notify_ends_at AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.ends_at IS DISTINCT FROM new.ends_at)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_insert AFTER INSERT OR DELETE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.jitter_ms IS DISTINCT FROM new.jitter_ms)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
@@ -354,7 +381,9 @@ app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
 cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
+cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
+cron_jobs_track_controls() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
 idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
@@ -473,6 +502,37 @@ AS $function$
     END LOOP;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_apply_run_limits()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF NEW.run_count <= OLD.run_count THEN
+      RETURN NEW;
+    END IF;
+    NEW.consecutive_failures := CASE WHEN NEW.last_run_success THEN 0
+                                     ELSE OLD.consecutive_failures + 1 END;
+    IF NOT NEW.enabled THEN
+      RETURN NEW;
+    END IF;
+    IF NEW.max_runs IS NOT NULL AND NEW.run_count >= NEW.max_runs THEN
+      NEW.stopped_by := 'max_runs';
+      NEW.paused_reason := format('max_runs reached: %s runs', NEW.run_count);
+    ELSIF NEW.pause_after_failures IS NOT NULL
+          AND NEW.consecutive_failures >= NEW.pause_after_failures THEN
+      NEW.stopped_by := 'pause_after_failures';
+      NEW.paused_reason := left(format('%s consecutive failed runs; last error: %s',
+                                       NEW.consecutive_failures, NEW.last_run_error), 500);
+    ELSE
+      RETURN NEW;
+    END IF;
+    NEW.enabled := false;
+    NEW.paused_at := now();
+    NEW.paused_by := 'system';
+    NEW.next_run_at := NULL;
+    RETURN NEW;
+  END
+  $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_notify()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -482,6 +542,21 @@ AS $function$
   BEGIN
     PERFORM pg_notify('hermesx_cron_jobs', row_id::text);
     RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_track_controls()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF (NEW.labels, NEW.pause_after_failures, NEW.ends_at, NEW.max_runs, NEW.timeout_ms, NEW.model,
+        NEW.jitter_ms)
+       IS DISTINCT FROM
+       (OLD.labels, OLD.pause_after_failures, OLD.ends_at, OLD.max_runs, OLD.timeout_ms, OLD.model,
+        OLD.jitter_ms) THEN
+      NEW.updated_at := now();
+    END IF;
+    RETURN NEW;
   END
   $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_track_definition()
@@ -528,7 +603,7 @@ AS $function$
      WHERE status IN ('claimed', 'running')
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text)
- RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text, timeout_ms integer, model text)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -539,7 +614,7 @@ AS $function$
        WHERE r.id = i.run_id AND r.pod_id = i.from_pod AND r.status = 'claimed'
       RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
     )
-    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt
+    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
       FROM adopted a JOIN cron_jobs j ON j.id = a.cron_job_id
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[])
@@ -553,7 +628,7 @@ AS $function$
      WHERE j.id = i.id AND j.next_run_at <= i.past_at AND i.next_run_at > j.next_run_at
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text)
- RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text)
+ RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -597,10 +672,10 @@ AS $function$
        WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
-    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model
       FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
     UNION ALL
-    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped'
+    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $function$
@@ -617,12 +692,13 @@ AS $function$
       'pod crash or lock TTL exceeded', 'lock_lost')
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer)
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at
+    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+           j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND t.deleted_at IS NULL
        AND j.next_run_at <= p_until
@@ -710,13 +786,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_installation_id()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id FROM installation $function$
 CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT NULL::uuid[])
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
-           nullif(j.next_run_at, 'infinity')
+           nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
@@ -747,14 +823,15 @@ AS $function$
      WHERE j.id = i.id AND j.next_run_at IS NULL
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone)
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
            (SELECT max(r.scheduled_at) FROM cron_job_runs r
-             WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since)
+             WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
+           j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.next_run_at IS NULL AND t.deleted_at IS NULL
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))

@@ -3,7 +3,7 @@
 -- what running them needs, for the runs it took.
 CREATE FUNCTION scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text)
   RETURNS TABLE (run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamptz,
-                 name text, prompt text)
+                 name text, prompt text, timeout_ms integer, model text)
   LANGUAGE sql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -13,7 +13,7 @@ CREATE FUNCTION scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id t
        WHERE r.id = i.run_id AND r.pod_id = i.from_pod AND r.status = 'claimed'
       RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
     )
-    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt
+    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
       FROM adopted a JOIN cron_jobs j ON j.id = a.cron_job_id
   $$;
 

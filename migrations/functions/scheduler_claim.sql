@@ -1,7 +1,7 @@
 -- Claims occurrences, as many as were fired together, in one statement. The unique key decides
 -- who runs an occurrence, whatever the lock did. Per input row, returns either the claimed run
 -- (with the job's name and prompt as committed now) or refused = 'capped' when the tenant is at
--- its max_concurrent_runs; an occurrence already claimed, or of a job gone, disabled or still in
+-- its max_concurrent_runs (the job's timeout_ms and model come with the claimed run); an occurrence already claimed, or of a job gone, disabled or still in
 -- flight, is not returned. A claimed occurrence moves its job's next_run_at on to the pod's
 -- computed next occurrence (p_next_run_ats; NULL for a run-now, which leaves it) in the same
 -- statement, so the database always knows what is due; never backwards. Claims of capped tenants are serialised per tenant by an advisory lock
@@ -10,7 +10,7 @@
 CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                                 p_next_run_ats timestamptz[], p_pod_id text)
   RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid, name text,
-                 prompt text, refused text)
+                 prompt text, refused text, timeout_ms integer, model text)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -53,10 +53,10 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
        WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
-    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model
       FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
     UNION ALL
-    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped'
+    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $$;

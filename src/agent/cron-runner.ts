@@ -75,7 +75,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
           content: redactor.text(message.content),
         })),
       });
-      const answer = await runAgent(withRunContext(llm, context), {
+      const answer = await runAgent(withRunContext(llm, context, request.model), {
         messages,
         tools: prepared.tools,
         context: { tenantId: request.tenantId, signal: context.signal },
@@ -195,19 +195,21 @@ async function preloadSkills(
 }
 
 /**
- * Every model request of the run goes through the scheduler's beforeSend, within its deadline;
- * its retries and the model that answered are reported for the run detail.
+ * Every model request of the run goes through the scheduler's beforeSend, within its deadline,
+ * to the job's model when it names one; its retries and the model that answered are reported
+ * for the run detail.
  */
-function withRunContext(llm: Llm, context: RunContext): Llm {
+function withRunContext(llm: Llm, context: RunContext, model: string | undefined): Llm {
   const options = {
     beforeSend: context.beforeSend,
     deadlineMs: context.deadlineMs,
     onRetry: context.onRetry,
   };
   return {
-    model: llm.model,
+    model: model ?? llm.model,
     complete: async (params, signal) => {
-      const completion = await llm.complete(params, signal, options);
+      const asked = model === undefined ? params : { ...params, model };
+      const completion = await llm.complete(asked, signal, options);
       if (typeof completion.model === 'string' && completion.model !== '') {
         context.report?.({ model: completion.model.slice(0, 200) });
       }

@@ -2,6 +2,26 @@ import type { ErrorKind } from '../scheduler/ports.js';
 import type { DueKey, PlanDecider, StoredJob } from '../scheduler/ports.js';
 import type { Pool, PoolClient } from './pool.js';
 
+export type PausedBy = 'user' | 'system';
+export type StoppedBy = 'max_runs' | 'pause_after_failures';
+
+/** The controls as stored (cron_jobs columns). */
+export interface ControlFields {
+  labels: Record<string, string>;
+  pausedReason: string | null;
+  pausedAt: Date | null;
+  pausedBy: PausedBy | null;
+  stoppedBy: StoppedBy | null;
+  pauseAfterFailures: number | null;
+  endsAt: Date | null;
+  maxRuns: number | null;
+  timeoutMs: number | null;
+  model: string | null;
+  jitterMs: number | null;
+  /** A resumed job starts counting failures in a row from zero. */
+  consecutiveFailures: number;
+}
+
 interface LoadedRow {
   id: string;
   tenant_id: string;
@@ -10,6 +30,8 @@ interface LoadedRow {
   due_from: Date;
   updated_at: Date;
   next_run_at: Date | null;
+  ends_at: Date | null;
+  jitter_ms: number | null;
 }
 
 const toStoredJob = (row: LoadedRow): StoredJob => ({
@@ -20,6 +42,8 @@ const toStoredJob = (row: LoadedRow): StoredJob => ({
   dueFrom: row.due_from,
   updatedAt: row.updated_at,
   nextRunAt: row.next_run_at,
+  endsAt: row.ends_at,
+  jitterMs: row.jitter_ms,
 });
 
 /** The named jobs that are enabled jobs of live tenants (scheduler_load_schedules, cross-tenant). */
@@ -125,6 +149,18 @@ export interface JobRow {
   run_count: string;
   created_at: Date;
   updated_at: Date;
+  labels: Record<string, string>;
+  paused_reason: string | null;
+  paused_at: Date | null;
+  paused_by: PausedBy | null;
+  stopped_by: StoppedBy | null;
+  pause_after_failures: number | null;
+  consecutive_failures: number;
+  ends_at: Date | null;
+  max_runs: string | null;
+  timeout_ms: number | null;
+  model: string | null;
+  jitter_ms: number | null;
   skills: string[];
   context_previous_result: boolean;
 }
@@ -134,6 +170,8 @@ export interface JobRow {
 const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled,
   nullif(next_run_at, 'infinity') AS next_run_at,
   last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
+  labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
+  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms,
   skills, context_previous_result`;
 
 export interface JobFields {
@@ -143,7 +181,43 @@ export interface JobFields {
   prompt: string;
   enabled: boolean;
   nextRunAt: Date | null;
+  controls: ControlFields;
 }
+
+/** The controls' values in the order of CONTROL_COLUMNS, from parameter $first on. */
+const CONTROL_COLUMNS = [
+  'labels',
+  'paused_reason',
+  'paused_at',
+  'paused_by',
+  'stopped_by',
+  'pause_after_failures',
+  'ends_at',
+  'max_runs',
+  'timeout_ms',
+  'model',
+  'consecutive_failures',
+  'jitter_ms',
+] as const;
+
+function controlValues(c: ControlFields): unknown[] {
+  return [
+    JSON.stringify(c.labels),
+    c.pausedReason,
+    c.pausedAt,
+    c.pausedBy,
+    c.stoppedBy,
+    c.pauseAfterFailures,
+    c.endsAt,
+    c.maxRuns,
+    c.timeoutMs,
+    c.model,
+    c.consecutiveFailures,
+    c.jitterMs,
+  ];
+}
+
+const placeholders = (first: number) => CONTROL_COLUMNS.map((_, i) => `$${first + i}`);
 
 /** What the agent does beside the prompt: skills to preload, the previous result (migration 223). */
 export interface JobAgentFields {
@@ -158,8 +232,9 @@ export async function insertJob(
 ): Promise<JobRow> {
   const { rows } = await client.query<JobRow>(
     `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
-       skills, context_previous_result)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${JOB_COLUMNS}`,
+       skills, context_previous_result, ${CONTROL_COLUMNS.join(', ')})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${placeholders(10).join(', ')})
+     RETURNING ${JOB_COLUMNS}`,
     [
       tenantId,
       fields.name,
@@ -170,6 +245,7 @@ export async function insertJob(
       fields.nextRunAt,
       fields.skills,
       fields.previousResult,
+      ...controlValues(fields.controls),
     ],
   );
   return rows[0] as JobRow;
@@ -182,7 +258,8 @@ export async function updateJob(
 ): Promise<JobRow | undefined> {
   const { rows } = await client.query<JobRow>(
     `UPDATE cron_jobs SET name = $2, schedule = $3, timezone = $4, prompt = $5, enabled = $6,
-       next_run_at = $7, skills = $8, context_previous_result = $9
+       next_run_at = $7, skills = $8, context_previous_result = $9,
+       ${CONTROL_COLUMNS.map((column, i) => `${column} = $${10 + i}`).join(', ')}
      WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
     [
       id,
@@ -194,6 +271,7 @@ export async function updateJob(
       fields.nextRunAt,
       fields.skills,
       fields.previousResult,
+      ...controlValues(fields.controls),
     ],
   );
   return rows[0];
@@ -236,19 +314,33 @@ export interface PagePosition {
   id: string;
 }
 
+/** Label filters: every pair present (labels @> pair) and every key present. */
+export interface LabelFilter {
+  pairs: Record<string, string>[];
+  keys: string[];
+}
+
 /** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
 export async function listJobs(
   client: PoolClient,
   limit: number,
   before: PagePosition | null,
+  labels: LabelFilter = { pairs: [], keys: [] },
 ): Promise<(JobRow & { page_key: string })[]> {
   const { rows } = await client.query<JobRow & { page_key: string }>(
     `SELECT ${JOB_COLUMNS},
             to_char(created_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_jobs
-     WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
+     WHERE ($1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid))
+       AND labels @> ALL ($4::jsonb[]) AND labels ?& $5::text[]
      ORDER BY created_at DESC, id DESC LIMIT $3`,
-    [before?.at ?? null, before?.id ?? null, limit],
+    [
+      before?.at ?? null,
+      before?.id ?? null,
+      limit,
+      labels.pairs.map((pair) => JSON.stringify(pair)),
+      labels.keys,
+    ],
   );
   return rows;
 }

@@ -3,6 +3,8 @@ import type { Logger } from '../log.js';
 
 export const JOBS_CHANNEL = 'hermesx_cron_jobs';
 export const TRIGGERS_CHANNEL = 'hermesx_cron_triggers';
+/** POST /v1/runs/{id}/cancel: "<job id>|<run id>", heard by every pod. */
+export const CANCELS_CHANNEL = 'hermesx_run_cancels';
 
 export interface JobListenerOptions {
   databaseUrl: string;
@@ -11,6 +13,8 @@ export interface JobListenerOptions {
   onJobsChanged: (ids: string[]) => void;
   /** Called for "run now" requests: the job and the nominal time of that one-off occurrence. */
   onTrigger: (jobId: string, scheduledAtMs: number) => void;
+  /** Called for a cancel request: the pod running it stops it. */
+  onCancel?: (jobId: string, runId: string) => void;
   /** Called after a reconnect: notifications may have been missed meanwhile. */
   onReconnected: () => void;
   batchMs?: number;
@@ -54,6 +58,11 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
         if (jobId && Number.isFinite(Number(ms))) options.onTrigger(jobId, Number(ms));
         return;
       }
+      if (message.channel === CANCELS_CHANNEL) {
+        const [jobId, runId] = message.payload.split('|');
+        if (jobId && runId) options.onCancel?.(jobId, runId);
+        return;
+      }
       if (message.channel !== JOBS_CHANNEL) return;
       batch.add(message.payload);
       batchTimer ??= setTimeout(flush, batchMs);
@@ -65,7 +74,9 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
     next.on('end', () => retry(next));
     try {
       await next.connect();
-      await next.query(`LISTEN ${JOBS_CHANNEL}; LISTEN ${TRIGGERS_CHANNEL}`);
+      await next.query(
+        `LISTEN ${JOBS_CHANNEL}; LISTEN ${TRIGGERS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}`,
+      );
     } catch (err) {
       log.warn(
         { error: err instanceof Error ? err.message : String(err) },

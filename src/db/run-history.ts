@@ -33,7 +33,7 @@ export const RUN_LIST_COLUMNS = `id, cron_job_id, scheduled_at, started_at, fini
               AND coalesce(length(result), 0) <= 4096) AS result_complete`;
 
 /**
- * A job's runs, newest occurrence first; `before` is the last row of the previous page. Keyset
+ * A job's runs, newest occurrence first, of one status when given; `before` is the last row of the previous page. Keyset
  * pagination on the unique key (cron_job_id, scheduled_at) plus id; the plain bound on
  * scheduled_at lets PostgreSQL skip the day partitions after the cursor (the row comparison
  * alone would not prune), so a page costs the same on the first day as after years of runs.
@@ -43,6 +43,7 @@ export async function listRunsOfJob(
   jobId: string,
   limit: number,
   before: PagePosition | null,
+  status: RunRow['status'] | null = null,
 ): Promise<(RunRow & { page_key: string })[]> {
   // Two statements, not `$2 IS NULL OR …`: an OR would keep every partition in the plan.
   const after = before
@@ -52,9 +53,12 @@ export async function listRunsOfJob(
     `SELECT ${RUN_LIST_COLUMNS},
             to_char(scheduled_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_job_runs
-      WHERE cron_job_id = $1 ${after}
+      WHERE cron_job_id = $1 ${after} ${status ? `AND status = $${before ? 5 : 3}` : ''}
       ORDER BY scheduled_at DESC, id DESC LIMIT $2`,
-    before ? [jobId, limit, before.at, before.id] : [jobId, limit],
+    [
+      ...(before ? [jobId, limit, before.at, before.id] : [jobId, limit]),
+      ...(status ? [status] : []),
+    ],
   );
   return rows;
 }

@@ -63,6 +63,8 @@ interface ClaimRow {
   name: string | null;
   prompt: string | null;
   refused: 'capped' | null;
+  timeout_ms: number | null;
+  model: string | null;
 }
 
 /** Claims many occurrences in one statement; per request: claimed, capped or taken. */
@@ -72,7 +74,7 @@ export async function claimRuns(
   podId: string,
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
-    `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused
+    `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model
        FROM scheduler_claim($1, $2, $3, $4)`,
     [
       claims.map((c) => c.jobId),
@@ -88,7 +90,13 @@ export async function claimRuns(
     else if (row.run_id !== null) {
       answers.set(key, {
         kind: 'claimed',
-        run: { runId: row.run_id, name: row.name ?? '', prompt: row.prompt ?? '' },
+        run: {
+          runId: row.run_id,
+          name: row.name ?? '',
+          prompt: row.prompt ?? '',
+          timeoutMs: row.timeout_ms,
+          model: row.model,
+        },
       });
     }
   }
@@ -211,8 +219,10 @@ export async function adoptRuns(
     scheduled_at: Date;
     name: string;
     prompt: string;
+    timeout_ms: number | null;
+    model: string | null;
   }>(
-    `SELECT run_id, cron_job_id, tenant_id, scheduled_at, name, prompt
+    `SELECT run_id, cron_job_id, tenant_id, scheduled_at, name, prompt, timeout_ms, model
        FROM scheduler_adopt($1, $2, $3)`,
     [runs.map((r) => r.runId), runs.map((r) => r.fromPodId), podId],
   );
@@ -223,6 +233,8 @@ export async function adoptRuns(
     scheduledAt: row.scheduled_at,
     name: row.name,
     prompt: row.prompt,
+    timeoutMs: row.timeout_ms,
+    model: row.model,
   }));
 }
 

@@ -9,6 +9,7 @@ import { createLlm, type Llm } from '../agent/llm.js';
 import type { ToolMetrics } from '../agent/tool-metrics.js';
 import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
+import { createModelCatalog } from '../agent/model-catalog.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
@@ -148,12 +149,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const decision = await rateLimiter.hit(`manual:${tenantId}`, deps.config.manualRunsPerMinute);
     return decision.allowed ? null : decision.retryAfterSeconds;
   };
+  const controls = {
+    execTimeoutMs: deps.config.execTimeoutMs,
+    listModels: createModelCatalog({ ...deps.config.llm, models: deps.config.llmModels }),
+  };
   registerCronJobRoutes(app, {
     pool: deps.pool,
     now,
     schedulerRunning,
     objects: deps.objects,
     spendManualRun,
+    controls,
   });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   const sweeper = startIdempotencySweeper(deps.pool, deps.log);
@@ -164,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     spendManualRun,
     objects: deps.objects,
     schedulerRunning,
+    controls,
     rateLimiter,
     llm: deps.llm ?? createLlm(deps.config.llm),
     streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),

@@ -12,7 +12,7 @@ const MEANING = {
   413: 'The body is larger than 256 KiB',
   414: 'A path parameter is longer than 100 characters',
   415: 'The body is not application/json',
-  422: 'The schedule, timezone or webhook URL cannot be used',
+  422: 'The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which)',
   429: 'Too many requests; retry after the Retry-After header',
   500: 'Unexpected server error (details are in the log, not the answer)',
   502: 'The model server failed or answered badly',

@@ -43,6 +43,79 @@ export const ErrorBody = z
 const timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp (UTC)' });
 const uuid = z.string().meta({ format: 'uuid' });
 
+const labelFilter = z
+  .union([z.string().max(320), z.array(z.string().max(320)).max(16)])
+  .optional()
+  .describe('`key=value` (that label) or `key` (has the label); repeat to require all');
+
+export const JobListQuery = PageQuery.extend({ label: labelFilter });
+
+const runStatus = z.enum(['claimed', 'running', 'success', 'failed']);
+
+export const JobRunsQuery = PageQuery.extend({
+  status: runStatus.optional().describe('only runs in this status'),
+});
+
+export const RunListQuery = PageQuery.extend({
+  status: runStatus.optional().describe('only runs in this status'),
+  error_kind: z.enum(ERROR_KINDS).optional().describe('only failed runs of this kind'),
+  origin: z.enum(RUN_ORIGINS).optional().describe('only runs of this origin'),
+  job_id: z.string().max(100).optional().describe('only runs of this job'),
+  label: labelFilter,
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('only occurrences scheduled at or after this time'),
+  to: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('only occurrences scheduled before this time'),
+});
+
+// The per-job run controls (docs/api.md); null clears one on PATCH.
+const jobControls = {
+  labels: z
+    .record(z.string().max(63), z.string().max(255))
+    .describe('up to 16 string pairs; keys are letters, digits and . _ / -'),
+  paused_reason: z
+    .string()
+    .max(500)
+    .nullable()
+    .describe('why the job is paused; only with enabled: false'),
+  pause_after_failures: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .nullable()
+    .describe('pause the job (paused_by system) after this many failed occurrences in a row'),
+  ends_at: z.iso.datetime({ offset: true }).nullable().describe('no occurrence after this time'),
+  max_runs: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000_000)
+    .nullable()
+    .describe('the job disables itself once it has run this many times (every run counts)'),
+  timeout: z
+    .string()
+    .max(40)
+    .nullable()
+    .describe('Go duration, 1s to SCHEDULER_EXEC_TIMEOUT: a run still going then fails `timeout`'),
+  model: z
+    .string()
+    .max(200)
+    .nullable()
+    .describe("one of LLM_MODELS (unset: the model server's /models); null: the default"),
+  jitter: z
+    .string()
+    .max(40)
+    .nullable()
+    .describe(
+      'Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time',
+    ),
+};
+
 export const JobCreateBody = z
   .strictObject({
     name: z.string().max(10_000).describe('1 to 200 characters once trimmed'),
@@ -57,6 +130,14 @@ export const JobCreateBody = z
       .describe('IANA zone such as Europe/Paris (default UTC)'),
     prompt: z.string().max(100_000).describe('what the agent does at each run; at most 16 KiB'),
     enabled: z.boolean().optional().describe('default true'),
+    labels: jobControls.labels.optional(),
+    paused_reason: jobControls.paused_reason.optional(),
+    pause_after_failures: jobControls.pause_after_failures.optional(),
+    ends_at: jobControls.ends_at.optional(),
+    max_runs: jobControls.max_runs.optional(),
+    timeout: jobControls.timeout.optional(),
+    model: jobControls.model.optional(),
+    jitter: jobControls.jitter.optional(),
     skills: z
       .array(z.string().max(64))
       .max(8)
@@ -80,6 +161,7 @@ export const JobPatchBody = z
     timezone: z.string().max(200),
     prompt: z.string().max(100_000),
     enabled: z.boolean(),
+    ...jobControls,
     skills: z.array(z.string().max(64)).max(8),
     context: z.strictObject({ previous_result: z.boolean().optional() }),
   })
@@ -103,6 +185,21 @@ export const Job = z
     run_count: z.number().int().min(0),
     created_at: timestamp,
     updated_at: timestamp,
+    labels: z.record(z.string(), z.string()),
+    paused_reason: z.string().nullable(),
+    paused_at: timestamp.nullable().describe('when the job was paused; null while enabled'),
+    paused_by: z.enum(['user', 'system']).nullable(),
+    pause_after_failures: z.number().int().nullable(),
+    consecutive_failures: z.number().int().min(0).describe('failed occurrences in a row'),
+    ends_at: timestamp.nullable(),
+    max_runs: z.number().int().nullable(),
+    stopped_by: z
+      .enum(['max_runs', 'pause_after_failures', 'ends_at'])
+      .nullable()
+      .describe('the limit that stopped the job, if one did'),
+    timeout: z.string().nullable().describe('the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT'),
+    model: z.string().nullable().describe('the job’s model; null: the default'),
+    jitter: z.string().nullable().describe('the job’s jitter; null: none'),
     skills: z.array(z.string()).describe('skills each run preloads'),
     context: z.object({
       previous_result: z.boolean().describe("each run sees the previous successful run's result"),
@@ -126,6 +223,18 @@ export const Job = z
         run_count: 0,
         created_at: '2026-03-01T10:00:00.000Z',
         updated_at: '2026-03-01T10:00:00.000Z',
+        labels: { team: 'ops' },
+        paused_reason: null,
+        paused_at: null,
+        paused_by: null,
+        pause_after_failures: 3,
+        consecutive_failures: 0,
+        ends_at: null,
+        max_runs: null,
+        stopped_by: null,
+        timeout: '30s',
+        model: null,
+        jitter: null,
         skills: [],
         context: { previous_result: false },
       },
@@ -139,7 +248,7 @@ export const Run = z
     scheduled_at: timestamp,
     started_at: timestamp,
     finished_at: timestamp.nullable(),
-    status: z.enum(['claimed', 'running', 'success', 'failed']),
+    status: runStatus,
     result: z
       .string()
       .nullable()
@@ -207,6 +316,17 @@ const pageOf = <T extends z.ZodType>(item: T, id: string) =>
 
 export const JobPage = pageOf(Job, 'CronJobPage');
 export const RunPage = pageOf(Run, 'RunPage');
+
+export const RunListItem = Run.extend({
+  job_name: z.string(),
+  labels: z.record(z.string(), z.string()).describe('the job’s labels'),
+}).meta({ id: 'RunListItem' });
+
+export const RunListPage = pageOf(RunListItem, 'RunListPage');
+
+export const CancelAccepted = z
+  .object({ run_id: uuid, cron_job_id: uuid, status: z.literal('cancelling') })
+  .meta({ id: 'CancelAccepted' });
 
 export const PreviewBody = z
   .strictObject({

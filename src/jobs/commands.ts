@@ -14,6 +14,15 @@ import {
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { listRunsOfJob } from '../db/run-history.js';
 import { selectTenant } from '../db/tenants.js';
+import {
+  checkModel,
+  ControlError,
+  DEFAULT_CONTROL_SETTINGS,
+  parseLabelFilters,
+  prepareControls,
+  type ControlSettings,
+  type JobControlsInput,
+} from './controls.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { jobResultsPrefix } from '../storage/run-results.js';
 import { minIntervalMs, parseSchedule, type ParsedSchedule } from './schedule.js';
@@ -46,6 +55,8 @@ export class CommandError extends Error {
 export interface CommandDeps {
   pool: Pool;
   now: () => Date;
+  /** The limits of the per-job controls (default: a 5m exec timeout, no model choice). */
+  controls?: ControlSettings;
   /** Where long run results are: a deleted job's go with it. */
   objects?: ObjectStore | undefined;
 }
@@ -60,7 +71,7 @@ export interface TriggerDeps extends CommandDeps {
   spendManualRun?: (tenantId: string) => Promise<number | null>;
 }
 
-export interface JobInput {
+export interface JobInput extends JobControlsInput {
   name: string;
   schedule: string;
   timezone?: string | undefined;
@@ -73,6 +84,54 @@ export interface JobInput {
 }
 
 export type JobPatch = Partial<JobInput>;
+
+const settingsOf = (deps: CommandDeps) => deps.controls ?? DEFAULT_CONTROL_SETTINGS;
+
+/** The controls' rules, their errors as CommandErrors. */
+function applyControls(
+  deps: CommandDeps,
+  input: JobControlsInput,
+  prepared: PreparedFields,
+  current: JobRow | undefined,
+): JobFields {
+  try {
+    const controls = prepareControls(
+      input,
+      prepared.enabled,
+      current,
+      deps.now(),
+      settingsOf(deps),
+    );
+    // A jitter as long as the gap between two occurrences would let one overtake the next.
+    const { gapMs } = prepared;
+    if (controls.jitterMs !== null && gapMs !== null && controls.jitterMs >= gapMs) {
+      throw new ControlError(
+        `jitter must be shorter than the ${gapMs / 1000}s between two occurrences`,
+        422,
+        'jitter_too_long',
+      );
+    }
+    return { ...prepared.fields, controls };
+  } catch (err) {
+    throw asCommandError(err);
+  }
+}
+
+function asCommandError(err: unknown): unknown {
+  return err instanceof ControlError ? new CommandError(err.code, err.message, err.status) : err;
+}
+
+async function requireModel(deps: CommandDeps, model: string | null | undefined): Promise<void> {
+  await checkModel(model, settingsOf(deps)).catch((err: unknown) => {
+    throw asCommandError(err);
+  });
+}
+
+const endsAtOf = (input: JobControlsInput, current: JobRow | undefined): Date | null => {
+  if (input.ends_at === undefined) return current?.ends_at ?? null;
+  const date = input.ends_at === null ? null : new Date(input.ends_at);
+  return date !== null && Number.isNaN(date.getTime()) ? null : date;
+};
 
 export interface Page<T> {
   data: T[];
@@ -97,14 +156,20 @@ export async function createJob(
   beforeCommit?: (client: PoolClient, job: JobView) => Promise<void>,
 ): Promise<JobView> {
   // Schedule maths before the transaction: no connection or lock is held while it runs.
-  const prepared = prepareFields(deps, {
-    name: input.name,
-    schedule: input.schedule,
-    timezone: input.timezone,
-    prompt: input.prompt,
-    enabled: input.enabled ?? true,
-  });
+  const prepared = prepareFields(
+    deps,
+    {
+      name: input.name,
+      schedule: input.schedule,
+      timezone: input.timezone,
+      prompt: input.prompt,
+      enabled: input.enabled ?? true,
+    },
+    endsAtOf(input, undefined),
+  );
   const agent = checkAgentFields(input.skills ?? [], input.context?.previous_result ?? false);
+  await requireModel(deps, input.model);
+  const fields = applyControls(deps, input, prepared, undefined);
   return withTenant(deps.pool, tenantId, async (client) => {
     // Serialises creates of one tenant, so concurrent requests cannot overshoot the quota.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [tenantId]);
@@ -116,9 +181,8 @@ export async function createJob(
         409,
       );
     }
-    const job = toJobView(
-      await insertJob(client, tenantId, { ...checkInterval(prepared, tenant), ...agent }),
-    );
+    checkInterval(prepared, tenant);
+    const job = toJobView(await insertJob(client, tenantId, { ...fields, ...agent }), deps.now());
     await beforeCommit?.(client, job);
     return job;
   });
@@ -131,13 +195,18 @@ export async function updateJob(
   patch: JobPatch,
 ): Promise<JobView> {
   const merge = (current: JobRow) =>
-    prepareFields(deps, {
-      name: patch.name ?? current.name,
-      schedule: patch.schedule ?? current.schedule,
-      timezone: patch.timezone ?? current.timezone,
-      prompt: patch.prompt ?? current.prompt,
-      enabled: patch.enabled ?? current.enabled,
-    });
+    prepareFields(
+      deps,
+      {
+        name: patch.name ?? current.name,
+        schedule: patch.schedule ?? current.schedule,
+        timezone: patch.timezone ?? current.timezone,
+        prompt: patch.prompt ?? current.prompt,
+        enabled: patch.enabled ?? current.enabled,
+      },
+      endsAtOf(patch, current),
+    );
+  await requireModel(deps, patch.model);
   // The schedule maths runs before the transaction, on the job as it is now; if it changed in
   // between (a concurrent update), it runs again on the locked row.
   const before = await withTenant(deps.pool, tenantId, (client) => requireJob(client, id));
@@ -150,20 +219,25 @@ export async function updateJob(
       current.timezone === before.timezone &&
       current.enabled === before.enabled &&
       current.name === before.name &&
-      current.prompt === before.prompt;
+      current.prompt === before.prompt &&
+      current.ends_at?.getTime() === before.ends_at?.getTime();
     if (!same) prepared = merge(current);
+    checkInterval(prepared, tenant);
     const agent = checkAgentFields(
       patch.skills ?? current.skills,
       patch.context?.previous_result ?? current.context_previous_result,
     );
-    const row = await updateJobRow(client, id, { ...checkInterval(prepared, tenant), ...agent });
+    const fields = applyControls(deps, patch, prepared, current);
+    const row = await updateJobRow(client, id, { ...fields, ...agent });
     if (!row) throw notFound(id);
-    return toJobView(row);
+    return toJobView(row, deps.now());
   });
 }
 
 export async function getJob(deps: CommandDeps, tenantId: string, id: string): Promise<JobView> {
-  return withTenant(deps.pool, tenantId, async (client) => toJobView(await requireJob(client, id)));
+  return withTenant(deps.pool, tenantId, async (client) =>
+    toJobView(await requireJob(client, id), deps.now()),
+  );
 }
 
 export async function deleteJob(deps: CommandDeps, tenantId: string, id: string): Promise<void> {
@@ -178,27 +252,33 @@ export async function deleteJob(deps: CommandDeps, tenantId: string, id: string)
 export async function listJobs(
   deps: CommandDeps,
   tenantId: string,
-  page: { limit?: number | undefined; cursor?: string | undefined },
+  page: {
+    limit?: number | undefined;
+    cursor?: string | undefined;
+    /** "key=value" or "key", all of them must hold. */
+    label?: string | readonly string[] | undefined;
+  },
 ): Promise<Page<JobView>> {
   const limit = checkLimit(page.limit);
   const before = checkCursor(page.cursor);
+  const labels = checkLabelFilters(page.label);
   const rows = await withTenant(deps.pool, tenantId, (client) =>
-    listJobRows(client, limit + 1, before),
+    listJobRows(client, limit + 1, before, labels),
   );
-  return toPage(rows, limit, toJobView);
+  return toPage(rows, limit, (row) => toJobView(row, deps.now()));
 }
 
 export async function listRuns(
   deps: CommandDeps,
   tenantId: string,
   jobId: string,
-  page: { limit?: number | undefined; cursor?: string | undefined },
+  page: { limit?: number | undefined; cursor?: string | undefined; status?: RunView['status'] },
 ): Promise<Page<RunView>> {
   const limit = checkLimit(page.limit);
   const before = checkCursor(page.cursor);
   const rows = await withTenant(deps.pool, tenantId, async (client) => {
     await requireJob(client, jobId);
-    return listRunsOfJob(client, jobId, limit + 1, before);
+    return listRunsOfJob(client, jobId, limit + 1, before, page.status ?? null);
   });
   return toPage(rows, limit, toRunView);
 }
@@ -223,6 +303,9 @@ export async function triggerJob(
     const job = await requireJob(client, id, true);
     if (!job.enabled) {
       throw new CommandError('job_disabled', 'the job is disabled; enable it to run it', 409);
+    }
+    if (job.ends_at !== null && job.ends_at.getTime() < deps.now().getTime()) {
+      throw new CommandError('job_ended', `the job ended at ${job.ends_at.toISOString()}`, 409);
     }
     const tenant = await requireTenant(client, tenantId);
     const scheduledAt = deps.now();
@@ -298,7 +381,8 @@ export async function previewSchedule(
 }
 
 interface PreparedFields {
-  fields: JobFields;
+  fields: Omit<JobFields, 'controls'>;
+  enabled: boolean;
   source: string;
   /** The closest two occurrences (null: fewer than two within the look-ahead). */
   gapMs: number | null;
@@ -307,9 +391,8 @@ interface PreparedFields {
 /** Validates the fields and does the schedule maths; needs nothing from the database. */
 function prepareFields(
   deps: CommandDeps,
-  input: Required<Omit<JobInput, 'timezone' | 'skills' | 'context'>> & {
-    timezone?: string | undefined;
-  },
+  input: Pick<JobInput, 'name' | 'schedule' | 'prompt' | 'timezone'> & { enabled: boolean },
+  endsAt: Date | null,
 ): PreparedFields {
   const name = input.name.trim();
   if (name.length === 0 || name.length > LIMITS.nameChars) {
@@ -323,7 +406,7 @@ function prepareFields(
   if (Buffer.byteLength(input.prompt, 'utf8') > LIMITS.promptBytes) {
     throw invalid(`prompt must be at most ${LIMITS.promptBytes} bytes`);
   }
-  const parsed = checkSchedule(input.schedule, input.timezone);
+  const parsed = checkSchedule(input.schedule, input.timezone, endsAt);
   const now = deps.now();
   const fields = {
     name,
@@ -334,7 +417,13 @@ function prepareFields(
     enabled: input.enabled,
     nextRunAt: input.enabled ? parsed.nextAfter(now) : null,
   };
-  return { fields, source: input.schedule, gapMs: minIntervalMs(parsed, now) };
+  const unbounded = endsAt === null ? parsed : checkSchedule(input.schedule, input.timezone);
+  return {
+    fields,
+    enabled: input.enabled,
+    source: input.schedule,
+    gapMs: minIntervalMs(unbounded, now),
+  };
 }
 
 function checkAgentFields(skills: string[], previousResult: boolean): JobAgentFields {
@@ -354,7 +443,7 @@ function checkAgentFields(skills: string[], previousResult: boolean): JobAgentFi
 function checkInterval(
   prepared: PreparedFields,
   tenant: { min_schedule_interval_seconds: number },
-): JobFields {
+): void {
   const { gapMs } = prepared;
   if (gapMs !== null && gapMs < tenant.min_schedule_interval_seconds * 1000) {
     throw new CommandError(
@@ -363,17 +452,20 @@ function checkInterval(
       422,
     );
   }
-  return prepared.fields;
 }
 
-function checkSchedule(schedule: string, timezone: string | undefined): ParsedSchedule {
-  const check = parseSchedule({ schedule, timezone });
+function checkSchedule(
+  schedule: string,
+  timezone: string | undefined,
+  endsAt: Date | null = null,
+): ParsedSchedule {
+  const check = parseSchedule({ schedule, timezone, endsAt });
   if (!check.ok) throw new CommandError('invalid_schedule', check.message, 422);
   return check.schedule;
 }
 
 /** One page from limit + 1 rows: the extra row only says whether another page follows. */
-function toPage<Row extends { page_key: string; id: string }, View>(
+export function toPage<Row extends { page_key: string; id: string }, View>(
   rows: Row[],
   limit: number,
   view: (row: Row) => View,
@@ -386,7 +478,16 @@ function toPage<Row extends { page_key: string; id: string }, View>(
   };
 }
 
-function checkLimit(limit: number | undefined): number {
+export function checkLabelFilters(label: string | readonly string[] | undefined) {
+  const filters = label === undefined ? [] : typeof label === 'string' ? [label] : label;
+  try {
+    return parseLabelFilters(filters);
+  } catch (err) {
+    throw asCommandError(err);
+  }
+}
+
+export function checkLimit(limit: number | undefined): number {
   const value = limit ?? LIMITS.pageDefault;
   if (!Number.isInteger(value) || value < 1 || value > LIMITS.pageMax) {
     throw invalid(`limit must be a whole number from 1 to ${LIMITS.pageMax}`);
@@ -394,7 +495,7 @@ function checkLimit(limit: number | undefined): number {
   return value;
 }
 
-function checkCursor(cursor: string | undefined): { at: string; id: string } | null {
+export function checkCursor(cursor: string | undefined): { at: string; id: string } | null {
   if (cursor === undefined || cursor === '') return null;
   const decoded = decodeCursor(cursor);
   if (!decoded)

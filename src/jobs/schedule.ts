@@ -10,6 +10,8 @@ import { SCHEDULE_MACROS } from './schedule-macros.js';
 export interface ScheduleSpec {
   schedule: string;
   timezone?: string | undefined;
+  /** The job's `ends_at`: no occurrence after it. */
+  endsAt?: Date | null | undefined;
 }
 
 export type ScheduleCheck = { ok: true; schedule: ParsedSchedule } | { ok: false; message: string };
@@ -19,6 +21,8 @@ export interface ParsedSchedule {
   readonly timezone: string;
   readonly kind: 'cron' | 'every';
   readonly everyMs?: number;
+  /** No occurrence after this instant (the job's ends_at), when set. */
+  readonly endsAtMs?: number;
   /** Next occurrence strictly after `after`, or null if none. */
   nextAfter(after: Date): Date | null;
 }
@@ -34,6 +38,24 @@ const PARSED_CACHE_LIMIT = 10_000;
 const parsedCache = new Map<string, ScheduleCheck>();
 
 export function parseSchedule(spec: ScheduleSpec): ScheduleCheck {
+  const check = parseUnbounded(spec);
+  const endsAt = spec?.endsAt;
+  return check.ok && endsAt instanceof Date
+    ? { ok: true, schedule: endAt(check.schedule, endsAt) }
+    : check;
+}
+
+/** The schedule without occurrences after `endsAt` (the rule every pod and the API share). */
+function endAt(schedule: ParsedSchedule, endsAt: Date): ParsedSchedule {
+  const endsAtMs = validMs(endsAt);
+  const nextAfter = (after: Date): Date | null => {
+    const next = schedule.nextAfter(after);
+    return next !== null && next.getTime() <= endsAtMs ? next : null;
+  };
+  return { ...schedule, endsAtMs, nextAfter };
+}
+
+function parseUnbounded(spec: ScheduleSpec): ScheduleCheck {
   const key =
     typeof spec?.schedule === 'string' &&
     (spec.timezone === undefined || typeof spec.timezone === 'string')
@@ -91,7 +113,7 @@ export function latestOccurrenceBetween(
   after: Date,
   atOrBefore: Date,
 ): Date | null {
-  const end = atOrBefore.getTime();
+  const end = Math.min(atOrBefore.getTime(), parsed.endsAtMs ?? Infinity);
   const next = (ms: number) => parsed.nextAfter(new Date(ms))?.getTime() ?? Infinity;
   if (parsed.everyMs !== undefined) {
     const latest = Math.floor(end / parsed.everyMs) * parsed.everyMs;

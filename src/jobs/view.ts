@@ -1,4 +1,6 @@
+import { formatDurationMs } from '../duration.js';
 import type { ErrorKind } from '../scheduler/ports.js';
+import type { PausedBy, StoppedBy } from '../db/jobs.js';
 import type { JobRow } from '../db/jobs.js';
 import type { RunRow } from '../db/run-history.js';
 
@@ -18,6 +20,20 @@ export interface JobView {
   run_count: number;
   created_at: string;
   updated_at: string;
+  labels: Record<string, string>;
+  paused_reason: string | null;
+  paused_at: string | null;
+  paused_by: PausedBy | null;
+  pause_after_failures: number | null;
+  consecutive_failures: number;
+  ends_at: string | null;
+  max_runs: number | null;
+  /** The limit that stopped the job: max_runs, pause_after_failures, or ends_at once passed. */
+  stopped_by: StoppedBy | 'ends_at' | null;
+  timeout: string | null;
+  model: string | null;
+  /** Each occurrence starts up to this long after its nominal time (scheduled_at stays nominal). */
+  jitter: string | null;
   skills: string[];
   context: { previous_result: boolean };
 }
@@ -43,7 +59,7 @@ export interface RunView {
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-export function toJobView(row: JobRow): JobView {
+export function toJobView(row: JobRow, now: Date): JobView {
   return {
     id: row.id,
     name: row.name,
@@ -59,9 +75,26 @@ export function toJobView(row: JobRow): JobView {
     run_count: Number(row.run_count),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    labels: row.labels,
+    paused_reason: row.paused_reason,
+    paused_at: iso(row.paused_at),
+    paused_by: row.paused_by,
+    pause_after_failures: row.pause_after_failures,
+    consecutive_failures: row.consecutive_failures,
+    ends_at: iso(row.ends_at),
+    max_runs: row.max_runs === null ? null : Number(row.max_runs),
+    stopped_by: row.stopped_by ?? (endedBefore(row, now) ? 'ends_at' : null),
+    timeout: row.timeout_ms === null ? null : formatDurationMs(row.timeout_ms),
+    model: row.model,
+    jitter: row.jitter_ms === null ? null : formatDurationMs(row.jitter_ms),
     skills: row.skills,
     context: { previous_result: row.context_previous_result },
   };
+}
+
+/** An enabled job whose ends_at has passed (no occurrence is left). */
+function endedBefore(row: JobRow, now: Date): boolean {
+  return row.ends_at !== null && row.ends_at.getTime() < now.getTime();
 }
 
 export function toRunView(row: RunRow): RunView {

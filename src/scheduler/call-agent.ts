@@ -42,12 +42,15 @@ export async function callAgent(
   if (occurrence.kind === 'scheduled') {
     metrics.fireLag.observe(Math.max(0, startedMs - occurrence.scheduledAtMs) / 1000);
   } else if (occurrence.kind === 'catchup') metrics.caughtUp.inc();
+  // A job's own timeout only shortens the exec timeout, so the lock TTL rule still holds.
+  const jobTimeoutMs = run.timeoutMs ?? Infinity;
+  const execTimeoutMs = Math.min(jobTimeoutMs, settings.execTimeoutMs);
   const timeout = clock.setTimeout(() => {
-    const limit = formatDurationMs(settings.execTimeoutMs);
-    controller.abort(
-      new RunAborted('timeout', `timeout: run exceeded SCHEDULER_EXEC_TIMEOUT (${limit})`),
-    );
-  }, settings.execTimeoutMs);
+    const limit = formatDurationMs(execTimeoutMs);
+    const which =
+      jobTimeoutMs < settings.execTimeoutMs ? "the job's timeout" : 'SCHEDULER_EXEC_TIMEOUT';
+    controller.abort(new RunAborted('timeout', `timeout: run exceeded ${which} (${limit})`));
+  }, execTimeoutMs);
   let attempts = 0;
   let sent = false;
   let marking: Promise<unknown> | undefined;
@@ -56,7 +59,7 @@ export async function callAgent(
   const { signal } = controller;
   const context: RunContext = {
     signal,
-    deadlineMs: startedMs + settings.execTimeoutMs,
+    deadlineMs: startedMs + execTimeoutMs,
     beforeSend: async () => {
       if (!sent) {
         marking ??= deps.store.markSent(run.runId, settings.podId, originOf(loaded, occurrence));
@@ -82,6 +85,7 @@ export async function callAgent(
     prompt: run.prompt,
     timezone: loaded.schedule.timezone,
     scheduledAt: new Date(occurrence.scheduledAtMs),
+    model: run.model ?? undefined,
   };
   const reply = await runUntilAborted(() => deps.runner(request, context), signal);
   clock.clearTimeout(timeout);

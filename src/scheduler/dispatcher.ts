@@ -110,6 +110,11 @@ export class Dispatcher {
     };
   }
 
+  /** Aborts the job's run in flight on this pod, if there is one. */
+  abort(jobId: string, reason: Error): void {
+    this.inFlight.get(jobId)?.controller.abort(reason);
+  }
+
   /** Aborts every run in flight with the given reason. */
   abortAll(reason: Error): void {
     for (const run of this.inFlight.values()) run.controller.abort(reason);

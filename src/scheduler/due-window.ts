@@ -81,7 +81,7 @@ export function planBatch(deps: WindowDeps, ids: readonly string[] | null): Prom
   return deps.store.planJobs(ids, PLAN_BATCH, since, (jobs) => {
     const nowMs = deps.clock.now();
     return jobs.map((job) => {
-      const schedule = deps.schedules.parse(job.schedule, job.timezone);
+      const schedule = deps.schedules.parse(job.schedule, job.timezone, job.endsAt);
       if (typeof schedule === 'string') {
         // Parked until its definition changes: reported once per definition.
         deps.log.warn(

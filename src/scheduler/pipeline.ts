@@ -27,7 +27,7 @@ export type RunResult =
 export class RunAborted extends Error {
   override name = 'RunAborted';
   constructor(
-    readonly kind: 'timeout' | 'shutdown',
+    readonly kind: 'timeout' | 'shutdown' | 'cancelled',
     message: string,
   ) {
     super(message);

@@ -20,6 +20,10 @@ export interface StoredJob {
    * the claim, by the planning sweep, and by the API. Null until planned.
    */
   nextRunAt: Date | null;
+  /** The job's ends_at: no occurrence after it (absent: none). */
+  endsAt?: Date | null;
+  /** The job's jitter: each occurrence starts up to this long after its nominal time. */
+  jitterMs?: number | null;
 }
 
 /** A job the planning sweep took (next_run_at NULL, row locked until its plan is written). */
@@ -46,6 +50,9 @@ export interface ClaimedRun {
   runId: string;
   name: string;
   prompt: string;
+  /** The job's own timeout (at most the exec timeout), and model; null: the defaults. */
+  timeoutMs?: number | null;
+  model?: string | null;
 }
 
 /**
@@ -69,6 +76,7 @@ export const ERROR_KINDS = [
   'not_recorded',
   'result_not_stored',
   'tool_limit',
+  'cancelled',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
@@ -234,6 +242,8 @@ export interface RunRequest {
   prompt: string;
   timezone: string;
   scheduledAt: Date;
+  /** The job's model; absent: the default. */
+  model?: string | undefined;
 }
 
 export interface RunContext {

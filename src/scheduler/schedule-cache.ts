@@ -5,16 +5,16 @@ import { parseSchedule, type ParsedSchedule } from '../jobs/schedule.js';
 // schedules (a daily job at every second of the day) stays within a few megabytes.
 const MAX_CACHED = 1000;
 
-/** Parsed schedules by (zone, text): the window reader and the planning sweep parse each once. */
+/** Parsed schedules by (zone, end, text): the window reader and the planning sweep parse each once. */
 export class ScheduleCache {
   private readonly parsed = new Map<string, ParsedSchedule | string>();
 
-  /** The parsed schedule, or the parser's message when it does not parse. */
-  parse(schedule: string, timezone: string): ParsedSchedule | string {
-    const key = `${timezone}|${schedule}`;
+  /** The parsed schedule (without occurrences after `endsAt`), or the parser's message. */
+  parse(schedule: string, timezone: string, endsAt?: Date | null): ParsedSchedule | string {
+    const key = `${timezone}|${endsAt?.getTime() ?? ''}|${schedule}`;
     let parsed = this.parsed.get(key);
     if (parsed === undefined) {
-      const check = parseSchedule({ schedule, timezone });
+      const check = parseSchedule({ schedule, timezone, endsAt });
       parsed = check.ok ? check.schedule : check.message;
       if (this.parsed.size >= MAX_CACHED) this.parsed.clear();
       this.parsed.set(key, parsed);

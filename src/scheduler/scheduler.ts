@@ -72,9 +72,14 @@ export class Scheduler {
   private peers: string[];
   private syncChain: Promise<void> = Promise.resolve();
   private changedIds = new Set<string>();
+  /** The run each job has in flight on this pod (from the claim to its record), for cancels. */
+  private readonly runOfJob = new Map<string, string>();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.events = deps.events ?? new SchedulerEvents();
+    this.events.on('claimed', ({ jobId, runId }) => this.runOfJob.set(jobId, runId));
+    this.events.on('recorded', ({ jobId }) => this.runOfJob.delete(jobId));
+    this.events.on('skipped', ({ jobId }) => this.runOfJob.delete(jobId));
     this.peers = [deps.settings.podId];
     const schedules = new ScheduleCache();
     this.timeline = new Timeline(deps.log, deps.metrics, schedules);
@@ -198,6 +203,12 @@ export class Scheduler {
       if (!occurrence?.job) return;
       this.dispatcher.offer([{ ...occurrence, tenantId: occurrence.job.job.tenantId }]);
     }, 'run-now read');
+  }
+
+  /** POST /v1/runs/{id}/cancel reached this pod: stop that run if it is this pod's. */
+  cancelRun(jobId: string, runId: string): void {
+    if (this.runOfJob.get(jobId) !== runId) return;
+    this.dispatcher.abort(jobId, new RunAborted('cancelled', 'cancelled: stopped by request'));
   }
 
   /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
@@ -375,7 +386,7 @@ export class Scheduler {
     const loaded = new Map<string, Occurrence['job']>();
     if (missing.length > 0) {
       for (const job of await this.deps.store.loadJobs([...new Set(missing.map((o) => o.jobId))])) {
-        const schedule = this.windowDeps.schedules.parse(job.schedule, job.timezone);
+        const schedule = this.windowDeps.schedules.parse(job.schedule, job.timezone, job.endsAt);
         if (typeof schedule !== 'string') loaded.set(job.id, { job, schedule });
       }
     }

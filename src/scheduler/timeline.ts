@@ -1,3 +1,4 @@
+import { jitterOffsetMs } from '../jobs/jitter.js';
 import type { Logger } from '../log.js';
 import type { ParsedSchedule } from '../jobs/schedule.js';
 import type { SchedulerMetrics } from './metrics.js';
@@ -32,6 +33,8 @@ export class Timeline {
   /** What each held job was planned from: its version and next_run_at as read. */
   private readonly plannedFrom = new Map<string, string>();
   private readonly lastFired = new Map<string, number>();
+  /** Nominal time of each queued occurrence that fires later than it (the job's jitter). */
+  private readonly nominalOf = new Map<string, number>();
   /** Jobs whose stored schedule does not parse, by updatedAt, so each is reported once. */
   private readonly invalid = new Map<string, number>();
 
@@ -83,7 +86,7 @@ export class Timeline {
       const plan = planDueJob(schedule, due, lastFired, nowMs, catchupWindowMs);
       this.jobs.set(job.id, loaded);
       this.plannedFrom.set(job.id, from);
-      if (plan.next) this.queue.schedule(job.id, plan.next.getTime());
+      if (plan.next) this.place(job, plan.next.getTime());
       else this.queue.remove(job.id);
       if (plan.missed > 0) this.metrics.missed.inc(plan.missed);
       const nextMs = plan.next?.getTime() ?? null;
@@ -115,6 +118,7 @@ export class Timeline {
     this.jobs.delete(jobId);
     this.plannedFrom.delete(jobId);
     this.lastFired.delete(jobId);
+    this.nominalOf.delete(jobId);
     this.queue.remove(jobId);
     this.metrics.jobsLoaded.set(this.jobs.size);
   }
@@ -133,6 +137,7 @@ export class Timeline {
     this.jobs.clear();
     this.plannedFrom.clear();
     this.lastFired.clear();
+    this.nominalOf.clear();
     this.queue.clear();
     this.metrics.jobsLoaded.set(0);
   }
@@ -148,7 +153,8 @@ export class Timeline {
     for (const entry of this.queue.popDue(nowMs)) {
       const loaded = this.jobs.get(entry.jobId);
       if (!loaded) continue;
-      let occurrenceMs = entry.dueMs;
+      let occurrenceMs = this.nominalOf.get(entry.jobId) ?? entry.dueMs;
+      this.nominalOf.delete(entry.jobId);
       let next = nextAfter(loaded.schedule, occurrenceMs);
       let skipped = 0;
       while (next !== null && next <= nowMs && skipped < MAX_SKIPPED_COUNTED) {
@@ -157,7 +163,7 @@ export class Timeline {
         skipped += 1;
       }
       if (skipped > 0) this.metrics.missed.inc(skipped);
-      if (next !== null) this.queue.schedule(entry.jobId, next);
+      if (next !== null) this.place(loaded.job, next);
       this.lastFired.set(entry.jobId, occurrenceMs);
       occurrences.push({
         jobId: entry.jobId,
@@ -171,8 +177,16 @@ export class Timeline {
     return occurrences;
   }
 
+  /** Queues the job's occurrence at `nominalMs`, to fire after its jitter offset. */
+  private place(job: StoredJob, nominalMs: number): void {
+    const offsetMs = jitterOffsetMs(job.id, nominalMs, job.jitterMs ?? 0);
+    if (offsetMs > 0) this.nominalOf.set(job.id, nominalMs);
+    else this.nominalOf.delete(job.id);
+    this.queue.schedule(job.id, nominalMs + offsetMs);
+  }
+
   private parse(job: StoredJob): ParsedSchedule | undefined {
-    const parsed = this.schedules.parse(job.schedule, job.timezone);
+    const parsed = this.schedules.parse(job.schedule, job.timezone, job.endsAt);
     if (typeof parsed !== 'string') {
       this.invalid.delete(job.id);
       return parsed;
@@ -199,7 +213,7 @@ export class Timeline {
 function memoizeNext(): (schedule: ParsedSchedule, afterMs: number) => number | null {
   const cache = new Map<string, number | null>();
   return (schedule, afterMs) => {
-    const key = `${afterMs}|${schedule.timezone}|${schedule.source}`;
+    const key = `${afterMs}|${schedule.timezone}|${schedule.source}|${schedule.endsAtMs ?? ''}`;
     let next = cache.get(key);
     if (next === undefined) {
       next = schedule.nextAfter(new Date(afterMs))?.getTime() ?? null;

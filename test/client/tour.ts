@@ -47,12 +47,19 @@ export async function tour(baseUrl: string, adminToken: string): Promise<string[
   });
   seen.push(...(preview.data?.next ?? []));
 
-  const runs = await api.GET('/v1/cron-jobs/{id}/runs', { params: { path: { id: job.id } } });
+  const runs = await api.GET('/v1/cron-jobs/{id}/runs', {
+    params: { path: { id: job.id }, query: { status: 'failed' } },
+  });
   for (const run of runs.data?.data ?? []) seen.push(describeRun(run));
+
+  const across = await api.GET('/v1/runs', {
+    params: { query: { label: 'team=ops', error_kind: 'timeout' } },
+  });
+  for (const run of across.data?.data ?? []) seen.push(`${run.job_name} ${describeRun(run)}`);
 
   const patched = await api.PATCH('/v1/cron-jobs/{id}', {
     params: { path: { id: job.id } },
-    body: { enabled: false },
+    body: { enabled: false, paused_reason: 'holiday', labels: { team: 'ops' }, timeout: '30s' },
   });
   seen.push(String(patched.data?.enabled));
 

@@ -152,7 +152,23 @@ describe('OpenAPI description and /docs', () => {
     expect(Object.keys(job?.properties ?? {}).sort()).toEqual([...JOB_FIELDS].sort());
     const body = resolve(created?.requestBody?.content['application/json']?.schema);
     expect(Object.keys(body?.properties ?? {}).sort()).toEqual(
-      ['context', 'enabled', 'name', 'prompt', 'schedule', 'skills', 'timezone'].sort(),
+      [
+        'enabled',
+        'name',
+        'prompt',
+        'schedule',
+        'timezone',
+        'labels',
+        'paused_reason',
+        'pause_after_failures',
+        'ends_at',
+        'max_runs',
+        'timeout',
+        'model',
+        'jitter',
+        'context',
+        'skills',
+      ].sort(),
     );
     const preview = resolve(
       spec.paths['/v1/cron-jobs/preview']?.post?.requestBody?.content['application/json']?.schema,

@@ -207,6 +207,19 @@ describe('the API tour against its OpenAPI document', () => {
     const runId = listed[0]?.id as string;
     expect((await send('GET', `/v1/runs/${runId}`, tenant)).statusCode).toBe(200);
     expect((await send('GET', `/v1/runs/${job.id}`, tenant)).statusCode).toBe(404);
+    const failedOnly = await send('GET', `/v1/cron-jobs/${job.id}/runs?status=failed`, tenant);
+    expect(failedOnly.json<{ data: unknown[] }>().data).toHaveLength(0);
+    const across = await send('GET', `/v1/runs?job_id=${job.id}&status=running`, tenant);
+    expect(across.statusCode).toBe(200);
+    expect(across.json<{ data: unknown[] }>().data).toHaveLength(1);
+    expect((await send('GET', '/v1/runs?error_kind=nope', tenant)).statusCode).toBe(400);
+    expect((await send('POST', `/v1/runs/${runId}/cancel`, tenant)).statusCode).toBe(202);
+    expect((await send('POST', `/v1/runs/${job.id}/cancel`, tenant)).statusCode).toBe(404);
+    const labelled = { ...tenant, body: { labels: { team: 'ops' }, timeout: '30s' } };
+    expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, labelled)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/cron-jobs?label=team=ops', tenant)).statusCode).toBe(200);
+    const badModel = { ...tenant, body: { model: 'not-offered' } };
+    expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, badModel)).statusCode).toBe(422);
 
     const deleted = await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
     expect(deleted.statusCode).toBe(204);

@@ -53,6 +53,8 @@ describe('PostgreSQL job store', () => {
       dueFrom: expect.any(Date),
       updatedAt: expect.any(Date),
       nextRunAt: null,
+      endsAt: null,
+      jitterMs: null,
     });
   });
 
@@ -69,7 +71,13 @@ describe('PostgreSQL job store', () => {
     ]);
     expect(first).toEqual({
       kind: 'claimed',
-      run: { runId: expect.any(String), name: `job ${id.slice(0, 8)}`, prompt: 'v2' },
+      run: {
+        runId: expect.any(String),
+        name: `job ${id.slice(0, 8)}`,
+        prompt: 'v2',
+        timeoutMs: null,
+        model: null,
+      },
     });
     const taken = { kind: 'taken' };
     expect(again).toEqual(taken);

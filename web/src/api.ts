@@ -93,6 +93,25 @@ export interface Job {
   updated_at: string;
   skills?: string[];
   context?: { previous_result: boolean };
+  // The run controls (docs/api.md).
+  labels?: Record<string, string>;
+  paused_reason?: string | null;
+  paused_at?: string | null;
+  paused_by?: 'user' | 'system' | null;
+  pause_after_failures?: number | null;
+  consecutive_failures?: number;
+  ends_at?: string | null;
+  max_runs?: number | null;
+  stopped_by?: 'max_runs' | 'pause_after_failures' | 'ends_at' | null;
+  timeout?: string | null;
+  model?: string | null;
+  jitter?: string | null;
+}
+
+/** GET /v1/runs: a run with its job's name and labels. */
+export interface RunListItem extends Run {
+  job_name: string;
+  labels: Record<string, string>;
 }
 
 export interface Secret {

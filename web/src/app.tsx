@@ -9,6 +9,7 @@ import { SecretsPage } from './pages/secrets';
 import { SettingsPage } from './pages/settings';
 import { SkillEditorPage, SkillsPage } from './pages/skills';
 import { RunPage } from './pages/run';
+import { RunsPage } from './pages/runs';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { WebhooksPage } from './pages/webhooks';
@@ -72,6 +73,9 @@ export function App() {
                 <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
                   Jobs
                 </a>
+                <a href="/runs" aria-current={path.startsWith('/runs') ? 'page' : undefined}>
+                  Runs
+                </a>
                 <a
                   href="/webhooks"
                   aria-current={path.startsWith('/webhooks') ? 'page' : undefined}
@@ -123,8 +127,8 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = ['/jobs', '/webhooks', '/skills', '/secrets', '/settings'].some((p) =>
-    path.startsWith(p),
+  const tenantPaths = ['/jobs', '/runs', '/webhooks', '/skills', '/secrets', '/settings'].some(
+    (p) => path.startsWith(p),
   );
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   return session.role === 'tenant' ? tenantPaths : adminPaths;
@@ -133,6 +137,7 @@ function allowed(session: Session, path: string): boolean {
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (session.role === 'tenant') {
+    if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] === 'webhooks') return <WebhooksPage />;
     if (parts[0] === 'skills') {
       if (parts.length === 1) return <SkillsPage />;
@@ -161,6 +166,7 @@ function titleOf(path: string): string {
   if (/^\/jobs\/[^/]+\/runs\//.test(path)) return 'Run';
   if (path.startsWith('/jobs/')) return 'Job';
   if (path.startsWith('/jobs')) return 'Jobs';
+  if (path.startsWith('/runs')) return 'Runs';
   if (path.startsWith('/webhooks')) return 'Webhooks';
   if (path.startsWith('/skills')) return 'Skills';
   if (path.startsWith('/secrets')) return 'Secrets';

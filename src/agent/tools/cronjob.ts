@@ -32,6 +32,7 @@ Schedule syntax:
 Times are in the job's timezone (an IANA name such as "Europe/Paris"; default UTC).
 The prompt is what the agent will be asked at each run, e.g. "Reply with the current time".
 In a run, the agent can use the tenant's skills, and http_request when the tenant has an allow-list.
+Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs), jitter (start each run up to this long after its time, e.g. "2m"). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
 Results come back as JSON; on {"ok":false} read the error message, fix the arguments and try again.`;
 
 const Args = z.object({
@@ -46,6 +47,27 @@ const Args = z.object({
   webhook_id: z.string().optional(),
   skills: z.array(z.string()).optional(),
   previous_result: z.boolean().optional(),
+  // The per-job run controls, checked by the job rules like the REST fields.
+  labels: z.record(z.string(), z.string()).optional(),
+  timeout: z.string().nullable().optional(),
+  model: z.string().nullable().optional(),
+  pause_after_failures: z.number().int().nullable().optional(),
+  ends_at: z.string().nullable().optional(),
+  max_runs: z.number().int().nullable().optional(),
+  jitter: z.string().nullable().optional(),
+  paused_reason: z.string().optional(),
+  label: z.string().optional(),
+  status: z.enum(['claimed', 'running', 'success', 'failed']).optional(),
+});
+
+const controlsOf = (args: Args) => ({
+  labels: args.labels,
+  timeout: args.timeout,
+  model: args.model,
+  pause_after_failures: args.pause_after_failures,
+  ends_at: args.ends_at,
+  max_runs: args.max_runs,
+  jitter: args.jitter,
 });
 type Args = z.infer<typeof Args>;
 
@@ -71,6 +93,20 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
             prompt: { type: 'string', description: 'what to do at each run' },
             command: { type: 'string', description: 'alias of prompt' },
             limit: { type: 'integer', description: 'how many items to list (1-100)' },
+            labels: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description: 'up to 16 string pairs',
+            },
+            timeout: { type: ['string', 'null'], description: 'Go duration, e.g. "30s"' },
+            model: { type: ['string', 'null'], description: 'model for this job' },
+            pause_after_failures: { type: ['integer', 'null'] },
+            ends_at: { type: ['string', 'null'], description: 'RFC 3339 time' },
+            max_runs: { type: ['integer', 'null'] },
+            jitter: { type: ['string', 'null'], description: 'Go duration: spread the start' },
+            paused_reason: { type: 'string', description: 'with disable: why' },
+            label: { type: 'string', description: 'with list: "key=value" or "key"' },
+            status: { type: 'string', enum: ['claimed', 'running', 'success', 'failed'] },
             webhook_id: { type: 'string', description: 'webhook endpoint id (attach_webhook)' },
             skills: {
               type: 'array',
@@ -137,12 +173,16 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
           args.previous_result === undefined
             ? undefined
             : { previous_result: args.previous_result },
+        ...controlsOf(args),
       });
       changed(`created job "${job.name}" (id ${job.id}, schedule ${job.schedule})`);
       return { job: shownJob(job) };
     }
     case 'list': {
-      const page = await jobs.listJobs(deps, tenantId, { limit: args.limit ?? 20 });
+      const page = await jobs.listJobs(deps, tenantId, {
+        limit: args.limit ?? 20,
+        label: args.label,
+      });
       return { ...page, data: page.data.map(shownJob) };
     }
     case 'get':
@@ -158,6 +198,7 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
           args.previous_result === undefined
             ? undefined
             : { previous_result: args.previous_result },
+        ...controlsOf(args),
       };
       const job = await jobs.updateJob(deps, tenantId, id(), patch);
       changed(`updated job "${job.name}" (id ${job.id})`);
@@ -169,12 +210,17 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
       return { deleted: args.id };
     case 'enable':
     case 'disable': {
-      const job = await jobs.updateJob(deps, tenantId, id(), { enabled: args.action === 'enable' });
+      const enabled = args.action === 'enable';
+      const reason = enabled ? {} : { paused_reason: args.paused_reason };
+      const job = await jobs.updateJob(deps, tenantId, id(), { enabled, ...reason });
       changed(`${args.action}d job "${job.name}" (id ${job.id})`);
       return { job: shownJob(job) };
     }
     case 'list_runs': {
-      const page = await jobs.listRuns(deps, tenantId, id(), { limit: args.limit ?? 10 });
+      const page = await jobs.listRuns(deps, tenantId, id(), {
+        limit: args.limit ?? 10,
+        ...(args.status ? { status: args.status } : {}),
+      });
       return { ...page, data: page.data.map(shownRun) };
     }
     case 'run_now': {

@@ -10,7 +10,15 @@ import { ApiError } from '../errors.js';
 // path from a URL is ever joined to a directory.
 
 /** Paths the dashboard's router owns: a reload there answers index.html. Nothing else does. */
-export const DASHBOARD_PATHS = ['/jobs', '/webhooks', '/tenants', '/keys', '/cluster', '/sign-in'];
+export const DASHBOARD_PATHS = [
+  '/jobs',
+  '/runs',
+  '/webhooks',
+  '/tenants',
+  '/keys',
+  '/cluster',
+  '/sign-in',
+];
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

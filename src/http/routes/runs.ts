@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { withTenant, type Pool } from '../../db/pool.js';
 import { selectRunDetail, type RunDetailRow } from '../../db/run-detail.js';
+import { cancelRun } from '../../jobs/run-cancel.js';
+import { listTenantRuns } from '../../jobs/run-search.js';
 import { toRunView } from '../../jobs/view.js';
 import type { Logger } from '../../log.js';
 import type { ObjectStore } from '../../storage/object-store.js';
@@ -11,9 +13,9 @@ import { listDeliveries } from '../../webhooks/endpoints.js';
 import type { DeliveryView } from '../../webhooks/views.js';
 import { tenantOf } from '../auth.js';
 import { ApiError } from '../errors.js';
-import { AUTHENTICATED, BEARER, WITH_ID, errorResponses } from '../responses.js';
+import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import { RunDetail } from '../run-schemas.js';
-import { IdParams } from '../schemas.js';
+import { CancelAccepted, IdParams, RunListPage, RunListQuery } from '../schemas.js';
 
 export interface RunRouteDeps {
   pool: Pool;
@@ -23,9 +25,50 @@ export interface RunRouteDeps {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One run of the caller's tenant, whole: GET /v1/runs/{id} (RLS scopes the read). */
+/**
+ * The tenant's runs across its jobs, filtered (GET /v1/runs); one run, whole (GET /v1/runs/{id}).
+ * RLS scopes every read.
+ */
 export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/v1/runs',
+    {
+      config: { access: 'tenant' as const },
+      schema: {
+        tags: ['runs'],
+        security: BEARER,
+        summary: "The tenant's runs across jobs, newest first",
+        description:
+          'Filters combine (all must hold): `status`, `error_kind`, `origin`, `job_id`, `label` (repeatable, as for jobs) and the occurrence time range `from` (inclusive) to `to` (exclusive). Follow `next_cursor` for the next page.',
+        operationId: 'listRuns',
+        querystring: RunListQuery,
+        response: { 200: RunListPage, ...errorResponses(...AUTHENTICATED) },
+      },
+    },
+    async (request) => listTenantRuns(deps.pool, tenantOf(request), request.query),
+  );
+  r.post(
+    '/v1/runs/:id/cancel',
+    {
+      config: { access: 'tenant' as const },
+      schema: {
+        tags: ['runs'],
+        security: BEARER,
+        summary: 'Cancel a run in flight',
+        description:
+          'The pod holding the run stops it within a second (a notification every pod hears); it is recorded `failed` with `error_kind` `cancelled`. A run already finished answers 409 `run_not_active`.',
+        operationId: 'cancelRun',
+        params: IdParams,
+        response: {
+          202: CancelAccepted,
+          ...errorResponses(...AUTHENTICATED, ...WITH_BODY, ...WITH_ID, 409),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await cancelRun(deps.pool, tenantOf(request), request.params.id)),
+  );
   r.get(
     '/v1/runs/:id',
     {

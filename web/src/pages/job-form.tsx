@@ -1,11 +1,18 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Preview } from '../api';
+import {
+  controlsOf,
+  EMPTY_CONTROLS,
+  JobControls,
+  toBody,
+  type ControlValues,
+} from '../components/job-controls';
 import { Alert, Field, describedBy } from '../components/ui';
 import { browserZone, formatInZone, zoneNames } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 
-type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt';
+type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt' | 'controls';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
 const PREVIEW_DELAY_MS = 300;
@@ -16,6 +23,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [schedule, setSchedule] = useState('0 9 * * 1-5');
   const [timezone, setTimezone] = useState(browserZone);
   const [prompt, setPrompt] = useState('');
+  const [controls, setControls] = useState<ControlValues>(EMPTY_CONTROLS);
   const [skills, setSkills] = useState('');
   const [previousResult, setPreviousResult] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
@@ -33,6 +41,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setSchedule(job.schedule);
         setTimezone(job.timezone);
         setPrompt(job.prompt);
+        setControls(controlsOf(job));
         setSkills((job.skills ?? []).join(', '));
         setPreviousResult(job.context?.previous_result ?? false);
         setLoaded(true);
@@ -89,6 +98,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
           .map((skill) => skill.trim())
           .filter(Boolean),
         context: { previous_result: previousResult },
+        ...toBody(controls, Boolean(jobId)),
       };
       const job = jobId
         ? await api<Job>('PATCH', `/v1/cron-jobs/${encodeURIComponent(jobId)}`, body)
@@ -205,6 +215,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
               />{' '}
               Show each run the previous successful run's result
             </label>
+            <JobControls values={controls} onChange={setControls} error={errors.controls} />
             <div class="actions">
               <button type="submit" class="primary" disabled={busy}>
                 {jobId ? 'Save' : 'Create'}
@@ -218,7 +229,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
             <h2 id="preview-title">Next five runs</h2>
             {preview ? (
               <ol class="fire-times">
-                {preview.next.map((t) => (
+                {withinLimits(preview.next, controls).map((t) => (
                   <li key={t} class={affected.has(new Date(t).getTime()) ? 'dst' : ''}>
                     {formatInZone(t, preview.timezone)}
                     {preview.timezone !== browserZone ? (
@@ -232,6 +243,11 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
             ) : (
               <p class="muted">{errors.schedule ? 'Fix the schedule to see its runs.' : '…'}</p>
             )}
+            {limitNotes(controls).map((note) => (
+              <p key={note} class="muted small" role="note">
+                {note}
+              </p>
+            ))}
             {dstNotes.map((note) => (
               <p key={note.key} class="warning" role="note">
                 <span aria-hidden="true">⚠ </span>
@@ -243,6 +259,30 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
       ) : null}
     </section>
   );
+}
+
+/** The previewed fire times the limits leave: none after ends_at, at most max_runs. */
+function withinLimits(times: string[], controls: ControlValues): string[] {
+  const endsAtMs = controls.endsAt ? new Date(controls.endsAt).getTime() : Infinity;
+  const maxRuns = controls.maxRuns ? Number(controls.maxRuns) : Infinity;
+  return times.filter((t) => new Date(t).getTime() <= endsAtMs).slice(0, maxRuns);
+}
+
+function limitNotes(controls: ControlValues): string[] {
+  const notes: string[] = [];
+  if (controls.endsAt) {
+    notes.push(
+      `No run after ${formatInZone(new Date(controls.endsAt).toISOString(), browserZone)}.`,
+    );
+  }
+  if (controls.maxRuns) notes.push(`Stops itself after ${controls.maxRuns} runs in all.`);
+  if (controls.timeout) notes.push(`Each run may take at most ${controls.timeout}.`);
+  if (controls.jitter) {
+    notes.push(
+      `Each run starts up to ${controls.jitter} after the time shown (the same offset on every replica).`,
+    );
+  }
+  return notes;
 }
 
 /** Which field a server error concerns, and quota errors in plain words. */
@@ -258,7 +298,16 @@ function fieldErrorOf(err: unknown): Errors {
       return { form: `Job limit reached: ${message}.` };
     case 'rate_limited':
       return { form: `Too many requests: ${message}.` };
+    case 'model_not_allowed':
+    case 'jitter_too_long':
+    case 'limit_reached':
+      return { controls: message };
     case 'validation_error':
+      if (
+        /label|timeout|jitter|paused_reason|pause_after_failures|max_runs|ends_at/.test(message)
+      ) {
+        return { controls: message };
+      }
       if (/^name\b/.test(message)) return { name: message };
       if (/^prompt\b|prompt must/.test(message)) return { prompt: message };
       if (/timezone/.test(message)) return { timezone: message };

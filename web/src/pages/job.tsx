@@ -1,6 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Page, type Preview, type Run } from '../api';
 import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components/ui';
+import { ControlFacts } from '../components/job-facts';
+import { RunCharts } from '../components/run-charts';
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
@@ -92,8 +94,19 @@ export function JobPage({ jobId }: { jobId: string }) {
       setPage(0);
       setAwaitingUntilMs(Date.now() + 60_000);
     }, 'Run requested; it appears below in a moment.');
+  const [pauseReason, setPauseReason] = useState('');
   const setEnabled = (enabled: boolean) =>
-    act(() => api('PATCH', path, { enabled }), enabled ? 'Resumed.' : 'Paused.');
+    act(
+      () =>
+        api(
+          'PATCH',
+          path,
+          enabled || !pauseReason.trim()
+            ? { enabled }
+            : { enabled, paused_reason: pauseReason.trim() },
+        ),
+      enabled ? 'Resumed.' : 'Paused.',
+    );
   const remove = async () => {
     try {
       await api('DELETE', path);
@@ -136,9 +149,21 @@ export function JobPage({ jobId }: { jobId: string }) {
             Run now
           </button>
           {job.enabled ? (
-            <button type="button" onClick={() => void setEnabled(false)}>
-              Pause
-            </button>
+            <>
+              <label class="sr-only" for="pause-reason">
+                Pause reason
+              </label>
+              <input
+                id="pause-reason"
+                placeholder="Reason (optional)"
+                maxLength={500}
+                value={pauseReason}
+                onInput={(e) => setPauseReason(e.currentTarget.value)}
+              />
+              <button type="button" onClick={() => void setEnabled(false)}>
+                Pause
+              </button>
+            </>
           ) : (
             <button type="button" onClick={() => void setEnabled(true)}>
               Resume
@@ -170,6 +195,7 @@ export function JobPage({ jobId }: { jobId: string }) {
             <dd>{job.timezone}</dd>
             <dt>Enabled</dt>
             <dd>{job.enabled ? 'Yes' : 'No (paused)'}</dd>
+            <ControlFacts job={job} />
             <dt>Runs so far</dt>
             <dd>{job.run_count}</dd>
             <dt>Last run</dt>
@@ -201,14 +227,18 @@ export function JobPage({ jobId }: { jobId: string }) {
           <h2>Next ten runs</h2>
           {job.enabled ? (
             <ol class="fire-times">
-              {next.map((t) => (
-                <li key={t}>
-                  {formatInZone(t, job.timezone)}
-                  {job.timezone !== browserZone ? (
-                    <span class="muted small yours">your time {formatInZone(t, browserZone)}</span>
-                  ) : null}
-                </li>
-              ))}
+              {next
+                .filter((t) => !job.ends_at || t <= new Date(job.ends_at).toISOString())
+                .map((t) => (
+                  <li key={t}>
+                    {formatInZone(t, job.timezone)}
+                    {job.timezone !== browserZone ? (
+                      <span class="muted small yours">
+                        your time {formatInZone(t, browserZone)}
+                      </span>
+                    ) : null}
+                  </li>
+                ))}
             </ol>
           ) : (
             <p class="muted">Paused: nothing runs until you resume it.</p>
@@ -221,6 +251,7 @@ export function JobPage({ jobId }: { jobId: string }) {
           ))}
         </div>
       </div>
+      <RunCharts jobId={job.id} refreshKey={job.last_run_at} />
       <h2>Runs</h2>
       <RunsTable runs={runs?.data ?? null} zone={job.timezone} />
       <Pager

@@ -3,6 +3,15 @@ import { listAllJobs, messageOf, type Job } from '../api';
 import { Alert, Pager, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatInZone, relative } from '../format';
 import { describeSchedule } from '../schedule';
+import { parseLabels } from '../components/job-controls';
+
+/** The same rule as GET /v1/cron-jobs?label=: key=value must match, a bare key must exist. */
+function hasLabels(job: Job, wanted: Record<string, string>): boolean {
+  return Object.entries(wanted).every(([key, value]) => {
+    const have = job.labels?.[key];
+    return have !== undefined && (value === '' || have === value);
+  });
+}
 
 const PAGE_SIZE = 25;
 
@@ -11,6 +20,7 @@ export function JobsPage() {
   const [jobs, setJobs] = useState<Job[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
+  const [label, setLabel] = useState('');
   const [page, setPage] = useState(0);
 
   // One request per 100 jobs: a big tenant refreshes less often, to stay far below its rate limit.
@@ -30,8 +40,11 @@ export function JobsPage() {
 
   const shown = useMemo(() => {
     const needle = filter.trim().toLowerCase();
-    return (jobs ?? []).filter((job) => !needle || job.name.toLowerCase().includes(needle));
-  }, [jobs, filter]);
+    const wanted = parseLabels(label);
+    return (jobs ?? []).filter(
+      (job) => (!needle || job.name.toLowerCase().includes(needle)) && hasLabels(job, wanted),
+    );
+  }, [jobs, filter, label]);
   const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   const current = Math.min(page, pageCount - 1);
   const rows = shown.slice(current * PAGE_SIZE, (current + 1) * PAGE_SIZE);
@@ -53,6 +66,17 @@ export function JobsPage() {
           value={filter}
           onInput={(e) => {
             setFilter(e.currentTarget.value);
+            setPage(0);
+          }}
+        />
+        <label for="label-filter">Filter by label</label>
+        <input
+          id="label-filter"
+          type="search"
+          placeholder="team=ops"
+          value={label}
+          onInput={(e) => {
+            setLabel(e.currentTarget.value);
             setPage(0);
           }}
         />
@@ -78,6 +102,7 @@ export function JobsPage() {
                   <th scope="col">Time zone</th>
                   <th scope="col">Next run</th>
                   <th scope="col">Last run</th>
+                  <th scope="col">Labels</th>
                   <th scope="col">Enabled</th>
                 </tr>
               </thead>
@@ -88,7 +113,7 @@ export function JobsPage() {
               </tbody>
             </table>
           </div>
-          {shown.length === 0 ? <p class="muted">No job name contains “{filter}”.</p> : null}
+          {shown.length === 0 ? <p class="muted">No job matches these filters.</p> : null}
           <Pager
             label="Job pages"
             page={current}
@@ -139,6 +164,13 @@ function JobRow({ job }: { job: Job }) {
         ) : (
           <span class="muted">never</span>
         )}
+      </td>
+      <td data-label="Labels">
+        {Object.entries(job.labels ?? {}).map(([key, value]) => (
+          <span key={key} class="badge label">
+            {key}={value}
+          </span>
+        ))}
       </td>
       <td data-label="Enabled">{job.enabled ? 'Yes' : 'No'}</td>
     </tr>

@@ -9,6 +9,8 @@ interface Quotas {
   max_cron_jobs: string;
   min_schedule_interval_seconds: string;
   rate_limit_rpm: string;
+  /** Runs in flight at once across all replicas; empty: unlimited. */
+  max_concurrent_runs: string;
 }
 
 const QUOTA_FIELDS: { key: keyof Quotas; label: string; hint: string }[] = [
@@ -19,6 +21,11 @@ const QUOTA_FIELDS: { key: keyof Quotas; label: string; hint: string }[] = [
     hint: 'Shortest gap between two runs of a job.',
   },
   { key: 'rate_limit_rpm', label: 'Requests per minute', hint: 'API rate limit.' },
+  {
+    key: 'max_concurrent_runs',
+    label: 'Max concurrent runs',
+    hint: 'Runs in flight at once on all replicas; empty or 0: unlimited.',
+  },
 ];
 
 /** Operators: every tenant with its quotas; create one. */
@@ -30,6 +37,7 @@ export function TenantsPage() {
     max_cron_jobs: '50',
     min_schedule_interval_seconds: '60',
     rate_limit_rpm: '600',
+    max_concurrent_runs: '',
   });
   const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<Tenant | null>(null);
@@ -135,6 +143,10 @@ export function TenantPage({ tenantId }: { tenantId: string }) {
           max_cron_jobs: String(t.max_cron_jobs),
           min_schedule_interval_seconds: String(t.min_schedule_interval_seconds),
           rate_limit_rpm: String(t.rate_limit_rpm),
+          max_concurrent_runs:
+            t.max_concurrent_runs === null || t.max_concurrent_runs === undefined
+              ? ''
+              : String(t.max_concurrent_runs),
         });
       })
       .catch((err: unknown) =>
@@ -224,10 +236,12 @@ function QuotaFields(props: { quotas: Quotas; onChange: (q: Quotas) => void; pre
   );
 }
 
-function numbers(quotas: Quotas): Record<string, number> {
-  const out: Record<string, number> = {};
+function numbers(quotas: Quotas): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
   for (const [key, value] of Object.entries(quotas)) {
     if (value.trim() !== '') out[key] = Number(value);
+    // An empty cap means unlimited (null), the other quotas keep their value.
+    else if (key === 'max_concurrent_runs') out[key] = null;
   }
   return out;
 }

@@ -1,0 +1,41 @@
+// POST /v1/runs/{id}/cancel: asks the pod that holds a run in flight to stop it. The request is
+// a NOTIFY sent with the transaction that read the run, so every pod hears it at once; the pod
+// running it aborts the run, which is then recorded failed with error_kind "cancelled".
+import { withTenant, type Pool } from '../db/pool.js';
+import { CANCELS_CHANNEL } from '../db/listen.js';
+import { CommandError, isUuid } from './commands.js';
+
+export interface CancelAccepted {
+  run_id: string;
+  cron_job_id: string;
+  status: 'cancelling';
+}
+
+export async function cancelRun(
+  pool: Pool,
+  tenantId: string,
+  runId: string,
+): Promise<CancelAccepted> {
+  return withTenant(pool, tenantId, async (client) => {
+    const { rows } = isUuid(runId)
+      ? await client.query<{ cron_job_id: string; status: string }>(
+          'SELECT cron_job_id, status FROM cron_job_runs WHERE id = $1',
+          [runId],
+        )
+      : { rows: [] };
+    const run = rows[0];
+    if (!run) throw new CommandError('not_found', `no run with id ${runId}`, 404);
+    if (run.status !== 'claimed' && run.status !== 'running') {
+      throw new CommandError(
+        'run_not_active',
+        `the run is ${run.status}: only a run in flight can be cancelled`,
+        409,
+      );
+    }
+    await client.query('SELECT pg_notify($1, $2)', [
+      CANCELS_CHANNEL,
+      `${run.cron_job_id}|${runId}`,
+    ]);
+    return { run_id: runId, cron_job_id: run.cron_job_id, status: 'cancelling' };
+  });
+}
