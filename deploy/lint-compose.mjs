@@ -21,7 +21,7 @@ const COMPOSE_FILES = [
         ['MINIO_HOST_PORT', 9000, true],
         ['MINIO_CONSOLE_HOST_PORT', 9001, true],
       ],
-      'hermesx-saas': [['API_HOST_PORT', 18080, false]],
+      'hermesx-saas': [['API_HOST_PORT', 18080, true]],
     },
   },
   {
@@ -41,7 +41,7 @@ const COMPOSE_FILES = [
       'hermesx-mr-pg': 'hermesx-mr-pg',
       'hermesx-mr-redis': 'hermesx-mr-redis',
     },
-    ports: { 'hermesx-mr-lb': [['LB_HOST_PORT', 8080, false]] },
+    ports: { 'hermesx-mr-lb': [['LB_HOST_PORT', 8080, true]] },
   },
 ];
 
