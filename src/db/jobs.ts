@@ -42,8 +42,9 @@ const toStoredJob = (row: LoadedRow): StoredJob => ({
   dueFrom: row.due_from,
   updatedAt: row.updated_at,
   nextRunAt: row.next_run_at,
-  endsAt: row.ends_at,
-  jitterMs: row.jitter_ms,
+  // Absent when unset, as in every other JobStore (the fields are optional).
+  ...(row.ends_at ? { endsAt: row.ends_at } : {}),
+  ...(row.jitter_ms ? { jitterMs: row.jitter_ms } : {}),
 });
 
 /** The named jobs that are enabled jobs of live tenants (scheduler_load_schedules, cross-tenant). */

@@ -69,6 +69,8 @@ describe('dashboard pages for skills, secrets and the allow-list', () => {
   it('the operator sets the allowed hosts; the tenant sees them', async () => {
     const admin = await service.driver.newPage();
     await service.driver.signIn(admin, ADMIN_TOKEN);
+    // Signed in (the session is stored) before the next navigation.
+    await admin.getByRole('heading', { name: 'Tenants' }).waitFor();
     await admin.goto(`${service.pod.url}/tenants/${tenantId}`);
     const hosts = admin.getByLabel('Allowed hosts');
     await hosts.fill('hooks.slack.com\n*.Example.com');

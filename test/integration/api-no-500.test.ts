@@ -137,7 +137,10 @@ describe('no input makes the API answer 5xx', () => {
         for (const [token, method, url, body] of routesFor(form)) {
           const response = await send(token, method, url, body);
           expectNo5xx(response, `${method} ${url.slice(0, 80)}`);
-          // A known-bad id is never found (a too-long one is refused before routing).
+          // A raw `..` is a dot segment: the URL resolves to another route (/v1/cron-jobs/../runs
+          // is GET /v1/runs), which may well answer. Any other known-bad id is never found (a
+          // too-long one is refused before routing).
+          if (id === '..' || id === '.') continue;
           expect([400, 404, 414], `${method} ${url.slice(0, 80)}`).toContain(response.statusCode);
         }
       }
