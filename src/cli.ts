@@ -125,12 +125,14 @@ async function main(argv: string[]): Promise<number> {
 async function runService(config: Config, log: Logger): Promise<number> {
   for (const warning of checkSecretStrength(config)) log.warn(warning);
   const service = await startService(config, log);
+  // Listening now: a SIGTERM from here on must stop the service, not kill the process.
+  const signal = waitForSignal();
   // After the migrations (startService), which need the owner; the pool should not be it.
   const roleWarning = await checkLoginRole(
     config.appDatabaseUrl ?? requireDatabaseUrl(config),
   ).catch(() => undefined);
   if (roleWarning) log.warn(roleWarning);
-  await waitForSignal();
+  await signal;
   await service.stop();
   return 0;
 }

@@ -53,8 +53,6 @@ describe('PostgreSQL job store', () => {
       dueFrom: expect.any(Date),
       updatedAt: expect.any(Date),
       nextRunAt: null,
-      endsAt: null,
-      jitterMs: null,
     });
   });
 
