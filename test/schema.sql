@@ -60,6 +60,7 @@ cron_jobs.max_runs bigint
 cron_jobs.timeout_ms integer
 cron_jobs.model text
 cron_jobs.jitter_ms integer
+cron_jobs.deleted_at timestamp with time zone
 cron_run_tool_calls.run_id uuid NOT NULL
 cron_run_tool_calls.seq integer NOT NULL
 cron_run_tool_calls.tenant_id uuid NOT NULL
@@ -112,7 +113,7 @@ tenants.rate_limit_rpm integer NOT NULL DEFAULT 600
 tenants.created_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.deleted_at timestamp with time zone
-tenants.max_concurrent_runs integer
+tenants.max_concurrent_runs integer DEFAULT 10
 tenants.run_retention_days integer NOT NULL DEFAULT 30
 webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
@@ -258,12 +259,13 @@ CREATE INDEX cron_job_runs_job_active_idx ON ONLY public.cron_job_runs USING btr
 CREATE UNIQUE INDEX cron_job_runs_pkey ON ONLY public.cron_job_runs USING btree (id, scheduled_at)
 CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
-CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE enabled
+CREATE INDEX cron_jobs_deleted_idx ON public.cron_jobs USING btree (deleted_at) WHERE (deleted_at IS NOT NULL)
+CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE (enabled AND (deleted_at IS NULL))
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
-CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
-CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (id) WHERE (enabled AND (next_run_at IS NULL))
+CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC) WHERE (deleted_at IS NULL)
+CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (id) WHERE (enabled AND (next_run_at IS NULL) AND (deleted_at IS NULL))
 CREATE UNIQUE INDEX cron_run_tool_calls_pkey ON public.cron_run_tool_calls USING btree (run_id, seq)
 CREATE INDEX cron_run_tool_calls_tenant_idx ON public.cron_run_tool_calls USING btree (tenant_id, created_at)
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
@@ -367,6 +369,7 @@ webhook_endpoints webhook_endpoints_update UPDATE TO hermesx_app USING ((tenant_
 CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
+CREATE TRIGGER cron_jobs_notify_deleted AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_ends_at AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.ends_at IS DISTINCT FROM new.ends_at)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_insert AFTER INSERT OR DELETE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.jitter_ms IS DISTINCT FROM new.jitter_ms)) EXECUTE FUNCTION cron_jobs_notify()
@@ -651,7 +654,7 @@ AS $function$
         FROM input i
         JOIN cron_jobs j ON j.id = i.job_id
         JOIN tenants t ON t.id = j.tenant_id
-       WHERE j.enabled AND t.deleted_at IS NULL
+       WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
                           WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running'))
     ), room AS (
@@ -700,7 +703,7 @@ AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
            j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND t.deleted_at IS NULL
+     WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND j.next_run_at <= p_until
        AND (j.next_run_at, j.id) > (coalesce(p_after_at, '-infinity'),
                                     coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
@@ -794,7 +797,7 @@ AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
            nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND t.deleted_at IS NULL
+     WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
        -- every id, quadratic for the thousands of ids a bulk insert notifies.
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
@@ -833,7 +836,7 @@ AS $function$
              WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
            j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND j.next_run_at IS NULL AND t.deleted_at IS NULL
+     WHERE j.enabled AND j.next_run_at IS NULL AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
      ORDER BY j.id
      LIMIT p_limit
@@ -855,7 +858,7 @@ AS $function$
     SELECT EXISTS (SELECT 1 FROM moved)
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
- RETURNS TABLE(created integer, dropped integer, deleted integer)
+ RETURNS TABLE(created integer, dropped integer, deleted integer, purged_tenant_ids uuid[], purged_job_ids uuid[])
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -872,6 +875,8 @@ AS $function$
     created := 0;
     dropped := 0;
     deleted := 0;
+    purged_tenant_ids := '{}';
+    purged_job_ids := '{}';
     IF NOT pg_try_advisory_xact_lock(hashtextextended('hermesx:runs-maintenance', 0)) THEN
       RETURN NEXT;
       RETURN;
@@ -934,6 +939,19 @@ AS $function$
         WHERE o.created_at < v_now - interval '1 hour'
           AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.id = o.run_id)
         LIMIT p_delete_limit);
+
+    WITH purged AS (
+      DELETE FROM cron_jobs j
+       WHERE j.id IN (
+         SELECT d.id FROM cron_jobs d
+          WHERE d.deleted_at < v_now - interval '1 hour'
+            AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.cron_job_id = d.id)
+          ORDER BY d.deleted_at
+          LIMIT p_delete_limit)
+      RETURNING j.tenant_id, j.id
+    )
+    SELECT coalesce(array_agg(p.tenant_id), '{}'), coalesce(array_agg(p.id), '{}')
+      INTO purged_tenant_ids, purged_job_ids FROM purged p;
     RETURN NEXT;
   END
   $function$

@@ -32,7 +32,7 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
         FROM input i
         JOIN cron_jobs j ON j.id = i.job_id
         JOIN tenants t ON t.id = j.tenant_id
-       WHERE j.enabled AND t.deleted_at IS NULL
+       WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
                           WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running'))
     ), room AS (

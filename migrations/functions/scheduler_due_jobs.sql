@@ -13,7 +13,7 @@ CREATE FUNCTION scheduler_due_jobs(p_until timestamptz, p_after_at timestamptz, 
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
            j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND t.deleted_at IS NULL
+     WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND j.next_run_at <= p_until
        AND (j.next_run_at, j.id) > (coalesce(p_after_at, '-infinity'),
                                     coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))

@@ -12,7 +12,7 @@ CREATE FUNCTION scheduler_load_schedules(p_ids uuid[] DEFAULT NULL)
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
            nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND t.deleted_at IS NULL
+     WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
        -- every id, quadratic for the thousands of ids a bulk insert notifies.
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))

@@ -16,7 +16,7 @@ CREATE FUNCTION scheduler_plan_take(p_ids uuid[], p_limit integer, p_since times
              WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
            j.ends_at, j.jitter_ms
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND j.next_run_at IS NULL AND t.deleted_at IS NULL
+     WHERE j.enabled AND j.next_run_at IS NULL AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
      ORDER BY j.id
      LIMIT p_limit

@@ -7,12 +7,17 @@
 --   3. deletes, at most p_delete_limit rows per call, the finished runs of tenants that keep
 --      less than that longest retention;
 --   4. deletes, at most p_delete_limit per call, the tool calls (cron_run_tool_calls) of runs
---      that are gone (a dropped partition, a deleted job); they have no foreign key to runs.
+--      that are gone (a dropped partition, a deleted job); they have no foreign key to runs;
+--   5. purges, at most p_delete_limit per call, the rows of jobs deleted over an hour ago
+--      (cron_jobs.deleted_at) that have no run left, and returns their ids, so the caller
+--      deletes their result objects. The hour keeps a claim that read the job just before its
+--      delete from meeting a purged row.
 -- p_now is for tests; the scheduler passes NULL (the database's clock), so a pod whose clock
 -- runs ahead can never drop history early.
 CREATE FUNCTION scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer,
                                         p_now timestamptz DEFAULT NULL)
-  RETURNS TABLE (created integer, dropped integer, deleted integer)
+  RETURNS TABLE (created integer, dropped integer, deleted integer, purged_tenant_ids uuid[],
+                 purged_job_ids uuid[])
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -28,6 +33,8 @@ CREATE FUNCTION scheduler_runs_maintain(p_days_ahead integer, p_delete_limit int
     created := 0;
     dropped := 0;
     deleted := 0;
+    purged_tenant_ids := '{}';
+    purged_job_ids := '{}';
     IF NOT pg_try_advisory_xact_lock(hashtextextended('hermesx:runs-maintenance', 0)) THEN
       RETURN NEXT;
       RETURN;
@@ -90,6 +97,19 @@ CREATE FUNCTION scheduler_runs_maintain(p_days_ahead integer, p_delete_limit int
         WHERE o.created_at < v_now - interval '1 hour'
           AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.id = o.run_id)
         LIMIT p_delete_limit);
+
+    WITH purged AS (
+      DELETE FROM cron_jobs j
+       WHERE j.id IN (
+         SELECT d.id FROM cron_jobs d
+          WHERE d.deleted_at < v_now - interval '1 hour'
+            AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.cron_job_id = d.id)
+          ORDER BY d.deleted_at
+          LIMIT p_delete_limit)
+      RETURNING j.tenant_id, j.id
+    )
+    SELECT coalesce(array_agg(p.tenant_id), '{}'), coalesce(array_agg(p.id), '{}')
+      INTO purged_tenant_ids, purged_job_ids FROM purged p;
     RETURN NEXT;
   END
   $$;

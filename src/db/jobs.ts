@@ -1,5 +1,6 @@
 import type { ErrorKind } from '../scheduler/ports.js';
 import type { DueKey, PlanDecider, StoredJob } from '../scheduler/ports.js';
+import { CANCELS_CHANNEL } from './listen.js';
 import type { Pool, PoolClient } from './pool.js';
 
 export type PausedBy = 'user' | 'system';
@@ -261,7 +262,7 @@ export async function updateJob(
     `UPDATE cron_jobs SET name = $2, schedule = $3, timezone = $4, prompt = $5, enabled = $6,
        next_run_at = $7, skills = $8, context_previous_result = $9,
        ${CONTROL_COLUMNS.map((column, i) => `${column} = $${10 + i}`).join(', ')}
-     WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
+     WHERE id = $1 AND deleted_at IS NULL RETURNING ${JOB_COLUMNS}`,
     [
       id,
       fields.name,
@@ -285,20 +286,40 @@ export async function selectJob(
   forUpdate = false,
 ): Promise<JobRow | undefined> {
   const { rows } = await client.query<JobRow>(
-    `SELECT ${JOB_COLUMNS} FROM cron_jobs WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${JOB_COLUMNS} FROM cron_jobs
+      WHERE id = $1 AND deleted_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return rows[0];
 }
 
-export async function deleteJob(client: PoolClient, id: string): Promise<boolean> {
-  const { rowCount } = await client.query('DELETE FROM cron_jobs WHERE id = $1', [id]);
-  return (rowCount ?? 0) > 0;
+/**
+ * Deletes the job softly (migration 290): it leaves every list and scheduling, its runs stay in
+ * the history until retention, and the hourly upkeep purges the row once they are gone. Disabled
+ * too, so a reader of enabled jobs that does not know deleted_at still skips it. Returns the runs
+ * in flight to stop, or null when there is no such live job.
+ */
+export async function softDeleteJob(
+  client: PoolClient,
+  id: string,
+): Promise<{ runIds: string[] } | null> {
+  const { rowCount } = await client.query(
+    `UPDATE cron_jobs SET deleted_at = now(), enabled = false, next_run_at = NULL
+      WHERE id = $1 AND deleted_at IS NULL`,
+    [id],
+  );
+  if ((rowCount ?? 0) === 0) return null;
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT id FROM cron_job_runs WHERE cron_job_id = $1 AND status IN ('claimed', 'running')`,
+    [id],
+  );
+  return { runIds: rows.map((row) => row.id) };
 }
 
+/** Live jobs only: a deleted job no longer counts against max_cron_jobs. */
 export async function countJobs(client: PoolClient): Promise<number> {
   const { rows } = await client.query<{ count: number }>(
-    'SELECT count(*)::integer AS count FROM cron_jobs',
+    'SELECT count(*)::integer AS count FROM cron_jobs WHERE deleted_at IS NULL',
   );
   return rows[0]?.count ?? 0;
 }
@@ -332,7 +353,8 @@ export async function listJobs(
     `SELECT ${JOB_COLUMNS},
             to_char(created_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_jobs
-     WHERE ($1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid))
+     WHERE deleted_at IS NULL
+       AND ($1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid))
        AND labels @> ALL ($4::jsonb[]) AND labels ?& $5::text[]
      ORDER BY created_at DESC, id DESC LIMIT $3`,
     [
@@ -355,6 +377,18 @@ export async function notifyTrigger(
   await client.query("SELECT pg_notify('hermesx_cron_triggers', $1)", [
     `${id}|${scheduledAt.getTime()}`,
   ]);
+}
+
+/**
+ * Asks every pod to stop the run, heard when the transaction commits (POST /v1/runs/{id}/cancel,
+ * and a job's delete for its run in flight): the pod holding it records it cancelled.
+ */
+export async function notifyCancel(
+  client: PoolClient,
+  jobId: string,
+  runId: string,
+): Promise<void> {
+  await client.query('SELECT pg_notify($1, $2)', [CANCELS_CHANNEL, `${jobId}|${runId}`]);
 }
 
 /**

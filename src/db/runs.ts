@@ -238,15 +238,31 @@ export async function adoptRuns(
   }));
 }
 
-/** Partitions ahead, partitions past retention dropped, short-retention rows deleted (bounded). */
+/**
+ * Partitions ahead, partitions past retention dropped, short-retention rows deleted, deleted jobs
+ * without runs purged (bounded).
+ */
 export async function maintainRunHistory(
   pool: Pool,
   daysAhead: number,
   deleteLimit: number,
 ): Promise<RunHistoryUpkeep> {
-  const { rows } = await pool.query<RunHistoryUpkeep>(
-    'SELECT created, dropped, deleted FROM scheduler_runs_maintain($1, $2)',
-    [daysAhead, deleteLimit],
-  );
-  return rows[0] ?? { created: 0, dropped: 0, deleted: 0 };
+  const { rows } = await pool.query<{
+    created: number;
+    dropped: number;
+    deleted: number;
+    purged_tenant_ids: string[];
+    purged_job_ids: string[];
+  }>('SELECT * FROM scheduler_runs_maintain($1, $2)', [daysAhead, deleteLimit]);
+  const row = rows[0];
+  if (!row) return { created: 0, dropped: 0, deleted: 0, purgedJobs: [] };
+  return {
+    created: row.created,
+    dropped: row.dropped,
+    deleted: row.deleted,
+    purgedJobs: row.purged_job_ids.map((jobId, i) => ({
+      tenantId: row.purged_tenant_ids[i] as string,
+      jobId,
+    })),
+  };
 }

@@ -375,7 +375,7 @@ export const TenantCreateBody = z
       .optional()
       .describe('default 60'),
     rate_limit_rpm: tenantQuotas.rate_limit_rpm.optional().describe('default 600'),
-    max_concurrent_runs: maxConcurrentRuns.optional().describe('default null (unlimited)'),
+    max_concurrent_runs: maxConcurrentRuns.optional().describe('default 10'),
     run_retention_days: runRetentionDays.optional().describe('default 30'),
   })
   .meta({ id: 'TenantCreate' });
@@ -403,7 +403,7 @@ export const Tenant = z
         max_cron_jobs: 50,
         min_schedule_interval_seconds: 60,
         rate_limit_rpm: 600,
-        max_concurrent_runs: null,
+        max_concurrent_runs: 10,
         run_retention_days: 30,
         created_at: '2026-03-01T09:00:00.000Z',
         updated_at: '2026-03-01T09:00:00.000Z',

@@ -1,11 +1,12 @@
 import {
   countJobs,
-  deleteJob as deleteJobRow,
   insertJob,
   listJobs as listJobRows,
+  notifyCancel,
   notifyTrigger,
   recordManualTrigger,
   selectJob,
+  softDeleteJob,
   updateJob as updateJobRow,
   type JobAgentFields,
   type JobFields,
@@ -24,7 +25,6 @@ import {
   type JobControlsInput,
 } from './controls.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { jobResultsPrefix } from '../storage/run-results.js';
 import { minIntervalMs, parseSchedule, type ParsedSchedule } from './schedule.js';
 import {
   decodeCursor,
@@ -57,7 +57,7 @@ export interface CommandDeps {
   now: () => Date;
   /** The limits of the per-job controls (default: a 5m exec timeout, no model choice). */
   controls?: ControlSettings;
-  /** Where long run results are: a deleted job's go with it. */
+  /** Where long run results are (a deleted job's stay while its runs do). */
   objects?: ObjectStore | undefined;
 }
 
@@ -240,13 +240,17 @@ export async function getJob(deps: CommandDeps, tenantId: string, id: string): P
   );
 }
 
+/**
+ * Deletes the job: nothing fires afterwards, its run in flight is stopped (recorded cancelled),
+ * and its runs stay in the history, with their result objects, until retention removes them.
+ */
 export async function deleteJob(deps: CommandDeps, tenantId: string, id: string): Promise<void> {
   await withTenant(deps.pool, tenantId, async (client) => {
-    if (!isUuid(id) || !(await deleteJobRow(client, id))) throw notFound(id);
+    const deleted = isUuid(id) ? await softDeleteJob(client, id) : null;
+    if (!deleted) throw notFound(id);
+    // The notifications leave with the commit, after the job is gone for every pod.
+    for (const runId of deleted.runIds) await notifyCancel(client, id, runId);
   });
-  // After the commit: the rows are gone, so nothing points at these objects any more. A delete
-  // that fails leaves unreachable objects behind, never a run without its result.
-  await deps.objects?.deletePrefix(jobResultsPrefix(tenantId, id)).catch(() => 0);
 }
 
 export async function listJobs(

@@ -1,8 +1,8 @@
 // POST /v1/runs/{id}/cancel: asks the pod that holds a run in flight to stop it. The request is
 // a NOTIFY sent with the transaction that read the run, so every pod hears it at once; the pod
 // running it aborts the run, which is then recorded failed with error_kind "cancelled".
+import { notifyCancel } from '../db/jobs.js';
 import { withTenant, type Pool } from '../db/pool.js';
-import { CANCELS_CHANNEL } from '../db/listen.js';
 import { CommandError, isUuid } from './commands.js';
 
 export interface CancelAccepted {
@@ -32,10 +32,7 @@ export async function cancelRun(
         409,
       );
     }
-    await client.query('SELECT pg_notify($1, $2)', [
-      CANCELS_CHANNEL,
-      `${run.cron_job_id}|${runId}`,
-    ]);
+    await notifyCancel(client, run.cron_job_id, runId);
     return { run_id: runId, cron_job_id: run.cron_job_id, status: 'cancelling' };
   });
 }

@@ -204,6 +204,8 @@ export interface RunHistoryUpkeep {
   created: number;
   dropped: number;
   deleted: number;
+  /** Deleted jobs whose last run is gone, purged now: their result objects can go. */
+  purgedJobs: readonly { tenantId: string; jobId: string }[];
 }
 
 /** Who holds a job's lock, as read when an acquire fails. */

@@ -132,6 +132,9 @@ export async function listEndpoints(
 }
 
 export async function jobExists(client: PoolClient, jobId: string): Promise<boolean> {
-  const { rows } = await client.query('SELECT 1 FROM cron_jobs WHERE id = $1', [jobId]);
+  const { rows } = await client.query(
+    'SELECT 1 FROM cron_jobs WHERE id = $1 AND deleted_at IS NULL',
+    [jobId],
+  );
   return rows.length > 0;
 }

@@ -541,7 +541,7 @@ export class FakeJobStore implements JobStore {
   /** Partitions are PostgreSQL's; the fake only counts the calls. */
   async maintainRunHistory(): Promise<RunHistoryUpkeep> {
     await this.enter('maintainRunHistory');
-    return { created: 0, dropped: 0, deleted: 0 };
+    return { created: 0, dropped: 0, deleted: 0, purgedJobs: [] };
   }
 
   private fail(

@@ -366,7 +366,7 @@ describe('cron jobs API', () => {
   });
 
   describe('delete', () => {
-    it('answers 204 with no body, then 404; its runs go with it', async () => {
+    it('answers 204 with no body, then 404; its runs stay in the history with its name', async () => {
       const job = await createJob(app, key);
       await withOwner(url, (client) =>
         client.query(
@@ -380,10 +380,16 @@ describe('cron jobs API', () => {
       expect(response.body).toBe('');
       expectError(await call(app, key, 'GET', `/v1/cron-jobs/${job.id}`), 404, 'not_found');
       expectError(await call(app, key, 'DELETE', `/v1/cron-jobs/${job.id}`), 404, 'not_found');
-      const runs = await withOwner(url, (client) =>
-        client.query('SELECT 1 FROM cron_job_runs WHERE cron_job_id = $1', [job.id]),
-      );
-      expect(runs.rowCount).toBe(0);
+      const listed = (await call(app, key, 'GET', '/v1/cron-jobs?limit=100')).json() as {
+        data: { id: string }[];
+      };
+      expect(listed.data.map((j) => j.id)).not.toContain(job.id);
+      const history = (await call(app, key, 'GET', `/v1/runs?job_id=${job.id}`)).json() as {
+        data: { cron_job_id: string; job_name: string }[];
+      };
+      expect(history.data).toEqual([
+        expect.objectContaining({ cron_job_id: job.id, job_name: job.name }),
+      ]);
     });
   });
 

@@ -18,7 +18,8 @@ const TENANT_SHAPE = {
   max_cron_jobs: expect.any(Number),
   min_schedule_interval_seconds: expect.any(Number),
   rate_limit_rpm: expect.any(Number),
-  max_concurrent_runs: null,
+  // A number (default 10), or null where the admin lifted the cap.
+  max_concurrent_runs: expect.toBeOneOf([null, expect.any(Number)]),
   run_retention_days: expect.any(Number),
   created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
   updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
@@ -47,6 +48,7 @@ describe('tenants (admin)', () => {
       max_cron_jobs: 50,
       min_schedule_interval_seconds: 60,
       rate_limit_rpm: 600,
+      max_concurrent_runs: 10,
       run_retention_days: 30,
     });
     expect(Object.keys(tenant)).not.toContain('deleted_at');

@@ -235,9 +235,18 @@ describe('webhook endpoints over REST', () => {
       (await call(api, otherKey, 'POST', `/v1/webhook-deliveries/${delivery!.id}/redeliver`))
         .status,
     ).toBe(404);
-    // Deleting the job takes its endpoint and deliveries with it.
+    // A deleted job's endpoint and deliveries stay while its runs do (they are purged with the
+    // job's row); no endpoint can be bound to the deleted job any more.
     await call(api, DEFAULT_TENANT_KEY, 'DELETE', `/v1/cron-jobs/${jobId}`);
-    expect((await call(api, DEFAULT_TENANT_KEY, 'GET', `/v1/webhooks/${id}`)).status).toBe(404);
+    expect((await call(api, DEFAULT_TENANT_KEY, 'GET', `/v1/webhooks/${id}`)).status).toBe(200);
+    expect(
+      (
+        await call(api, DEFAULT_TENANT_KEY, 'POST', '/v1/webhooks', {
+          url: 'https://hooks.example.com/late',
+          job_id: jobId,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("lets the agent's cronjob tool list endpoints and attach a job to one", async () => {

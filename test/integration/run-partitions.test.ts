@@ -88,6 +88,7 @@ describe('partitioned run history', () => {
       created: 0,
       dropped: 0,
       deleted: 0,
+      purgedJobs: [],
     });
   });
 

@@ -11,10 +11,13 @@ import { loadConfig } from '../../src/config.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { ADMIN_TOKEN, DEFAULT_TENANT_ID, DEFAULT_TENANT_KEY } from '../helpers/api.js';
 import { insertJob } from '../helpers/cluster.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
+import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { maintainRunHistory } from '../../src/scheduler/run-history.js';
+import { DiskObjectStore } from '../../src/storage/disk-store.js';
 import { S3ObjectStore } from '../../src/storage/s3-store.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 
@@ -255,13 +258,39 @@ describe('full results on the disk object store', () => {
     expect(detail.result).toBe(answer);
   });
 
-  it('deletes the stored results with the job', async () => {
-    llm.setHandler(() => ({ content: answerOf(20 * KIB, 'deleted') }));
+  it('keeps the stored results as long as the runs of a deleted job, then purges them', async () => {
+    const answer = answerOf(20 * KIB, 'deleted');
+    llm.setHandler(() => ({ content: answer }));
     const { jobId, run } = await runOnce('to be deleted');
     const dir = path.join(objectsDir, DEFAULT_TENANT_ID, 'runs', jobId);
     expect(existsSync(path.join(dir, `${run.id}.txt`))).toBe(true);
     expect((await svc.api('DELETE', `/v1/cron-jobs/${jobId}`)).status).toBe(204);
+    expect(existsSync(path.join(dir, `${run.id}.txt`))).toBe(true);
+    const detail = await svc.api('GET', `/v1/runs/${run.id}`);
+    expect(detail.status).toBe(200);
+    expect(((await detail.json()) as { result: string }).result).toBe(answer);
+
+    // Retention removes the run (here by hand), and the next upkeep, over an hour after the
+    // delete, purges the job's row and then its objects.
+    await db.query('DELETE FROM cron_job_runs WHERE cron_job_id = $1', [jobId]);
+    await db.query(`UPDATE cron_jobs SET deleted_at = now() - interval '2 hours' WHERE id = $1`, [
+      jobId,
+    ]);
+    const pool = createAppPool(databaseUrl);
+    try {
+      await maintainRunHistory(
+        {
+          store: createPgJobStore(pool, 'results-upkeep'),
+          log: silentLogger(),
+          results: new DiskObjectStore(objectsDir),
+        },
+        () => true,
+      );
+    } finally {
+      await pool.end();
+    }
     expect(existsSync(dir)).toBe(false);
+    expect((await db.query('SELECT 1 FROM cron_jobs WHERE id = $1', [jobId])).rowCount).toBe(0);
     expect((await svc.api('GET', `/v1/runs/${run.id}`)).status).toBe(404);
   });
 
@@ -393,7 +422,7 @@ describe('full results on S3 (s3rver)', () => {
     await s3.close();
   });
 
-  it('keeps a 100 KB answer in the bucket, returns it whole, and deletes it with the job', async () => {
+  it('keeps a 100 KB answer in the bucket, returns it whole, and keeps it after the job is deleted', async () => {
     const answer = answerOf(100 * KIB, 's3');
     llm.setHandler(() => ({ content: answer }));
     const { jobId, run } = await runOnce('s3 hundred');
@@ -413,7 +442,8 @@ describe('full results on S3 (s3rver)', () => {
     };
     expect(detail.result).toBe(answer);
     expect((await svc.api('DELETE', `/v1/cron-jobs/${jobId}`)).status).toBe(204);
-    expect(await bucket.get(key)).toBeNull();
+    // The run outlives its job, and so does its answer (purged with the run's job row).
+    expect((await bucket.get(key))?.toString('utf8')).toBe(answer);
     bucket.close();
   });
 });

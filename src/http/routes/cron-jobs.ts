@@ -162,8 +162,9 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
       schema: {
         tags,
         security,
-        summary: 'Delete a cron job and its runs',
-        description: 'A run in progress finishes; nothing fires afterwards.',
+        summary: 'Delete a cron job',
+        description:
+          'Nothing fires afterwards, and a run in progress is stopped (recorded `failed` with `error_kind` `cancelled`). The job leaves every list; its runs stay in `GET /v1/runs` and `GET /v1/runs/{id}`, with the job’s name, until the tenant’s run retention removes them.',
         operationId: 'deleteCronJob',
         params: IdParams,
         response: { 204: NoContent, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },

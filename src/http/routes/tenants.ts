@@ -27,7 +27,7 @@ const DEFAULTS = {
   max_cron_jobs: 50,
   min_schedule_interval_seconds: 60,
   rate_limit_rpm: 600,
-  max_concurrent_runs: null,
+  max_concurrent_runs: 10,
   run_retention_days: 30,
 };
 
