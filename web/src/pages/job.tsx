@@ -175,7 +175,7 @@ export function JobPage({ jobId }: { jobId: string }) {
           <ConfirmButton
             label="Delete"
             danger
-            question={`Delete the job “${job.name}” and all its runs? This cannot be undone.`}
+            question={`Delete the job “${job.name}”? A run in progress is stopped; its runs stay in the run history until retention removes them. This cannot be undone.`}
             onConfirm={remove}
           />
         </div>
