@@ -3,7 +3,9 @@
 // on, and follows our conventions: every published host port comes from a *_HOST_PORT variable
 // whose default is the guide's port, databases and object storage listen on 127.0.0.1 only,
 // images carry pinned tags, no env_file (so .env stays optional), and the API containers get a
-// stop grace longer than SCHEDULER_SHUTDOWN_GRACE (20s).
+// stop grace longer than SCHEDULER_SHUTDOWN_GRACE (20s), a read-only root filesystem, no Linux
+// capability, no-new-privileges, and a pool login role apart from the schema owner
+// (APP_DATABASE_URL as hermesx_login, which the postgres service's init script creates).
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,6 +48,40 @@ const COMPOSE_FILES = [
 ];
 
 const STOP_GRACE_MIN_S = 25;
+const LOGIN_ROLE_SCRIPT = '/docker-entrypoint-initdb.d/10-hermesx-login-role.sh';
+
+/** What an API container must set to keep its privileges down (docs/security.md). */
+function hardeningProblems(service, definition) {
+  const problems = [];
+  if (definition.read_only !== true) problems.push(`service ${service}: read_only is not true`);
+  if (!(definition.cap_drop ?? []).includes('ALL'))
+    problems.push(`service ${service}: cap_drop does not hold ALL`);
+  if (!(definition.security_opt ?? []).includes('no-new-privileges:true'))
+    problems.push(`service ${service}: security_opt lacks no-new-privileges:true`);
+  const env = definition.environment ?? {};
+  const appUrl = String(env.APP_DATABASE_URL ?? '');
+  if (!/^postgres:\/\/hermesx_login:/.test(appUrl))
+    problems.push(`service ${service}: APP_DATABASE_URL does not log in as hermesx_login`);
+  return problems;
+}
+
+/** A postgres service that serves an API must create its login role when initialised. */
+function loginRoleProblems(config) {
+  const problems = [];
+  const apis = Object.values(config.services ?? {}).filter((d) => d.image === 'hermesx:local');
+  if (apis.length === 0) return problems;
+  for (const [service, definition] of Object.entries(config.services ?? {})) {
+    if (!String(definition.image ?? '').startsWith('postgres:')) continue;
+    const mounts = (definition.volumes ?? []).map(String);
+    if (!mounts.some((m) => m.endsWith(`/init-login-role.sh:${LOGIN_ROLE_SCRIPT}:ro`)))
+      problems.push(
+        `service ${service}: does not mount init-login-role.sh at ${LOGIN_ROLE_SCRIPT}`,
+      );
+    if (!definition.environment?.HERMESX_LOGIN_PASSWORD)
+      problems.push(`service ${service}: HERMESX_LOGIN_PASSWORD is not set`);
+  }
+  return problems;
+}
 
 function seconds(text) {
   const match = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(String(text ?? ''));
@@ -82,7 +118,9 @@ function conventionProblems(spec, config) {
       problems.push(
         `service ${service}: stop_grace_period ${definition.stop_grace_period ?? '10s (default)'}, want ≥ ${STOP_GRACE_MIN_S}s`,
       );
+    if (image === 'hermesx:local') problems.push(...hardeningProblems(service, definition));
   }
+  problems.push(...loginRoleProblems(config));
   return problems;
 }
 
