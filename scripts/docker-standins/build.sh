@@ -44,11 +44,27 @@ WORK=""
 cleanup() { [ -n "$WORK" ] && rm -rf "$WORK"; }
 trap cleanup EXIT
 
+# The checksum of a stand-in's entrypoint script (empty for images without one of ours).
+entrypoint_sum() {
+  case "$1" in
+    postgres:*) sha256sum "$HERE/postgres-entrypoint.sh" | cut -c1-16 ;;
+  esac
+}
+
 # A tag is needed when it is not local and no registry gives it to us.
 needs_build() {
   local tag=$1
   [ "$FORCE" -eq 1 ] && return 0
-  docker image inspect "$tag" >/dev/null 2>&1 && return 1
+  if docker image inspect "$tag" >/dev/null 2>&1; then
+    # A stand-in built from an older entrypoint than ours is rebuilt (a real image never is).
+    local want have standin
+    want=$(entrypoint_sum "$tag")
+    standin=$(docker image inspect -f '{{index .Config.Labels "org.hermesx.standin"}}' "$tag" 2>/dev/null || true)
+    have=$(docker image inspect -f '{{index .Config.Labels "org.hermesx.standin.entrypoint"}}' "$tag" 2>/dev/null || true)
+    if [ -z "$want" ] || [ -z "$standin" ] || [ "$want" = "$have" ]; then return 1; fi
+    say "$tag: a stand-in of another entrypoint; rebuilding"
+    return 0
+  fi
   if [ "${HERMESX_STANDIN_PULL:-1}" != 0 ] && timeout 30 docker pull -q "$tag" >/dev/null 2>&1; then
     say "$tag pulled from a registry"
     return 1
@@ -164,7 +180,8 @@ build_postgres() {
   chroot "$dir" /bin/sh -c 'mkdir -p /var/lib/postgresql/data /run/postgresql &&
     chown -R postgres:postgres /var/lib/postgresql /run/postgresql && chmod 3777 /run/postgresql'
   install -m 755 "$HERE/postgres-entrypoint.sh" "$dir/usr/local/bin/docker-entrypoint.sh"
-  import_image "$tag" "$dir" 'ENV PG_MAJOR=16 PGDATA=/var/lib/postgresql/data PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/lib/postgresql/16/bin
+  import_image "$tag" "$dir" "LABEL org.hermesx.standin.entrypoint=$(entrypoint_sum "$tag")"'
+ENV PG_MAJOR=16 PGDATA=/var/lib/postgresql/data PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/lib/postgresql/16/bin
 VOLUME /var/lib/postgresql/data
 ENTRYPOINT ["docker-entrypoint.sh"]
 STOPSIGNAL SIGINT

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Stand-in for the official postgres image's entrypoint (test infrastructure), honouring the
 # parts of its contract our compose files use: POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB /
-# PGDATA on first start, listening on all interfaces, password (scram-sha-256) auth over TCP,
+# PGDATA and /docker-entrypoint-initdb.d on first start, listening on all interfaces, password (scram-sha-256) auth over TCP,
 # trust on the local socket (so `docker exec <c> psql -U <user>` works), `postgres -c …` args.
 set -euo pipefail
 
@@ -33,13 +33,21 @@ if [ "$1" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
     echo "listen_addresses = '*'"
     echo "unix_socket_directories = '/var/run/postgresql'"
   } >>"$PGDATA/postgresql.conf"
+  # A socket-only server for the set-up, as the official image does: the database, then the
+  # scripts of /docker-entrypoint-initdb.d in name order (*.sh run, *.sql fed to psql).
+  pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
   if [ "$db" != postgres ]; then
-    # A socket-only server for the set-up, as the official image does.
-    pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
     psql -v ON_ERROR_STOP=1 -q --username "$user" --dbname postgres \
       -c "CREATE DATABASE \"$db\"" >/dev/null
-    pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
   fi
+  export POSTGRES_USER="$user" POSTGRES_DB="$db"
+  for f in /docker-entrypoint-initdb.d/*; do
+    case "$f" in
+      *.sh) echo "running $f"; bash "$f" ;;
+      *.sql) echo "running $f"; psql -v ON_ERROR_STOP=1 -q --username "$user" --dbname "$db" -f "$f" ;;
+    esac
+  done
+  pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
   echo 'PostgreSQL init process complete; ready for start up.'
 fi
 
