@@ -1,12 +1,16 @@
 // The chart's production conventions, checked on its renderings by `npm run lint:deploy` (see
 // lint.mjs): credentials reach the pods from Secrets only, every StatefulSet is governed by a
 // headless Service, names are per release, /metrics is announced for scraping, the in-chart
-// passwords are stable across renders when given, and NOTES.txt warns about an install that
-// cannot work (no admin token, a model server on localhost).
+// passwords are stable across renders when given, NOTES.txt warns about an install that
+// cannot work (no admin token, a model server on localhost), and privileges stay apart: the app's
+// pool logs in as the in-chart database's login role (created by a hook Job), the in-chart Redis
+// has a password by default, NetworkPolicies guard the databases, and the Ingress keeps /metrics
+// out.
 
 /** Settings that are credentials (or may carry one): never a plain env value. */
 const SECRET_KEYS = [
   'DATABASE_URL',
+  'APP_DATABASE_URL',
   'REDIS_URL',
   'REDIS_PASSWORD',
   'REDIS_SENTINEL_PASSWORD',
@@ -32,6 +36,7 @@ export const SECURE_VARIANT = {
     'env.LLM_API_KEY': 'llm-key',
     'env.LLM_API_URL': 'http://ollama.ai.svc:11434/v1',
     'postgresql.auth.password': 'pg-password',
+    'postgresql.auth.loginPassword': 'login-password',
     'redis.auth.password': 'redis-password',
   },
 };
@@ -115,8 +120,84 @@ export function conventionProblems(variant, docs, existingSecret) {
       annotations['prometheus.io/path'] === '/metrics',
     'pods carry no prometheus.io scrape annotations',
   );
+  problems.push(...privilegeProblems(docs, release));
   if (variant === SECURE_VARIANT) problems.push(...secureProblems(docs, release));
   if (variant.name === SENTINEL_VARIANT.name) problems.push(...sentinelProblems(docs));
+  return problems;
+}
+
+/** Role separation, the Redis password, NetworkPolicies and /metrics off the Ingress. */
+function privilegeProblems(docs, release) {
+  const problems = [];
+  const expect = (condition, message) => {
+    if (!condition) problems.push(message);
+  };
+  const app = docs.find((d) => d.kind === 'Deployment')?.spec.template.spec.containers[0];
+  const env = app?.env ?? [];
+  const sets = docs.filter((d) => d.kind === 'StatefulSet');
+  const postgres = sets.find((d) => d.metadata.name.endsWith('-postgresql'));
+  const policies = docs.filter((d) => d.kind === 'NetworkPolicy');
+  if (postgres) {
+    const appUrl = env.find((e) => e.name === 'APP_DATABASE_URL')?.valueFrom?.secretKeyRef;
+    expect(
+      appUrl?.name === postgres.metadata.name && appUrl.key === 'app-database-url',
+      'APP_DATABASE_URL is not the in-chart login role (app-database-url)',
+    );
+    const job = docs.find((d) => d.kind === 'Job' && d.metadata.name.endsWith('-login-role'));
+    const hooks = job?.metadata.annotations?.['helm.sh/hook'] ?? '';
+    expect(
+      hooks.includes('post-install') && hooks.includes('post-upgrade'),
+      'no post-install/post-upgrade hook Job creates the login role',
+    );
+    const mounts = postgres.spec.template.spec.containers[0].volumeMounts ?? [];
+    expect(
+      mounts.some((m) => m.mountPath.startsWith('/docker-entrypoint-initdb.d/')),
+      'the in-chart PostgreSQL does not create the login role when initialised',
+    );
+    expect(
+      policies.some(
+        (p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === 'database',
+      ),
+      'no NetworkPolicy guards the in-chart PostgreSQL',
+    );
+  }
+  const redis = sets.find((d) => d.metadata.name.endsWith('-redis'));
+  const sentinel = sets.some((d) => d.metadata.name.endsWith('-redis-sentinel'));
+  if (redis) {
+    // With Sentinel the password is checked by sentinelProblems (it comes from a script there).
+    const args = (redis.spec.template.spec.containers[0].args ?? []).join(' ');
+    expect(
+      sentinel || args.includes('--requirepass'),
+      'the in-chart Redis runs without a password',
+    );
+    expect(
+      policies.some(
+        (p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === 'cache',
+      ),
+      'no NetworkPolicy guards the in-chart Redis',
+    );
+  }
+  expect(
+    policies.some(
+      (p) =>
+        p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] === 'hermesx' &&
+        p.spec.podSelector.matchLabels?.['app.kubernetes.io/instance'] === release,
+    ),
+    'no NetworkPolicy for the app pods',
+  );
+  for (const ingress of docs.filter((d) => d.kind === 'Ingress')) {
+    for (const rule of ingress.spec.rules ?? []) {
+      const paths = rule.http?.paths ?? [];
+      const metrics = paths.find((p) => p.path === '/metrics' && p.pathType === 'Exact');
+      const blocked = docs.find(
+        (d) => d.kind === 'Service' && d.metadata.name === metrics?.backend.service?.name,
+      );
+      expect(
+        metrics && blocked && !blocked.spec.selector,
+        `${describe(ingress)} host ${rule.host}: /metrics is not routed to a Service without endpoints`,
+      );
+    }
+  }
   return problems;
 }
 
@@ -197,7 +278,8 @@ function sentinelProblems(docs) {
   }
   expect(redis?.spec.replicas === 2, 'the Redis StatefulSet is not a primary and one replica');
   expect(sentinel?.spec.replicas === 3, 'there are not three sentinels');
-  const scripts = docs.find((d) => d.kind === 'ConfigMap')?.data ?? {};
+  const scripts =
+    docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name.includes('-redis'))?.data ?? {};
   expect(
     /--requirepass "\$REDIS_PASSWORD"/.test(scripts['redis.sh'] ?? ''),
     'Redis runs without a password',

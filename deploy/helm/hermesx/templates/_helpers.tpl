@@ -62,6 +62,20 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 {{- end }}
 
+{{/* The app's login role password (APP_DATABASE_URL): as the owner's, from values, stored, or new. */}}
+{{- define "hermesx.postgresql.loginPassword" -}}
+{{- if .Values.postgresql.auth.loginPassword }}
+{{- .Values.postgresql.auth.loginPassword }}
+{{- else }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "hermesx.postgresql.fullname" .) }}
+{{- if and $existing $existing.data (hasKey $existing.data "login-password") }}
+{{- index $existing.data "login-password" | b64dec }}
+{{- else }}
+{{- randAlphaNum 32 }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{- define "hermesx.postgresql.labels" -}}
 helm.sh/chart: {{ include "hermesx.chart" . }}
 {{ include "hermesx.postgresql.selectorLabels" . }}
@@ -78,7 +92,7 @@ app.kubernetes.io/component: database
 
 {{/* Settings that are credentials (or may carry one): never rendered as a plain env value. */}}
 {{- define "hermesx.secretEnvKeys" -}}
-{{- list "DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "REDIS_SENTINEL_PASSWORD" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "LLM_API_KEY" | toJson }}
+{{- list "DATABASE_URL" "APP_DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "REDIS_SENTINEL_PASSWORD" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "LLM_API_KEY" | toJson }}
 {{- end }}
 
 {{/*
