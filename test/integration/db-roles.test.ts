@@ -42,6 +42,34 @@ describe('database role boundary', () => {
     expect(await checkLoginRole(plain.toString())).toBeUndefined();
   });
 
+  it('warns when the pool logs in as a plain role that owns tables (it could bypass RLS too)', async () => {
+    const owner = `hermesx_owner_${randomBytes(4).toString('hex')}`;
+    await withOwner(databaseUrl, async (c) => {
+      await c.query(`CREATE ROLE ${owner} LOGIN PASSWORD 'owner-pass'`);
+      await c.query(`CREATE TABLE public.${owner}_probe (id int)`);
+      await c.query(`ALTER TABLE public.${owner}_probe OWNER TO ${owner}`);
+      await c.query(
+        `GRANT CONNECT ON DATABASE ${new URL(databaseUrl).pathname.slice(1)} TO ${owner}`,
+      );
+    });
+    try {
+      const url = new URL(databaseUrl);
+      url.username = owner;
+      url.password = 'owner-pass';
+      expect(await checkLoginRole(url.toString())).toMatch(
+        new RegExp(`^the app pool logs in as ${owner}, the owner of 1 tables: .*APP_DATABASE_URL`),
+      );
+    } finally {
+      await withOwner(databaseUrl, async (c) => {
+        await c.query(`DROP TABLE public.${owner}_probe`);
+        await c.query(
+          `REVOKE ALL ON DATABASE ${new URL(databaseUrl).pathname.slice(1)} FROM ${owner}`,
+        );
+        await c.query(`DROP ROLE ${owner}`);
+      });
+    }
+  });
+
   it('every SECURITY DEFINER function searches pg_temp last', async () => {
     const { rows } = await withOwner(databaseUrl, (c) =>
       c.query<{ name: string; config: string[] | null }>(
