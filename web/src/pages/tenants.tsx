@@ -37,7 +37,8 @@ export function TenantsPage() {
     max_cron_jobs: '50',
     min_schedule_interval_seconds: '60',
     rate_limit_rpm: '600',
-    max_concurrent_runs: '',
+    // The API's default cap (docs/security.md); emptied, the tenant has none.
+    max_concurrent_runs: '10',
   });
   const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<Tenant | null>(null);
