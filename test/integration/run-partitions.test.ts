@@ -247,4 +247,39 @@ describe('run retention', () => {
     await withOwner(url, (client) => client.query('SELECT * FROM scheduler_runs_maintain(7, 100)'));
     expect(await toolCalls()).toEqual([kept]);
   });
+
+  it('purges a deleted job once its last run is gone and an hour has passed, never before', async () => {
+    const url = await createTestDatabase();
+    const jobs = {
+      purged: await addTenantWithJob(url),
+      withRuns: await addTenantWithJob(url),
+      justDeleted: await addTenantWithJob(url),
+      live: await addTenantWithJob(url),
+    };
+    await addRuns(url, jobs.withRuns, [daysFromToday(0, 1)]);
+    await withOwner(url, async (client) => {
+      for (const job of [jobs.purged, jobs.withRuns]) {
+        await client.query(
+          `UPDATE cron_jobs SET deleted_at = now() - interval '2 hours' WHERE id = $1`,
+          [job.jobId],
+        );
+      }
+      await client.query(
+        `UPDATE cron_jobs SET deleted_at = now() - interval '10 minutes' WHERE id = $1`,
+        [jobs.justDeleted.jobId],
+      );
+    });
+    const appPool = createAppPool(url);
+    try {
+      const done = await createPgJobStore(appPool, 'purge-test').maintainRunHistory(7, 1000);
+      expect(done.purgedJobs).toEqual([jobs.purged]);
+    } finally {
+      await appPool.end();
+    }
+    const left = await withOwner(url, async (client) => {
+      const { rows } = await client.query<{ id: string }>('SELECT id FROM cron_jobs');
+      return rows.map((row) => row.id).sort();
+    });
+    expect(left).toEqual([jobs.withRuns.jobId, jobs.justDeleted.jobId, jobs.live.jobId].sort());
+  });
 });
