@@ -1,8 +1,9 @@
 // Create → trigger → delete, 20 times in a row: the per-tenant manual-run budget holds however
 // many jobs come and go, each run that happened stays in the history with its job's name after
 // the job is deleted (GET /v1/runs, GET /v1/runs/{id}, GET /v1/cluster), and the run in flight
-// of a deleted job is stopped and recorded cancelled. The service runs in this process with its
-// scheduler; the model is a local server whose answers never come (the runs hang until stopped).
+// of a deleted job is stopped and recorded cancelled, and its run.failed webhook is delivered
+// with the job's name. The service runs in this process with its scheduler; the model is a local
+// server whose answers never come (the runs hang until stopped); the webhook receiver is local.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -11,6 +12,7 @@ import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const ADMIN = 'admin-token-for-job-soft-delete';
 const MANUAL_RUNS_PER_MINUTE = 10;
@@ -18,6 +20,7 @@ const CYCLES = 20;
 
 let db: pg.Client;
 let llm: FakeLlm;
+let receiver: Receiver;
 let service: RunningService;
 let tenantKey: string;
 let tenantId: string;
@@ -41,6 +44,7 @@ beforeAll(async () => {
   db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   llm = await startFakeLlm({ handler: () => ({ hang: true }) });
+  receiver = await startReceiver();
   service = await startService(
     loadConfig({
       DATABASE_URL: databaseUrl,
@@ -50,6 +54,7 @@ beforeAll(async () => {
       SAAS_API_PORT: '0',
       SAAS_API_HOST: '127.0.0.1',
       MANUAL_RUNS_PER_MINUTE: String(MANUAL_RUNS_PER_MINUTE),
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     }),
     silentLogger(),
   );
@@ -64,12 +69,19 @@ beforeAll(async () => {
   tenantId = tenant.json.id as string;
   const key = await api(ADMIN, 'POST', '/v1/api-keys', { tenant_id: tenantId, name: 'burst' });
   tenantKey = key.json.key as string;
+  const hook = await api(tenantKey, 'POST', '/v1/webhooks', {
+    url: receiver.url,
+    events: ['run.failed'],
+  });
+  expect(hook.status).toBe(201);
+  receiver.secrets.push(hook.json.secret as string);
 }, 60_000);
 
 afterAll(async () => {
   await service?.stop();
   await db?.end();
   await llm?.close();
+  await receiver?.close();
 });
 
 async function runsOfJob(jobId: string) {
@@ -155,6 +167,25 @@ describe('create → trigger → delete, in a burst', () => {
     }
     const byJob = await api(tenantKey, 'GET', `/v1/runs?job_id=${admitted[0]!.jobId}`);
     expect(byJob.json.data).toHaveLength(1);
+
+    // Each stopped run's webhook went out, signed, with the deleted job's name.
+    const delivered = await waitFor(
+      () => {
+        const events = receiver.received
+          .map((m) => m.verified as { data: { id: string; job_name: string; error_kind: string } })
+          .filter(Boolean);
+        if (events.length < admitted.length) throw new Error(`${events.length} delivered`);
+        return events;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, what: 'every run.failed delivered' },
+    );
+    expect(delivered.map((e) => e.data.id).sort()).toEqual(admitted.map((r) => r.runId).sort());
+    for (const event of delivered) {
+      expect(event.data).toMatchObject({
+        job_name: admitted.find((r) => r.runId === event.data.id)?.name,
+        error_kind: 'cancelled',
+      });
+    }
 
     // The operators' cluster page counts them too.
     const cluster = await api(ADMIN, 'GET', '/v1/cluster');
