@@ -1,6 +1,6 @@
 // Run controls on two real `saas-api` pods: POST /v1/runs/{id}/cancel reaches the pod holding
 // the run, whichever pod the API call lands on, and the run is recorded `cancelled` within a
-// second; a job's jitter delays each occurrence by the same offset whichever pod runs it.
+// second, as is the run of a job deleted through another pod; a job's jitter delays each occurrence by the same offset whichever pod runs it.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -108,6 +108,49 @@ describe('cancelling a run', () => {
     // A finished run cannot be cancelled; an unknown one is not found.
     expect((await cancel(holder, running.id)).status).toBe(409);
     expect((await cancel(holder, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('stops the run of a job deleted through another pod, and keeps it in the history', async () => {
+    llm.setHandler((body) =>
+      cronCallOf(body)?.prompt === 'hang until deleted' ? { hang: true } : { content: 'ok' },
+    );
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO cron_jobs (tenant_id, name, schedule, prompt, max_runs)
+       VALUES ($1, 'deleted one', '* * * * * *', 'hang until deleted', 1) RETURNING id`,
+      [DEFAULT_TENANT],
+    );
+    const jobId = rows[0]!.id;
+    const running = await waitFor(
+      async () => {
+        const run = (await runsOf(db, [jobId])).find((r) => r.status === 'running');
+        if (!run) throw new Error('no run in flight yet');
+        return run;
+      },
+      { timeoutMs: 15_000, what: 'a run in flight' },
+    );
+    const holder = pods.find((p) => p.podId === running.pod_id)!;
+    const other = pods.find((p) => p !== holder)!;
+    const askedAtMs = Date.now();
+    const deleted = await fetch(`${other.url}/v1/cron-jobs/${jobId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(deleted.status).toBe(204);
+    const cancelled = await waitFor(
+      async () => {
+        const [run] = await runsOf(db, [jobId]);
+        if (run?.status !== 'failed') throw new Error(`still ${run?.status}`);
+        return run;
+      },
+      { timeoutMs: 5000, intervalMs: 20, what: 'the run to be cancelled' },
+    );
+    expect(cancelled).toMatchObject({ error_kind: 'cancelled', pod_id: holder.podId });
+    expect(cancelled.finished_at!.getTime() - askedAtMs).toBeLessThan(1000);
+    const detail = await fetch(`${holder.url}/v1/runs/${running.id}`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(detail.status).toBe(200);
+    expect(await detail.json()).toMatchObject({ job_name: 'deleted one', status: 'failed' });
   });
 });
 
