@@ -808,12 +808,25 @@ CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    UPDATE cron_job_runs r
-       SET status = 'running', model_called_at = now(), attempts = greatest(r.attempts, 1),
-           origin = coalesce(i.origin, r.origin)
-      FROM unnest(p_run_ids, p_origins) AS i (run_id, origin)
-     WHERE r.id = i.run_id AND r.status = 'claimed' AND r.pod_id = p_pod_id
-    RETURNING r.id
+    WITH sent AS (
+      UPDATE cron_job_runs r
+         SET status = 'running', model_called_at = now(), attempts = greatest(r.attempts, 1),
+             origin = coalesce(i.origin, r.origin)
+        FROM unnest(p_run_ids, p_origins) AS i (run_id, origin)
+       WHERE r.id = i.run_id AND r.status = 'claimed' AND r.pod_id = p_pod_id
+         AND NOT EXISTS (SELECT 1 FROM cron_jobs j
+                          WHERE j.id = r.cron_job_id AND j.deleted_at IS NOT NULL)
+      RETURNING r.id
+    ), stopped AS (
+      UPDATE cron_job_runs r
+         SET status = 'failed', error_kind = 'cancelled', error = 'cancelled: the job was deleted',
+             finished_at = now(), duration_ms = 0
+       WHERE r.id IN (SELECT unnest(p_run_ids)) AND r.status = 'claimed' AND r.pod_id = p_pod_id
+         AND EXISTS (SELECT 1 FROM cron_jobs j
+                      WHERE j.id = r.cron_job_id AND j.deleted_at IS NOT NULL)
+      RETURNING r.id
+    )
+    SELECT s.id FROM sent s
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[])
  RETURNS void

@@ -56,6 +56,34 @@ describe('PostgreSQL job store', () => {
     });
   });
 
+  it('refuses a deleted job, and records cancelled a run claimed before the delete', async () => {
+    const id = await insertJob();
+    const at = new Date('2026-01-01T00:01:00Z');
+    const claim = await store.claimRun(id, at, 'pod-a');
+    const runId = claim.kind === 'claimed' ? claim.run.runId : '';
+    expect(runId).not.toBe('');
+    // The delete commits while the claim's run is not yet sent (a claim it could not see).
+    await sql(`UPDATE cron_jobs SET deleted_at = now(), enabled = false WHERE id = $1`, [id]);
+    expect(await store.markSent(runId, 'pod-a')).toBe(false);
+    const { rows } = await sql(
+      `SELECT status, error_kind, error, finished_at IS NOT NULL AS finished
+         FROM cron_job_runs WHERE id = $1`,
+      [runId],
+    );
+    expect(rows[0]).toEqual({
+      status: 'failed',
+      error_kind: 'cancelled',
+      error: 'cancelled: the job was deleted',
+      finished: true,
+    });
+    // Nothing more is claimed for it, even re-enabled behind the API's back.
+    await sql(`UPDATE cron_jobs SET enabled = true WHERE id = $1`, [id]);
+    expect(await store.claimRun(id, new Date('2026-01-01T00:02:00Z'), 'pod-a')).toEqual({
+      kind: 'taken',
+    });
+    expect(await store.loadJobs([id])).toEqual([]);
+  });
+
   it('claims each occurrence once, with the name and prompt committed at the claim', async () => {
     const id = await insertJob({ prompt: 'v1' });
     await store.loadJobs([id]);
