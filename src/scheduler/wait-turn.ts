@@ -3,7 +3,7 @@
 // cancel_other one asks the running one to stop (the cancel channel, heard by every pod), and it
 // then takes the lock as soon as the running one lets go, wherever that runs.
 import { errorMessage, type Occurrence } from './occurrence.js';
-import { lockPollDelayMs, waitDeadlineMs, type OverlapPolicy } from './overlap.js';
+import { lockPollDelayMs, waitDeadlineMs } from './overlap.js';
 import type { ClaimedRun, LockHolder, RunOutcome } from './ports.js';
 import { RunAborted, type PipelineDeps, type RunResult } from './pipeline.js';
 
