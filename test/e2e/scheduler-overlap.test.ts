@@ -241,6 +241,41 @@ describe('overlap policies on three pods with one run slot each', () => {
     expect(runs).toHaveLength(1);
     await stopJob(jobId);
   });
+
+  it('buffer_one: the waiting occurrence survives a SIGKILL of its pod and still runs after', async () => {
+    answerInTurn({ durable: [{ content: 'slow', delayMs: 30_000 }, { content: 'ok' }] });
+    const jobId = await insertJob('*/2 * * * * *', 'durable', 'buffer_one');
+    const waiting = await waitFor(
+      async () => {
+        const runs = await runsOf(db, [jobId]);
+        const claimed = runs.find((r) => r.status === 'claimed');
+        if (runs[0]?.status !== 'running' || !claimed) throw new Error('nothing waits yet');
+        return { first: runs[0], claimed };
+      },
+      { timeoutMs: 15_000, intervalMs: 50, what: 'a run and a waiting one' },
+    );
+    expect(waiting.claimed.pod_id).not.toBe(waiting.first.pod_id);
+    const victim = pods.find((p) => p.podId === waiting.claimed.pod_id)!;
+    expect(await victim.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    const buffered = await waitFor(
+      async () => {
+        const run = (await runsOf(db, [jobId])).find((r) => r.id === waiting.claimed.id);
+        if (run?.status !== 'success') throw new Error(`the waiting run is ${run?.status}`);
+        return run;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'the waiting run to be adopted and run' },
+    );
+    const runs = await stopJob(jobId);
+    const first = runs.find((r) => r.id === waiting.first.id)!;
+    expect(first).toMatchObject({ status: 'success', result: 'slow' });
+    // Adopted by a live pod, and started only once the slow run had ended.
+    expect(buffered.pod_id).not.toBe(victim.podId);
+    expect(buffered.started_at.getTime()).toBeGreaterThanOrEqual(first.finished_at!.getTime());
+    for (let i = 1; i < runs.length; i++) expect(ranSideBySide(runs[i - 1]!, runs[i]!)).toBe(false);
+    const calls = callsPerOccurrence(jobId);
+    for (const run of runs) expect(calls.get(run.scheduled_at.toISOString())).toBe(1);
+    expect(await duplicateRuns(db)).toEqual([]);
+  }, 90_000);
 });
 
 describe('buffer_one on three pods', () => {
