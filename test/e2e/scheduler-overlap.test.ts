@@ -218,6 +218,34 @@ describe('overlap policies on three pods with one run slot each', () => {
     await stopJob(jobId);
   });
 
+  it('run-now honours the policy: buffer_one runs the second one right after the first', async () => {
+    answerInTurn({ 'manual-buffer': [{ content: 'slow', delayMs: 3000 }, { content: 'ok' }] });
+    const jobId = await insertJob('0 0 1 1 *', 'manual-buffer', 'buffer_one');
+    expect((await trigger(pods[0]!, jobId)).status).toBe(202);
+    await waitFor(
+      async () => {
+        const [run] = await runsOf(db, [jobId]);
+        if (run?.status !== 'running') throw new Error(`first run ${run?.status}`);
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the first manual run in flight' },
+    );
+    expect((await trigger(pods[1]!, jobId)).status).toBe(202);
+    const runs = await waitFor(
+      async () => {
+        const all = await runsOf(db, [jobId]);
+        if (all[1]?.status !== 'success') throw new Error(`second run ${all[1]?.status}`);
+        return all;
+      },
+      { timeoutMs: 15_000, intervalMs: 50, what: 'the second manual run' },
+    );
+    expect(runs).toHaveLength(2);
+    expect(runs[0]).toMatchObject({ status: 'success', result: 'slow' });
+    const waitedMs = runs[1]!.started_at.getTime() - runs[0]!.finished_at!.getTime();
+    expect(waitedMs).toBeGreaterThanOrEqual(0);
+    expect(waitedMs).toBeLessThan(1000);
+    await stopJob(jobId);
+  });
+
   it('run-now honours the policy: skip leaves a second one out while the first runs', async () => {
     answerInTurn({ 'manual-skip': [{ content: 'slow', delayMs: 3000 }, { content: 'ok' }] });
     const jobId = await insertJob('0 0 1 1 *', 'manual-skip', 'skip');
