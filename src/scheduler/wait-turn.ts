@@ -193,6 +193,17 @@ async function failWaiting(
 ): Promise<RunResult> {
   const failed = await deps.store.failRuns([run.runId], error, errorKind).catch(() => []);
   const outcome: RunOutcome = { success: false, result: null, error, errorKind, attempts: 0 };
+  deps.metrics.runs.inc({ status: 'failed', error_kind: errorKind });
+  deps.log.warn(
+    {
+      job_id: occurrence.jobId,
+      tenant_id: occurrence.tenantId,
+      run_id: run.runId,
+      scheduled_at: new Date(occurrence.scheduledAtMs).toISOString(),
+      error_kind: errorKind,
+    },
+    'run failed before it started: it was waiting for the earlier run of its job',
+  );
   deps.events.emit('recorded', {
     jobId: occurrence.jobId,
     runId: run.runId,
