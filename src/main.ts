@@ -114,7 +114,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       onJobsChanged: (ids) => running.jobsChanged(ids),
       onTrigger: (jobId, scheduledAtMs) => running.trigger(jobId, scheduledAtMs),
-      onCancel: (jobId, runId) => running.cancelRun(jobId, runId),
+      onCancel: (jobId, runId, why) => running.cancelRun(jobId, runId, why),
       onReconnected: () => running.resync(),
     });
     scheduler.start();

@@ -60,6 +60,7 @@ cron_jobs.max_runs bigint
 cron_jobs.timeout_ms integer
 cron_jobs.model text
 cron_jobs.jitter_ms integer
+cron_jobs.overlap text NOT NULL DEFAULT 'skip'::text
 cron_jobs.deleted_at timestamp with time zone
 cron_run_tool_calls.run_id uuid NOT NULL
 cron_run_tool_calls.seq integer NOT NULL
@@ -180,6 +181,7 @@ cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
 cron_jobs cron_jobs_max_runs_check CHECK ((max_runs >= 1))
 cron_jobs cron_jobs_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
 cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+cron_jobs cron_jobs_overlap_check CHECK ((overlap = ANY (ARRAY['skip'::text, 'buffer_one'::text, 'allow_all'::text, 'cancel_other'::text])))
 cron_jobs cron_jobs_pause_after_failures_check CHECK (((pause_after_failures >= 1) AND (pause_after_failures <= 1000)))
 cron_jobs cron_jobs_paused_by_check CHECK ((paused_by = ANY (ARRAY['user'::text, 'system'::text])))
 cron_jobs cron_jobs_paused_reason_check CHECK ((length(paused_reason) <= 500))
@@ -373,6 +375,7 @@ CREATE TRIGGER cron_jobs_notify_deleted AFTER UPDATE ON public.cron_jobs FOR EAC
 CREATE TRIGGER cron_jobs_notify_ends_at AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.ends_at IS DISTINCT FROM new.ends_at)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_insert AFTER INSERT OR DELETE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.jitter_ms IS DISTINCT FROM new.jitter_ms)) EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_notify_overlap AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.overlap IS DISTINCT FROM new.overlap)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
@@ -392,7 +395,9 @@ idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: her
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
+scheduler_cancel_older(p_job_id uuid, p_scheduled_at timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_claim_waiting(p_job_id uuid, p_scheduled_at timestamp with time zone, p_next_run_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
 scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
@@ -404,6 +409,7 @@ scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECU
 scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
+scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
@@ -553,10 +559,10 @@ CREATE OR REPLACE FUNCTION public.cron_jobs_track_controls()
 AS $function$
   BEGIN
     IF (NEW.labels, NEW.pause_after_failures, NEW.ends_at, NEW.max_runs, NEW.timeout_ms, NEW.model,
-        NEW.jitter_ms)
+        NEW.jitter_ms, NEW.overlap)
        IS DISTINCT FROM
        (OLD.labels, OLD.pause_after_failures, OLD.ends_at, OLD.max_runs, OLD.timeout_ms, OLD.model,
-        OLD.jitter_ms) THEN
+        OLD.jitter_ms, OLD.overlap) THEN
       NEW.updated_at := now();
     END IF;
     RETURN NEW;
@@ -630,6 +636,25 @@ AS $function$
       FROM unnest(p_ids, p_past_ats, p_next_run_ats) AS i (id, past_at, next_run_at)
      WHERE j.id = i.id AND j.next_run_at <= i.past_at AND i.next_run_at > j.next_run_at
   $function$
+CREATE OR REPLACE FUNCTION public.scheduler_cancel_older(p_job_id uuid, p_scheduled_at timestamp with time zone)
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    v_run uuid;
+  BEGIN
+    FOR v_run IN
+      SELECT r.id FROM cron_job_runs r
+       WHERE r.cron_job_id = p_job_id AND r.status IN ('claimed', 'running')
+         AND r.scheduled_at < p_scheduled_at
+    LOOP
+      PERFORM pg_notify('hermesx_run_cancels', p_job_id::text || '|' || v_run::text || '|overlap');
+      RETURN NEXT v_run;
+    END LOOP;
+  END
+  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text)
  RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
  LANGUAGE plpgsql
@@ -655,8 +680,10 @@ AS $function$
         JOIN cron_jobs j ON j.id = i.job_id
         JOIN tenants t ON t.id = j.tenant_id
        WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
-                          WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running'))
+         -- overlap 'allow_all': occurrences of the job run side by side (each once, by the key).
+         AND (j.overlap = 'allow_all'
+              OR NOT EXISTS (SELECT 1 FROM cron_job_runs x
+                              WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running')))
     ), room AS (
       SELECT c.*, CASE WHEN coalesce(c.cap, 0) = 0 THEN true
                        ELSE c.rank_in_tenant <= c.cap - (
@@ -682,6 +709,57 @@ AS $function$
       FROM room m WHERE NOT m.admitted;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.scheduler_claim_waiting(p_job_id uuid, p_scheduled_at timestamp with time zone, p_next_run_at timestamp with time zone, p_pod_id text)
+ RETURNS TABLE(run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  DECLARE
+    v_job cron_jobs%ROWTYPE;
+    v_cap integer;
+    v_id uuid;
+  BEGIN
+    SELECT j.* INTO v_job FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+     WHERE j.id = p_job_id AND j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
+       AND j.overlap IN ('buffer_one', 'cancel_other');
+    IF NOT FOUND THEN
+      RETURN;
+    END IF;
+    SELECT t.max_concurrent_runs INTO v_cap FROM tenants t WHERE t.id = v_job.tenant_id;
+    IF coalesce(v_cap, 0) > 0 THEN
+      PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:tenant-cap:' || v_job.tenant_id::text, 0));
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:overlap:' || p_job_id::text, 0));
+    IF (SELECT count(*) FROM cron_job_runs x
+         WHERE x.cron_job_id = p_job_id AND x.status IN ('claimed', 'running')
+           AND x.scheduled_at <> p_scheduled_at) >= 2 THEN
+      RETURN QUERY SELECT NULL::uuid, NULL::text, NULL::text, 'overlap'::text, NULL::integer,
+                          NULL::text;
+      RETURN;
+    END IF;
+    IF coalesce(v_cap, 0) > 0 AND (SELECT count(*) FROM cron_job_runs a
+                                    WHERE a.tenant_id = v_job.tenant_id
+                                      AND a.status IN ('claimed', 'running')) >= v_cap THEN
+      RETURN QUERY SELECT NULL::uuid, NULL::text, NULL::text, 'capped'::text, NULL::integer,
+                          NULL::text;
+      RETURN;
+    END IF;
+    INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+    VALUES (p_job_id, v_job.tenant_id, p_scheduled_at, 'claimed', p_pod_id)
+    ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
+    RETURNING r.id INTO v_id;
+    IF v_id IS NULL THEN
+      RETURN;
+    END IF;
+    IF p_next_run_at IS NOT NULL THEN
+      UPDATE cron_jobs j SET next_run_at = p_next_run_at
+       WHERE j.id = p_job_id AND j.next_run_at <= p_scheduled_at AND p_next_run_at > j.next_run_at;
+    END IF;
+    RETURN QUERY SELECT v_id, v_job.name, v_job.prompt, NULL::text, v_job.timeout_ms, v_job.model;
+  END
+  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_cleanup_stale_runs(lock_ttl_seconds integer)
  RETURNS integer
  LANGUAGE sql
@@ -695,13 +773,13 @@ AS $function$
       'pod crash or lock TTL exceeded', 'lock_lost')
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer)
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer, overlap text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
-           j.ends_at, j.jitter_ms
+           j.ends_at, j.jitter_ms, j.overlap
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND j.next_run_at <= p_until
@@ -789,13 +867,13 @@ CREATE OR REPLACE FUNCTION public.scheduler_installation_id()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$ SELECT id FROM installation $function$
 CREATE OR REPLACE FUNCTION public.scheduler_load_schedules(p_ids uuid[] DEFAULT NULL::uuid[])
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer, overlap text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
-           nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms
+           nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms, j.overlap
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with
@@ -839,7 +917,7 @@ AS $function$
      WHERE j.id = i.id AND j.next_run_at IS NULL
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone)
- RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer, overlap text)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -847,7 +925,7 @@ AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
            (SELECT max(r.scheduled_at) FROM cron_job_runs r
              WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
-           j.ends_at, j.jitter_ms
+           j.ends_at, j.jitter_ms, j.overlap
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.next_run_at IS NULL AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
@@ -967,6 +1045,20 @@ AS $function$
       INTO purged_tenant_ids, purged_job_ids FROM purged p;
     RETURN NEXT;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, p_pod_id text)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH started AS (
+      UPDATE cron_job_runs r SET started_at = now()
+       WHERE r.id = p_run_id AND r.scheduled_at = p_scheduled_at AND r.pod_id = p_pod_id
+         AND r.status = 'claimed'
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM started)
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger

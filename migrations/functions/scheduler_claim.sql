@@ -2,7 +2,7 @@
 -- who runs an occurrence, whatever the lock did. Per input row, returns either the claimed run
 -- (with the job's name and prompt as committed now) or refused = 'capped' when the tenant is at
 -- its max_concurrent_runs (the job's timeout_ms and model come with the claimed run); an occurrence already claimed, or of a job gone, disabled or still in
--- flight, is not returned. A claimed occurrence moves its job's next_run_at on to the pod's
+-- flight (unless its overlap is 'allow_all'), is not returned. A claimed occurrence moves its job's next_run_at on to the pod's
 -- computed next occurrence (p_next_run_ats; NULL for a run-now, which leaves it) in the same
 -- statement, so the database always knows what is due; never backwards. Claims of capped tenants are serialised per tenant by an advisory lock
 -- (taken in tenant id order, so two batches cannot deadlock), so the count below is true across
@@ -33,8 +33,10 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
         JOIN cron_jobs j ON j.id = i.job_id
         JOIN tenants t ON t.id = j.tenant_id
        WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
-                          WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running'))
+         -- overlap 'allow_all': occurrences of the job run side by side (each once, by the key).
+         AND (j.overlap = 'allow_all'
+              OR NOT EXISTS (SELECT 1 FROM cron_job_runs x
+                              WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running')))
     ), room AS (
       SELECT c.*, CASE WHEN coalesce(c.cap, 0) = 0 THEN true
                        ELSE c.rank_in_tenant <= c.cap - (

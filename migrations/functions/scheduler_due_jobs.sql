@@ -6,12 +6,12 @@ CREATE FUNCTION scheduler_due_jobs(p_until timestamptz, p_after_at timestamptz, 
                                    p_limit integer)
   RETURNS TABLE (id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamptz,
                  updated_at timestamptz, next_run_at timestamptz, ends_at timestamptz,
-                 jitter_ms integer)
+                 jitter_ms integer, overlap text)
   LANGUAGE sql STABLE SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
-           j.ends_at, j.jitter_ms
+           j.ends_at, j.jitter_ms, j.overlap
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND j.next_run_at <= p_until

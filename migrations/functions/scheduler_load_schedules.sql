@@ -5,12 +5,12 @@
 CREATE FUNCTION scheduler_load_schedules(p_ids uuid[] DEFAULT NULL)
   RETURNS TABLE (id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamptz,
                  updated_at timestamptz, next_run_at timestamptz, ends_at timestamptz,
-                 jitter_ms integer)
+                 jitter_ms integer, overlap text)
   LANGUAGE sql STABLE SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at,
-           nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms
+           nullif(j.next_run_at, 'infinity'), j.ends_at, j.jitter_ms, j.overlap
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        -- IN (SELECT unnest()) is a hashed semi-join; = ANY (p_ids) would compare each row with

@@ -7,14 +7,14 @@
 CREATE FUNCTION scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamptz)
   RETURNS TABLE (id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamptz,
                  updated_at timestamptz, next_run_at timestamptz, last_scheduled_at timestamptz,
-                 ends_at timestamptz, jitter_ms integer)
+                 ends_at timestamptz, jitter_ms integer, overlap text)
   LANGUAGE sql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
            (SELECT max(r.scheduled_at) FROM cron_job_runs r
              WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
-           j.ends_at, j.jitter_ms
+           j.ends_at, j.jitter_ms, j.overlap
       FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
      WHERE j.enabled AND j.next_run_at IS NULL AND j.deleted_at IS NULL AND t.deleted_at IS NULL
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../scheduler/ports.js';
+import type { ErrorKind, OverlapPolicy } from '../scheduler/ports.js';
 import type { DueKey, PlanDecider, StoredJob } from '../scheduler/ports.js';
 import { CANCELS_CHANNEL } from './listen.js';
 import type { Pool, PoolClient } from './pool.js';
@@ -19,6 +19,7 @@ export interface ControlFields {
   timeoutMs: number | null;
   model: string | null;
   jitterMs: number | null;
+  overlap: OverlapPolicy;
   /** A resumed job starts counting failures in a row from zero. */
   consecutiveFailures: number;
 }
@@ -33,6 +34,7 @@ interface LoadedRow {
   next_run_at: Date | null;
   ends_at: Date | null;
   jitter_ms: number | null;
+  overlap: OverlapPolicy;
 }
 
 const toStoredJob = (row: LoadedRow): StoredJob => ({
@@ -46,6 +48,7 @@ const toStoredJob = (row: LoadedRow): StoredJob => ({
   // Absent when unset, as in every other JobStore (the fields are optional).
   ...(row.ends_at ? { endsAt: row.ends_at } : {}),
   ...(row.jitter_ms ? { jitterMs: row.jitter_ms } : {}),
+  ...(row.overlap && row.overlap !== 'skip' ? { overlap: row.overlap } : {}),
 });
 
 /** The named jobs that are enabled jobs of live tenants (scheduler_load_schedules, cross-tenant). */
@@ -163,6 +166,7 @@ export interface JobRow {
   timeout_ms: number | null;
   model: string | null;
   jitter_ms: number | null;
+  overlap: OverlapPolicy;
   skills: string[];
   context_previous_result: boolean;
 }
@@ -173,7 +177,7 @@ const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled,
   nullif(next_run_at, 'infinity') AS next_run_at,
   last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
   labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
-  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms,
+  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms, overlap,
   skills, context_previous_result`;
 
 export interface JobFields {
@@ -200,6 +204,7 @@ const CONTROL_COLUMNS = [
   'model',
   'consecutive_failures',
   'jitter_ms',
+  'overlap',
 ] as const;
 
 function controlValues(c: ControlFields): unknown[] {
@@ -216,6 +221,7 @@ function controlValues(c: ControlFields): unknown[] {
     c.model,
     c.consecutiveFailures,
     c.jitterMs,
+    c.overlap,
   ];
 }
 

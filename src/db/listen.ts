@@ -3,7 +3,10 @@ import type { Logger } from '../log.js';
 
 export const JOBS_CHANNEL = 'hermesx_cron_jobs';
 export const TRIGGERS_CHANNEL = 'hermesx_cron_triggers';
-/** POST /v1/runs/{id}/cancel: "<job id>|<run id>", heard by every pod. */
+/**
+ * POST /v1/runs/{id}/cancel: "<job id>|<run id>", heard by every pod; a cancel_other job's later
+ * occurrence adds "|overlap" (scheduler_cancel_older).
+ */
 export const CANCELS_CHANNEL = 'hermesx_run_cancels';
 
 export interface JobListenerOptions {
@@ -14,7 +17,7 @@ export interface JobListenerOptions {
   /** Called for "run now" requests: the job and the nominal time of that one-off occurrence. */
   onTrigger: (jobId: string, scheduledAtMs: number) => void;
   /** Called for a cancel request: the pod running it stops it. */
-  onCancel?: (jobId: string, runId: string) => void;
+  onCancel?: (jobId: string, runId: string, why?: string) => void;
   /** Called after a reconnect: notifications may have been missed meanwhile. */
   onReconnected: () => void;
   batchMs?: number;
@@ -59,8 +62,8 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
         return;
       }
       if (message.channel === CANCELS_CHANNEL) {
-        const [jobId, runId] = message.payload.split('|');
-        if (jobId && runId) options.onCancel?.(jobId, runId);
+        const [jobId, runId, why] = message.payload.split('|');
+        if (jobId && runId) options.onCancel?.(jobId, runId, why);
         return;
       }
       if (message.channel !== JOBS_CHANNEL) return;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_KINDS, RUN_ORIGINS } from '../scheduler/ports.js';
+import { ERROR_KINDS, OVERLAP_POLICIES, RUN_ORIGINS } from '../scheduler/ports.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
 // the job rules in src/jobs/commands.ts check the values. A schema given `.meta({ id })` becomes
@@ -114,6 +114,12 @@ const jobControls = {
     .describe(
       'Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time',
     ),
+  overlap: z
+    .enum(OVERLAP_POLICIES)
+    .nullable()
+    .describe(
+      'when an occurrence comes while the previous run is in flight: skip (default), buffer_one (run once right after it), allow_all (run side by side), cancel_other (stop it, recorded cancelled, and run); run-now follows it too; null: skip',
+    ),
 };
 
 export const JobCreateBody = z
@@ -138,6 +144,7 @@ export const JobCreateBody = z
     timeout: jobControls.timeout.optional(),
     model: jobControls.model.optional(),
     jitter: jobControls.jitter.optional(),
+    overlap: jobControls.overlap.optional(),
     skills: z
       .array(z.string().max(64))
       .max(8)
@@ -200,6 +207,9 @@ export const Job = z
     timeout: z.string().nullable().describe('the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT'),
     model: z.string().nullable().describe('the job’s model; null: the default'),
     jitter: z.string().nullable().describe('the job’s jitter; null: none'),
+    overlap: z
+      .enum(OVERLAP_POLICIES)
+      .describe('what an occurrence does while the previous run is in flight'),
     skills: z.array(z.string()).describe('skills each run preloads'),
     context: z.object({
       previous_result: z.boolean().describe("each run sees the previous successful run's result"),
@@ -235,6 +245,7 @@ export const Job = z
         timeout: '30s',
         model: null,
         jitter: null,
+        overlap: 'skip',
         skills: [],
         context: { previous_result: false },
       },

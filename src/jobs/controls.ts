@@ -1,7 +1,8 @@
-// The per-job run controls' rules (labels, pausing with a reason, limits, timeout, model): pure
+// The per-job run controls' rules (labels, pausing with a reason, limits, timeout, model, overlap): pure
 // checks the job commands apply before writing, shared by the REST API and the cronjob tool.
 import { formatDurationMs, parseDurationMs } from '../duration.js';
 import type { ControlFields, JobRow } from '../db/jobs.js';
+import { OVERLAP_POLICIES, type OverlapPolicy } from '../scheduler/ports.js';
 
 /** The controls as a request gives them: absent keeps the current value, null clears it. */
 export interface JobControlsInput {
@@ -13,6 +14,8 @@ export interface JobControlsInput {
   timeout?: string | null | undefined;
   model?: string | null | undefined;
   jitter?: string | null | undefined;
+  /** null: back to the default, skip. */
+  overlap?: OverlapPolicy | null | undefined;
 }
 
 export interface ControlSettings {
@@ -97,6 +100,13 @@ function checkJitter(text: string): number {
   return ms;
 }
 
+function checkOverlap(value: string): OverlapPolicy {
+  if (!(OVERLAP_POLICIES as readonly string[]).includes(value)) {
+    throw new ControlError(`overlap must be one of ${OVERLAP_POLICIES.join(', ')}`);
+  }
+  return value as OverlapPolicy;
+}
+
 function checkEndsAt(text: string): Date {
   const date = new Date(text);
   if (Number.isNaN(date.getTime())) {
@@ -169,6 +179,9 @@ export function prepareControls(
       : (current?.timeout_ms ?? null),
     model: pick('model') ? (input.model ?? null) : (current?.model ?? null),
     jitterMs: pick('jitter') ? nullable(input.jitter, checkJitter) : (current?.jitter_ms ?? null),
+    overlap: pick('overlap')
+      ? (nullable(input.overlap, checkOverlap) ?? 'skip')
+      : (current?.overlap ?? 'skip'),
     pausedReason: null,
     pausedAt: null,
     pausedBy: null,

@@ -1,5 +1,5 @@
 import { formatDurationMs } from '../duration.js';
-import type { ErrorKind } from '../scheduler/ports.js';
+import type { ErrorKind, OverlapPolicy } from '../scheduler/ports.js';
 import type { PausedBy, StoppedBy } from '../db/jobs.js';
 import type { JobRow } from '../db/jobs.js';
 import type { RunRow } from '../db/run-history.js';
@@ -34,6 +34,8 @@ export interface JobView {
   model: string | null;
   /** Each occurrence starts up to this long after its nominal time (scheduled_at stays nominal). */
   jitter: string | null;
+  /** What an occurrence does while the job's previous run is in flight. */
+  overlap: OverlapPolicy;
   skills: string[];
   context: { previous_result: boolean };
 }
@@ -87,6 +89,7 @@ export function toJobView(row: JobRow, now: Date): JobView {
     timeout: row.timeout_ms === null ? null : formatDurationMs(row.timeout_ms),
     model: row.model,
     jitter: row.jitter_ms === null ? null : formatDurationMs(row.jitter_ms),
+    overlap: row.overlap ?? 'skip',
     skills: row.skills,
     context: { previous_result: row.context_previous_result },
   };

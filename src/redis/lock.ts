@@ -16,7 +16,7 @@ const ACQUIRE = `
 local cur = redis.call('GET', KEYS[1])
 if cur then
   local state, ms = string.match(cur, '^(%a+)|(%d+)|')
-  if not (state == 'done' and tonumber(ms) < tonumber(ARGV[2])) then return cur end
+  if not (state == 'done' and (ARGV[4] == '1' or tonumber(ms) < tonumber(ARGV[2]))) then return cur end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return false`;
@@ -45,7 +45,13 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 type ScriptRedis = Redis & {
-  hxAcquire(key: string, value: string, scheduledMs: string, ttlMs: string): Promise<string | null>;
+  hxAcquire(
+    key: string,
+    value: string,
+    scheduledMs: string,
+    ttlMs: string,
+    overDone: string,
+  ): Promise<string | null>;
   hxRelease(key: string, token: string, done: string, ttlMs: string): Promise<number>;
   hxReleaseHeldBy(key: string, podId: string): Promise<number>;
   hxRegisterPeer(peers: string, podId: string, ttlMs: string, schedules: string): Promise<string[]>;
@@ -67,21 +73,22 @@ export function createRedisLockStore(
   client.defineCommand('hxReleaseHeldBy', { numberOfKeys: 1, lua: RELEASE_HELD_BY });
   client.defineCommand('hxRegisterPeer', { numberOfKeys: 1, lua: REGISTER_PEER });
   return {
-    async acquire(jobId, scheduledAtMs, ttlMs): Promise<LockAttempt> {
+    async acquire(jobId, scheduledAtMs, ttlMs, options = {}): Promise<LockAttempt> {
       const token = `run|${scheduledAtMs}|${tokenPrefix}${(tokenSeq++).toString(36)}|${podId}`;
       const held = await client.hxAcquire(
-        lockKey(jobId),
+        lockKey(options.key ?? jobId),
         token,
         String(scheduledAtMs),
         String(ttlMs),
+        options.overDone ? '1' : '0',
       );
       return held === null
         ? { acquired: true, token }
         : { acquired: false, holder: parseHolder(held) };
     },
-    async release(jobId, token, doneAtMs) {
+    async release(jobId, token, doneAtMs, key) {
       const done = doneAtMs === null ? '' : `done|${doneAtMs}|-|${podId}`;
-      await client.hxRelease(lockKey(jobId), token, done, String(DONE_MARKER_TTL_MS));
+      await client.hxRelease(lockKey(key ?? jobId), token, done, String(DONE_MARKER_TTL_MS));
     },
     async releaseHeldBy(jobId, holderPodId) {
       await client.hxReleaseHeldBy(lockKey(jobId), holderPodId);

@@ -7,6 +7,7 @@ import type { SchedulerEvents, SkipReason } from './events.js';
 import { FairQueue, orderFairly } from './fair-queue.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
+import { decideHere, policyOf } from './overlap.js';
 import type { Clock, LockHolder } from './ports.js';
 import type { RunResult, Slot } from './pipeline.js';
 import type { SchedulerSettings } from './settings.js';
@@ -39,7 +40,9 @@ export interface DispatcherSnapshot {
 
 export class Dispatcher {
   private busySlots = 0;
-  private readonly inFlight = new Map<string, InFlight>();
+  /** Per job, its occurrences in flight here by nominal time (several: its overlap policy). */
+  private readonly inFlight = new Map<string, Map<number, InFlight>>();
+  private inFlightCount = 0;
   private readonly waiting = new FairQueue();
   private readonly steals: StealLists;
   /** Tenants at their cap, until when they are not tried. */
@@ -72,12 +75,10 @@ export class Dispatcher {
     if (!this.active) return;
     let room = this.deps.settings.maxConcurrentRuns - this.busySlots - this.waiting.size;
     for (const occurrence of orderFairly(occurrences)) {
-      const current = this.inFlight.get(occurrence.jobId);
-      if (current && occurrence.kind !== 'adopted') {
-        if (current.occurrence.scheduledAtMs < occurrence.scheduledAtMs) {
-          this.skipped(occurrence, 'overlap');
-        }
-        continue;
+      if (occurrence.kind !== 'adopted') {
+        const decision = this.decide(occurrence);
+        if (decision === 'skip') this.skipped(occurrence, 'overlap');
+        if (decision !== 'start') continue;
       }
       const queued = this.waiting.get(occurrence.jobId);
       // The same occurrence offered again (a catch-up of one waiting here), or an older one.
@@ -100,29 +101,36 @@ export class Dispatcher {
     return this.inFlight.has(jobId) || this.waiting.get(jobId) !== undefined;
   }
 
+  /** That occurrence of the job is in flight here. */
+  inFlightAt(jobId: string, scheduledAtMs: number): boolean {
+    return this.inFlight.get(jobId)?.has(scheduledAtMs) ?? false;
+  }
+
   snapshot(): DispatcherSnapshot {
     return {
       busySlots: this.busySlots,
-      inFlight: this.inFlight.size,
+      inFlight: this.inFlightCount,
       waiting: this.waiting.size,
       stealable: this.steals.size,
       cappedTenants: this.capped.size,
     };
   }
 
-  /** Aborts the job's run in flight on this pod, if there is one. */
-  abort(jobId: string, reason: Error): void {
-    this.inFlight.get(jobId)?.controller.abort(reason);
+  /** Aborts that occurrence of the job in flight on this pod (all of the job's without one). */
+  abort(jobId: string, reason: Error, scheduledAtMs?: number): void {
+    for (const [ms, run] of this.inFlight.get(jobId) ?? []) {
+      if (scheduledAtMs === undefined || ms === scheduledAtMs) run.controller.abort(reason);
+    }
   }
 
   /** Aborts every run in flight with the given reason. */
   abortAll(reason: Error): void {
-    for (const run of this.inFlight.values()) run.controller.abort(reason);
+    for (const run of this.runs()) run.controller.abort(reason);
   }
 
   /** Resolves true once nothing is in flight, or false after timeoutMs. */
   async waitIdle(timeoutMs: number): Promise<boolean> {
-    const all = Promise.all([...this.inFlight.values()].map((run) => run.done));
+    const all = Promise.all(this.runs().map((run) => run.done));
     let timer: unknown;
     const timeout = new Promise<false>((resolve) => {
       timer = this.deps.clock.setTimeout(() => resolve(false), timeoutMs);
@@ -149,12 +157,10 @@ export class Dispatcher {
       if (this.waiting.size > 0) return;
       const steal = this.steals.take((occurrence) => this.skipped(occurrence, 'passed_over'));
       if (!steal) return;
-      const running = this.inFlight.get(steal.occurrence.jobId);
-      if (running) {
-        // This pod runs the job itself (it owned it a moment ago): an overlap like its own.
-        if (running.occurrence.scheduledAtMs < steal.occurrence.scheduledAtMs) {
-          this.skipped(steal.occurrence, 'overlap');
-        }
+      // This pod runs the job itself (it owned it a moment ago): an overlap like its own.
+      const decision = this.decide(steal.occurrence);
+      if (decision !== 'start') {
+        if (decision === 'skip') this.skipped(steal.occurrence, 'overlap');
         steal.done({ taken: false, holder: null });
         continue;
       }
@@ -182,8 +188,9 @@ export class Dispatcher {
     for (;;) {
       const occurrence = this.waiting.shift((tenant) => (this.capped.get(tenant) ?? 0) > nowMs);
       if (!occurrence) return undefined;
-      if (this.inFlight.has(occurrence.jobId)) {
-        this.skipped(occurrence, 'overlap');
+      const decision = occurrence.kind === 'adopted' ? 'start' : this.decide(occurrence);
+      if (decision !== 'start') {
+        if (decision === 'skip') this.skipped(occurrence, 'overlap');
         continue;
       }
       if (occurrence.kind !== 'adopted' && nowMs - occurrence.scheduledAtMs > maxWaitMs) {
@@ -209,19 +216,36 @@ export class Dispatcher {
     };
     let settle: () => void = () => {};
     const done = new Promise<void>((resolve) => (settle = resolve));
-    this.inFlight.set(occurrence.jobId, { occurrence, controller, done });
-    this.deps.metrics.inFlight.set(this.inFlight.size);
+    const { jobId, scheduledAtMs } = occurrence;
+    let ofJob = this.inFlight.get(jobId);
+    if (!ofJob) this.inFlight.set(jobId, (ofJob = new Map()));
+    ofJob.set(scheduledAtMs, { occurrence, controller, done });
+    this.inFlightCount += 1;
+    this.deps.metrics.inFlight.set(this.inFlightCount);
     const result = this.deps
       .run(occurrence, controller, slot)
       .catch((): RunResult => ({ kind: 'skipped', reason: 'db_error' }));
     return result.then((outcome) => {
-      this.inFlight.delete(occurrence.jobId);
-      this.deps.metrics.inFlight.set(this.inFlight.size);
+      const runs = this.inFlight.get(jobId);
+      if (runs?.delete(scheduledAtMs)) this.inFlightCount -= 1;
+      if (runs?.size === 0) this.inFlight.delete(jobId);
+      this.deps.metrics.inFlight.set(this.inFlightCount);
       this.settleResult(occurrence, outcome);
       settle();
       slot.release();
       return outcome;
     });
+  }
+
+  /** What the job's overlap policy makes of an occurrence, given its runs in flight here. */
+  private decide(occurrence: Occurrence): 'start' | 'skip' | 'ignore' {
+    const runs = this.inFlight.get(occurrence.jobId);
+    if (!runs) return 'start';
+    return decideHere(policyOf(occurrence.job), [...runs.keys()], occurrence.scheduledAtMs);
+  }
+
+  private runs(): InFlight[] {
+    return [...this.inFlight.values()].flatMap((runs) => [...runs.values()]);
   }
 
   private settleResult(occurrence: Occurrence, result: RunResult): void {

@@ -21,6 +21,7 @@ import {
   type FinishRequest,
   type MarkRequest,
 } from '../db/runs.js';
+import { cancelOlderRuns, claimWaitingRun, startWaitingRun } from '../db/overlap-runs.js';
 import type { ClaimAnswer, JobStore } from './ports.js';
 
 /**
@@ -64,5 +65,10 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
     cleanupStaleRuns: (lockTtlMs) => cleanupStaleRuns(pool, lockTtlMs),
     maintainRunHistory: (daysAhead, deleteLimit) =>
       maintainRunHistory(pool, daysAhead, deleteLimit),
+    claimWaiting: (jobId, scheduledAt, claimant, nextRunAt) =>
+      claimWaitingRun(pool, jobId, scheduledAt, nextRunAt, claimant),
+    cancelOlderRuns: (jobId, scheduledAt) => cancelOlderRuns(pool, jobId, scheduledAt),
+    startWaiting: (runId, scheduledAt, claimant) =>
+      startWaitingRun(pool, runId, scheduledAt, claimant),
   };
 }

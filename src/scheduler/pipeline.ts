@@ -9,6 +9,8 @@ export interface PipelineDeps extends SchedulerDeps {
   events: SchedulerEvents;
   /** The job as this pod holds it now; undefined once it was removed. */
   lookup(jobId: string): LoadedJob | undefined;
+  /** This pod has that occurrence of the job in flight (absent: it runs a job once at a time). */
+  inFlightHere?(jobId: string, scheduledAtMs: number): boolean;
 }
 
 /** The slot the dispatcher lent. */

@@ -24,7 +24,13 @@ export interface StoredJob {
   endsAt?: Date | null;
   /** The job's jitter: each occurrence starts up to this long after its nominal time. */
   jitterMs?: number | null;
+  /** What an occurrence does while the job's previous run is in flight (absent: skip). */
+  overlap?: OverlapPolicy;
 }
+
+/** docs/scheduler.md, "Overlap policies". */
+export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow_all', 'cancel_other'] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
 /** A job the planning sweep took (next_run_at NULL, row locked until its plan is written). */
 export interface UnplannedJob extends StoredJob {
@@ -61,6 +67,9 @@ export interface ClaimedRun {
  */
 export type ClaimAnswer =
   { kind: 'claimed'; run: ClaimedRun } | { kind: 'capped' } | { kind: 'taken' };
+
+/** A waiting claim's answer: also "overlap" when another occurrence of the job already waits. */
+export type WaitingClaimAnswer = ClaimAnswer | { kind: 'overlap' };
 
 /** Why a run failed, for machines (the `error` text is for people). migrations/101_cron_job_runs.sql lists them. */
 export const ERROR_KINDS = [
@@ -193,6 +202,20 @@ export interface JobStore {
   ): Promise<AdoptedRun[]>;
   cleanupStaleRuns(lockTtlMs: number): Promise<number>;
   /**
+   * overlap buffer_one / cancel_other: claims an occurrence while the job's previous run still
+   * holds the lock, to start once it is free (at most one waits per job).
+   */
+  claimWaiting?(
+    jobId: string,
+    scheduledAt: Date,
+    podId: string,
+    nextRunAt: Date | null,
+  ): Promise<WaitingClaimAnswer>;
+  /** overlap cancel_other: asks whichever pods run earlier occurrences of the job to stop them. */
+  cancelOlderRuns?(jobId: string, scheduledAt: Date): Promise<string[]>;
+  /** A waiting run took the lock: it starts now (false: no longer this pod's, do not run it). */
+  startWaiting?(runId: string, scheduledAt: Date, podId: string): Promise<boolean>;
+  /**
    * Run history upkeep (one pod at a time): creates the daily partitions of the next
    * `daysAhead` days, drops those past the longest retention, and deletes at most
    * `deleteLimit` expired rows of tenants keeping less.
@@ -218,13 +241,27 @@ export interface LockHolder {
 export type LockAttempt =
   { acquired: true; token: string } | { acquired: false; holder: LockHolder | null };
 
+export interface LockOptions {
+  /**
+   * The key's name when it is not the job's (overlap allow_all locks each occurrence apart).
+   */
+  key?: string;
+  /** A "done" marker of any occurrence is free (a waiting run already holds its claim). */
+  overDone?: boolean;
+}
+
 export interface LockStore {
-  acquire(jobId: string, scheduledAtMs: number, ttlMs: number): Promise<LockAttempt>;
+  acquire(
+    jobId: string,
+    scheduledAtMs: number,
+    ttlMs: number,
+    options?: LockOptions,
+  ): Promise<LockAttempt>;
   /**
    * Compare-and-set on the token. With doneAtMs the key stays as a short-lived "done" marker, so
    * pods that come late to that occurrence skip it without asking the database; without, it goes.
    */
-  release(jobId: string, token: string, doneAtMs: number | null): Promise<void>;
+  release(jobId: string, token: string, doneAtMs: number | null, key?: string): Promise<void>;
   /** Frees a lock held by a dead pod (only if that pod still holds it). */
   releaseHeldBy(jobId: string, podId: string): Promise<void>;
   /**

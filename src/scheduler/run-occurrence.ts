@@ -4,9 +4,11 @@
 import { callAgent } from './call-agent.js';
 import type { SkipReason } from './events.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
-import type { ClaimAnswer, LockHolder } from './ports.js';
+import { decideOnHeld, lockKeyOf, policyOf, waitsForLock } from './overlap.js';
+import type { ClaimAnswer, ClaimedRun, LockHolder } from './ports.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
 import { recordRun } from './record-run.js';
+import { cancelEarlier, claimWaiting, waitForLock } from './wait-turn.js';
 
 export async function runOccurrence(
   deps: PipelineDeps,
@@ -16,29 +18,46 @@ export async function runOccurrence(
 ): Promise<RunResult> {
   const loaded = occurrence.job ?? deps.lookup(occurrence.jobId);
   if (!loaded) return occurrence.adopted ? dropAdopted(deps, occurrence) : skip('not_loaded');
+  const policy = policyOf(loaded);
+  const lockKey = lockKeyOf(policy, occurrence.jobId, occurrence.scheduledAtMs);
   let token: string | null = null;
-  if (!occurrence.adopted) {
-    const lock = await takeLock(deps, occurrence);
-    if (lock.kind === 'skipped') return lock;
-    token = lock.token;
+  // Claimed ahead of the lock (overlap buffer_one, cancel_other): adopted, or claimed below.
+  let early: ClaimedRun | undefined = occurrence.adopted;
+  let announced = false;
+  // An adopted run skips the lock (its dead claimant's is freed), unless an earlier run of the
+  // job may still hold it: then it waits its turn like the occurrence it is.
+  if (!occurrence.adopted || waitsForLock(policy)) {
+    const lock = early ? null : await takeLock(deps, occurrence, lockKey);
+    if (lock?.kind === 'locked') token = lock.token;
+    else {
+      if (lock && decideOnHeld(policy, lock.holder ?? null, occurrence.scheduledAtMs) === 'skip') {
+        return lock;
+      }
+      if (!early) {
+        const waiting = await claimWaiting(deps, occurrence);
+        if (waiting.kind !== 'claimed') return waiting;
+        early = waiting.run;
+      }
+      announceClaim(deps, occurrence, early.runId, slot);
+      announced = true;
+      if (policy === 'cancel_other') await cancelEarlier(deps, occurrence);
+      const turn = await waitForLock(deps, occurrence, early, controller);
+      if (turn.kind !== 'locked') return turn;
+      token = turn.token;
+    }
   }
   // The lock stays a "done" marker unless the occurrence may still need running.
   let doneAtMs: number | null = occurrence.scheduledAtMs;
   try {
-    const claim = occurrence.adopted
-      ? ({ kind: 'claimed', run: occurrence.adopted } as const)
+    const claim = early
+      ? ({ kind: 'claimed', run: early } as const)
       : await claimOccurrence(deps, occurrence);
     if (claim.kind !== 'claimed') {
       if (claim.kind !== 'taken') doneAtMs = null;
       return skip(claim.kind === 'db_error' ? 'db_error' : claim.kind);
     }
     const { runId } = claim.run;
-    slot.claimed();
-    deps.events.emit('claimed', {
-      jobId: occurrence.jobId,
-      runId,
-      scheduledAtMs: occurrence.scheduledAtMs,
-    });
+    if (!announced) announceClaim(deps, occurrence, runId, slot);
     const call = await callAgent(deps, loaded, occurrence, claim.run, controller);
     slot.release();
     if (call === 'handed_back') {
@@ -48,8 +67,23 @@ export async function runOccurrence(
     return await recordRun(deps, occurrence, runId, call);
   } finally {
     slot.release();
-    if (token !== null) await releaseQuietly(deps, occurrence.jobId, token, doneAtMs);
+    if (token !== null) await releaseQuietly(deps, occurrence.jobId, token, doneAtMs, lockKey);
   }
+}
+
+/** The occurrence will run here: the dispatcher's slot and the scheduler's events learn it. */
+function announceClaim(
+  deps: PipelineDeps,
+  occurrence: Occurrence,
+  runId: string,
+  slot: Slot,
+): void {
+  slot.claimed();
+  deps.events.emit('claimed', {
+    jobId: occurrence.jobId,
+    runId,
+    scheduledAtMs: occurrence.scheduledAtMs,
+  });
 }
 
 const skip = (reason: SkipReason, holder?: LockHolder | null): RunResult => ({
@@ -62,14 +96,17 @@ const skip = (reason: SkipReason, holder?: LockHolder | null): RunResult => ({
 async function takeLock(
   deps: PipelineDeps,
   occurrence: Occurrence,
+  key: string | undefined,
 ): Promise<{ kind: 'locked'; token: string } | (RunResult & { kind: 'skipped' })> {
   const { jobId, scheduledAtMs } = occurrence;
   const ttlMs = deps.settings.lockTtlMs;
+  const options = key === undefined ? undefined : { key };
   try {
-    let lock = await deps.locks.acquire(jobId, scheduledAtMs, ttlMs);
-    if (!lock.acquired && (await holderIsGone(deps, lock.holder, scheduledAtMs))) {
+    let lock = await deps.locks.acquire(jobId, scheduledAtMs, ttlMs, options);
+    // Only the job's own lock is freed this way (an occurrence's own is never another's).
+    if (!lock.acquired && !key && (await holderIsGone(deps, jobId, lock.holder, scheduledAtMs))) {
       await deps.locks.releaseHeldBy(jobId, lock.holder?.podId ?? '');
-      lock = await deps.locks.acquire(jobId, scheduledAtMs, ttlMs);
+      lock = await deps.locks.acquire(jobId, scheduledAtMs, ttlMs, options);
     }
     if (lock.acquired) return { kind: 'locked', token: lock.token };
     deps.metrics.lockSkips.inc();
@@ -80,17 +117,23 @@ async function takeLock(
 }
 
 /**
- * A "run" lock nobody will release: this pod's own (a release that failed in a Redis blip; this
- * pod runs a job once at a time, so it holds nothing now), or, for an earlier occurrence, a pod
- * whose liveness key is gone. Left alone, either would block the job for the whole lock TTL.
+ * A "run" lock nobody will release: this pod's own for an occurrence not in flight here (a
+ * release that failed in a Redis blip), or, for an earlier occurrence, a pod whose liveness key
+ * is gone. Left alone, either would block the job for the whole lock TTL.
  */
 async function holderIsGone(
   deps: PipelineDeps,
+  jobId: string,
   holder: LockHolder | null,
   scheduledAtMs: number,
 ): Promise<boolean> {
   if (holder?.state !== 'run') return false;
-  if (holder.podId === deps.settings.podId) return true;
+  if (holder.podId === deps.settings.podId) {
+    return (
+      holder.scheduledAtMs === scheduledAtMs ||
+      !(deps.inFlightHere?.(jobId, holder.scheduledAtMs) ?? false)
+    );
+  }
   if (holder.scheduledAtMs >= scheduledAtMs) return false;
   const live = await deps.locks.livePods([holder.podId]);
   return !live.has(holder.podId);
@@ -138,9 +181,10 @@ async function releaseQuietly(
   jobId: string,
   token: string,
   doneAtMs: number | null,
+  key: string | undefined,
 ): Promise<void> {
   try {
-    await deps.locks.release(jobId, token, doneAtMs);
+    await deps.locks.release(jobId, token, doneAtMs, key);
   } catch (err) {
     // The lock expires by itself after its TTL; nothing else depends on this release.
     deps.log.warn({ job_id: jobId, error: errorMessage(err) }, 'cannot release lock');

@@ -72,14 +72,21 @@ export class Scheduler {
   private peers: string[];
   private syncChain: Promise<void> = Promise.resolve();
   private changedIds = new Set<string>();
-  /** The run each job has in flight on this pod (from the claim to its record), for cancels. */
-  private readonly runOfJob = new Map<string, string>();
+  /** The runs in flight on this pod (from the claim to the record), by job and time, for cancels. */
+  private readonly runOfOccurrence = new Map<string, string>();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.events = deps.events ?? new SchedulerEvents();
-    this.events.on('claimed', ({ jobId, runId }) => this.runOfJob.set(jobId, runId));
-    this.events.on('recorded', ({ jobId }) => this.runOfJob.delete(jobId));
-    this.events.on('skipped', ({ jobId }) => this.runOfJob.delete(jobId));
+    const key = (jobId: string, ms: number) => `${jobId}|${ms}`;
+    this.events.on('claimed', ({ jobId, runId, scheduledAtMs }) =>
+      this.runOfOccurrence.set(key(jobId, scheduledAtMs), runId),
+    );
+    this.events.on('recorded', ({ jobId, scheduledAtMs }) =>
+      this.runOfOccurrence.delete(key(jobId, scheduledAtMs)),
+    );
+    this.events.on('skipped', ({ jobId, scheduledAtMs }) =>
+      this.runOfOccurrence.delete(key(jobId, scheduledAtMs)),
+    );
     this.peers = [deps.settings.podId];
     const schedules = new ScheduleCache();
     this.timeline = new Timeline(deps.log, deps.metrics, schedules);
@@ -98,6 +105,7 @@ export class Scheduler {
       ...deps,
       events: this.events,
       lookup: (id: string) => this.timeline.get(id),
+      inFlightHere: (id: string, ms: number) => this.dispatcher.inFlightAt(id, ms),
     };
     this.dispatcher = new Dispatcher({
       settings: deps.settings,
@@ -205,10 +213,24 @@ export class Scheduler {
     }, 'run-now read');
   }
 
-  /** POST /v1/runs/{id}/cancel reached this pod: stop that run if it is this pod's. */
-  cancelRun(jobId: string, runId: string): void {
-    if (this.runOfJob.get(jobId) !== runId) return;
-    this.dispatcher.abort(jobId, new RunAborted('cancelled', 'cancelled: stopped by request'));
+  /**
+   * POST /v1/runs/{id}/cancel, or a later occurrence of a cancel_other job (`why` "overlap"),
+   * reached this pod: stop that run if it is this pod's.
+   */
+  cancelRun(jobId: string, runId: string, why?: string): void {
+    const prefix = `${jobId}|`;
+    for (const [key, id] of this.runOfOccurrence) {
+      if (id !== runId || !key.startsWith(prefix)) continue;
+      const reason =
+        why === 'overlap'
+          ? 'cancelled: superseded by a later occurrence (overlap cancel_other)'
+          : 'cancelled: stopped by request';
+      this.dispatcher.abort(
+        jobId,
+        new RunAborted('cancelled', reason),
+        Number(key.slice(prefix.length)),
+      );
+    }
   }
 
   /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */

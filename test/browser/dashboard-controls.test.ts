@@ -13,6 +13,7 @@ interface JobView {
   timeout: string | null;
   max_runs: number | null;
   jitter: string | null;
+  overlap: string;
   pause_after_failures: number | null;
   ends_at: string | null;
   enabled: boolean;
@@ -52,6 +53,9 @@ describe('the run controls in the dashboard', () => {
     await page.getByLabel('Max runs').fill('3');
     await page.getByLabel('Jitter').fill('2m');
     await page.getByRole('note').filter({ hasText: 'starts up to 2m after' }).waitFor();
+    await expect(page.getByLabel('Overlap').inputValue()).resolves.toBe('skip');
+    await page.getByLabel('Overlap').selectOption('buffer_one');
+    await page.getByRole('note').filter({ hasText: 'waits and runs right after it' }).waitFor();
     // The preview keeps to the limits: three runs at most, and says so.
     await page.locator('.fire-times li').first().waitFor();
     await expect(page.locator('.fire-times li').count()).resolves.toBe(3);
@@ -69,6 +73,7 @@ describe('the run controls in the dashboard', () => {
     await page.getByRole('heading', { name: 'Ops hourly' }).waitFor();
     await page.getByText('team=ops').first().waitFor();
     await page.getByText(/timeout 45s · at most 3 runs · pauses after 2 failures/).waitFor();
+    await page.getByText(/overlap buffer_one/).waitFor();
     const jobs = await api<{ data: JobView[] }>('GET', '/v1/cron-jobs?label=team=ops');
     const job = jobs.data.find((j) => j.name === 'Ops hourly')!;
     expect(job).toMatchObject({
@@ -77,6 +82,7 @@ describe('the run controls in the dashboard', () => {
       max_runs: 3,
       pause_after_failures: 2,
       jitter: '2m0s',
+      overlap: 'buffer_one',
     });
     expect(Math.abs(new Date(job.ends_at!).getTime() - endsAt.getTime())).toBeLessThan(60_000);
 
@@ -96,6 +102,7 @@ describe('the run controls in the dashboard', () => {
     // Edit: the controls come filled in; clearing one sends null.
     await page.getByRole('link', { name: 'Edit' }).click();
     await expect(page.getByLabel('Timeout').inputValue()).resolves.toBe('45s');
+    await expect(page.getByLabel('Overlap').inputValue()).resolves.toBe('buffer_one');
     await page.getByLabel('Timeout').fill('');
     await page.getByLabel('Model').fill('not-offered');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -104,6 +111,13 @@ describe('the run controls in the dashboard', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Ops hourly' }).waitFor();
     expect((await api<JobView>('GET', `/v1/cron-jobs/${job.id}`)).timeout).toBeNull();
+    // The policy is kept when not touched, and changed when chosen.
+    expect((await api<JobView>('GET', `/v1/cron-jobs/${job.id}`)).overlap).toBe('buffer_one');
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Overlap').selectOption('cancel_other');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/overlap cancel_other/).waitFor();
+    expect((await api<JobView>('GET', `/v1/cron-jobs/${job.id}`)).overlap).toBe('cancel_other');
     await page.close();
   });
 

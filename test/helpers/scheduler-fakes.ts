@@ -241,6 +241,9 @@ export class FakeJobStore implements JobStore {
     cleanupStaleRuns: 0,
     maintainRunHistory: 0,
     noteProgress: 0,
+    claimWaiting: 0,
+    cancelOlderRuns: 0,
+    startWaiting: 0,
   };
 
   constructor(private readonly clock: Clock) {}

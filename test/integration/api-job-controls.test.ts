@@ -254,6 +254,20 @@ describe('per-job run controls', () => {
     expect((await patch(job.id, { jitter: null })).json<JobView>().jitter).toBeNull();
   });
 
+  it('overlap: skip by default, one of the four policies, null back to skip', async () => {
+    const plain = await createJob(api.app, key, {});
+    expect(plain.overlap).toBe('skip');
+    const job = await createJob(api.app, key, { overlap: 'buffer_one' });
+    expect(job.overlap).toBe('buffer_one');
+    for (const overlap of ['allow_all', 'cancel_other', 'skip'] as const) {
+      expect((await patch(job.id, { overlap })).json<JobView>().overlap).toBe(overlap);
+    }
+    const refused = expectError(await patch(job.id, { overlap: 'queue' }), 400, 'validation_error');
+    expect(refused).toContain('overlap');
+    await patch(job.id, { overlap: 'allow_all' });
+    expect((await patch(job.id, { overlap: null })).json<JobView>().overlap).toBe('skip');
+  });
+
   it('model: only one of LLM_MODELS', async () => {
     const job = await createJob(api.app, key, { model: 'large-model' });
     expect(job.model).toBe('large-model');
@@ -340,12 +354,14 @@ describe('per-job run controls', () => {
       timeout: '45s',
       pause_after_failures: 2,
       max_runs: 5,
+      overlap: 'cancel_other',
     });
     expect(created.job).toMatchObject({
       labels: { via: 'tool' },
       timeout: '45s',
       pause_after_failures: 2,
       max_runs: 5,
+      overlap: 'cancel_other',
     });
     const id = created.job!.id;
     const listed = await use({ action: 'list', label: 'via=tool' });
@@ -355,6 +371,11 @@ describe('per-job run controls', () => {
     expect(await use({ action: 'update', id, model: 'huge-model' })).toMatchObject({
       ok: false,
       error: { code: 'model_not_allowed' },
+    });
+    // The tool's arguments are checked first: the model reads which policies there are.
+    expect(await use({ action: 'update', id, overlap: 'sometimes' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', message: expect.stringContaining('cancel_other') },
     });
     expect(await use({ action: 'update', id, timeout: '10m' })).toMatchObject({
       ok: false,

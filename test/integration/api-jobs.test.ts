@@ -120,6 +120,7 @@ describe('cron jobs API', () => {
         timeout: null,
         model: null,
         jitter: null,
+        overlap: 'skip',
         skills: [],
         context: { previous_result: false },
       });

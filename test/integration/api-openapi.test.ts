@@ -166,6 +166,7 @@ describe('OpenAPI description and /docs', () => {
         'timeout',
         'model',
         'jitter',
+        'overlap',
         'context',
         'skills',
       ].sort(),

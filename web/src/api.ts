@@ -106,6 +106,7 @@ export interface Job {
   timeout?: string | null;
   model?: string | null;
   jitter?: string | null;
+  overlap?: 'skip' | 'buffer_one' | 'allow_all' | 'cancel_other';
 }
 
 /** GET /v1/runs: a run with its job's name and labels. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as jobs from '../../jobs/commands.js';
 import type { JobView, RunView } from '../../jobs/view.js';
+import { OVERLAP_POLICIES } from '../../scheduler/ports.js';
 import * as webhooks from '../../webhooks/endpoints.js';
 import { truncateText } from '../loop.js';
 import type { AgentTool, ToolContext } from '../tool.js';
@@ -32,7 +33,7 @@ Schedule syntax:
 Times are in the job's timezone (an IANA name such as "Europe/Paris"; default UTC).
 The prompt is what the agent will be asked at each run, e.g. "Reply with the current time".
 In a run, the agent can use the tenant's skills, and http_request when the tenant has an allow-list.
-Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs), jitter (start each run up to this long after its time, e.g. "2m"). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
+Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs), jitter (start each run up to this long after its time, e.g. "2m"), overlap (when a run comes while the previous one is still going: "skip" (default), "buffer_one" runs it once right after, "allow_all" runs both, "cancel_other" stops the old one; run_now follows it too). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
 Results come back as JSON; on {"ok":false} read the error message, fix the arguments and try again.`;
 
 const Args = z.object({
@@ -55,6 +56,7 @@ const Args = z.object({
   ends_at: z.string().nullable().optional(),
   max_runs: z.number().int().nullable().optional(),
   jitter: z.string().nullable().optional(),
+  overlap: z.enum(OVERLAP_POLICIES).nullable().optional(),
   paused_reason: z.string().optional(),
   label: z.string().optional(),
   status: z.enum(['claimed', 'running', 'success', 'failed']).optional(),
@@ -68,6 +70,7 @@ const controlsOf = (args: Args) => ({
   ends_at: args.ends_at,
   max_runs: args.max_runs,
   jitter: args.jitter,
+  overlap: args.overlap,
 });
 type Args = z.infer<typeof Args>;
 
@@ -104,6 +107,11 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
             ends_at: { type: ['string', 'null'], description: 'RFC 3339 time' },
             max_runs: { type: ['integer', 'null'] },
             jitter: { type: ['string', 'null'], description: 'Go duration: spread the start' },
+            overlap: {
+              type: ['string', 'null'],
+              enum: [...OVERLAP_POLICIES, null],
+              description: 'when the previous run is still going',
+            },
             paused_reason: { type: 'string', description: 'with disable: why' },
             label: { type: 'string', description: 'with list: "key=value" or "key"' },
             status: { type: 'string', enum: ['claimed', 'running', 'success', 'failed'] },

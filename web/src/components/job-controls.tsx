@@ -1,4 +1,4 @@
-// The run controls of the job form: labels, timeout, model, limits. Values stay text while
+// The run controls of the job form: labels, timeout, model, limits, overlap. Values stay text while
 // typed; toBody turns them into the API's fields (null clears one on edit).
 import type { Job } from '../api';
 import { Field, describedBy } from './ui';
@@ -12,7 +12,18 @@ export interface ControlValues {
   /** datetime-local text, in the browser's zone. */
   endsAt: string;
   jitter: string;
+  overlap: Overlap;
 }
+
+export type Overlap = NonNullable<Job['overlap']>;
+
+/** What each overlap policy does, as the form says it. */
+export const OVERLAP_CHOICES: { value: Overlap; label: string }[] = [
+  { value: 'skip', label: 'Skip the new run' },
+  { value: 'buffer_one', label: 'Run it once, right after' },
+  { value: 'allow_all', label: 'Run both side by side' },
+  { value: 'cancel_other', label: 'Cancel the running one' },
+];
 
 export const EMPTY_CONTROLS: ControlValues = {
   labels: '',
@@ -22,6 +33,7 @@ export const EMPTY_CONTROLS: ControlValues = {
   maxRuns: '',
   endsAt: '',
   jitter: '',
+  overlap: 'skip',
 };
 
 /** The job's controls as form text. */
@@ -36,6 +48,7 @@ export function controlsOf(job: Job): ControlValues {
     maxRuns: job.max_runs?.toString() ?? '',
     endsAt: job.ends_at ? toLocalInput(job.ends_at) : '',
     jitter: job.jitter ?? '',
+    overlap: job.overlap ?? 'skip',
   };
 }
 
@@ -52,6 +65,7 @@ export function toBody(values: ControlValues, clear: boolean): Record<string, un
   put('max_runs', values.maxRuns, Number);
   put('ends_at', values.endsAt, (t) => new Date(t).toISOString());
   put('jitter', values.jitter, (t) => t);
+  body.overlap = values.overlap;
   return body;
 }
 
@@ -165,6 +179,24 @@ export function JobControls(props: {
           />
         </Field>
       </div>
+      <Field
+        id="overlap"
+        label="Overlap"
+        hint="When a run comes while the previous one is still running (Run now too)."
+      >
+        <select
+          id="overlap"
+          value={values.overlap}
+          onChange={set('overlap')}
+          {...describedBy('overlap', undefined, true)}
+        >
+          {OVERLAP_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </Field>
     </fieldset>
   );
 }

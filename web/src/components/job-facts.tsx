@@ -50,6 +50,7 @@ export function ControlFacts({ job }: { job: Job }) {
           job.ends_at ? `ends ${formatInZone(job.ends_at, browserZone)}` : null,
           job.model ? `model ${job.model}` : null,
           job.jitter ? `jitter ${job.jitter}` : null,
+          job.overlap && job.overlap !== 'skip' ? `overlap ${job.overlap}` : null,
         ]
           .filter(Boolean)
           .join(' · ') || 'none'}

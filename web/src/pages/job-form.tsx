@@ -268,6 +268,15 @@ function withinLimits(times: string[], controls: ControlValues): string[] {
   return times.filter((t) => new Date(t).getTime() <= endsAtMs).slice(0, maxRuns);
 }
 
+/** The preview's word on the overlap policy (skip, the default, goes unsaid). */
+const OVERLAP_NOTES: Record<ControlValues['overlap'], string | null> = {
+  skip: null,
+  buffer_one:
+    'A run that comes while the previous one is still running waits and runs right after it (one at most).',
+  allow_all: 'A run that comes while the previous one is still running runs beside it.',
+  cancel_other: 'A run that comes while the previous one is still running cancels it and starts.',
+};
+
 function limitNotes(controls: ControlValues): string[] {
   const notes: string[] = [];
   if (controls.endsAt) {
@@ -277,6 +286,8 @@ function limitNotes(controls: ControlValues): string[] {
   }
   if (controls.maxRuns) notes.push(`Stops itself after ${controls.maxRuns} runs in all.`);
   if (controls.timeout) notes.push(`Each run may take at most ${controls.timeout}.`);
+  const overlapNote = OVERLAP_NOTES[controls.overlap];
+  if (overlapNote) notes.push(overlapNote);
   if (controls.jitter) {
     notes.push(
       `Each run starts up to ${controls.jitter} after the time shown (the same offset on every replica).`,
