@@ -9,6 +9,7 @@ import { createLlm, type Llm } from '../agent/llm.js';
 import type { ToolMetrics } from '../agent/tool-metrics.js';
 import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
+import { createModelConnections, type ModelConnections } from '../agent/model-connections.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** The process's pool to the model server, shared with the scheduler's client (default: new). */
+  modelConnections?: ModelConnections;
   /** Tenant secrets (defaults to a vault over HERMES_SECRETS_KEY). */
   vault?: SecretsVault;
   /** Tenant skills; absent: the skills routes answer 503 (no object store). */
@@ -164,6 +167,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   const sweeper = startIdempotencySweeper(deps.pool, deps.log);
   app.addHook('onClose', async () => sweeper.stop());
+  const modelConnections =
+    deps.modelConnections ??
+    createModelConnections(deps.config.llm.url, deps.config.modelConnections);
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
@@ -172,8 +178,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schedulerRunning,
     controls,
     rateLimiter,
-    llm: deps.llm ?? createLlm(deps.config.llm),
-    streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
+    llm: deps.llm ?? createLlm(deps.config.llm, { connections: modelConnections }),
+    streamingLlm:
+      deps.streamingLlm ?? createStreamingLlm(deps.config.llm, { connections: modelConnections }),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
     turns: new ChatTurnLimiter(deps.redis),

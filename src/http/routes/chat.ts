@@ -202,10 +202,11 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         let answer: AgentAnswer;
         try {
           answer = await runAgent(
+            // Each model call waits for a connection in this tenant's turn (model-gate.ts).
             stream
               ? (params, signal) =>
-                  deps.streamingLlm.complete(params, signal, (t) => stream.delta(t))
-              : deps.llm,
+                  deps.streamingLlm.complete(params, signal, (t) => stream.delta(t), { tenantId })
+              : (params, signal) => deps.llm.complete(params, signal, { tenantId }),
             {
               messages: [{ role: 'system', content: system }, ...toMessages(body)],
               tools: [cronjob, ...(toolkit?.tools ?? [])],
