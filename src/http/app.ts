@@ -53,6 +53,8 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** The pending lease of a chat's Idempotency-Key (default 10 min; tests shorten it). */
+  idempotencyLeaseMs?: number;
   /** The process's pool to the model server, shared with the scheduler's client (default: new). */
   modelConnections?: ModelConnections;
   /** Tenant secrets (defaults to a vault over HERMES_SECRETS_KEY). */
@@ -186,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     turns: new ChatTurnLimiter(deps.redis),
     maxTurnsPerTenant: deps.config.chatMaxTurnsPerTenant,
     turnTimeoutMs: deps.config.chatTurnTimeoutMs,
+    idempotencyLeaseMs: deps.idempotencyLeaseMs,
     tools: (tenantId) => loadChatTools(chatTools, tenantId),
   });
   registerSecretRoutes(app, { vault });

@@ -32,6 +32,8 @@ export interface TestAppOptions {
   skills?: SkillLibrary;
   /** The pool to the model server, to look at its queues (by default the app makes its own). */
   modelConnections?: ModelConnections;
+  /** A short pending lease for Idempotency-Keys (by default 10 min). */
+  idempotencyLeaseMs?: number;
 }
 
 export interface TestApp {
@@ -57,6 +59,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ...(options.schedulerRunning ? { schedulerRunning: options.schedulerRunning } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.modelConnections ? { modelConnections: options.modelConnections } : {}),
+    ...(options.idempotencyLeaseMs ? { idempotencyLeaseMs: options.idempotencyLeaseMs } : {}),
   });
   await app.ready();
   return {
