@@ -4,7 +4,7 @@ import type {
   ChatCompletion,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
-import { LlmError, type Llm, type LlmSettings } from './llm.js';
+import { LlmError, openConnection, type Llm, type LlmSettings } from './llm.js';
 import { createModelConnections, type ModelConnections } from './model-connections.js';
 
 /** A model call that streams: content deltas go to `onDelta` as the model produces them. */
@@ -66,7 +66,7 @@ export function createStreamingLlm(
   return {
     async complete(params, signal, onDelta, call = {}) {
       // The tenant's turn for a connection, held until the answer ends.
-      const release = await connections.open(call.tenantId, signal);
+      const release = await openConnection(connections, call.tenantId, signal);
       const body = JSON.stringify({
         ...params,
         model: params.model ?? settings.model,

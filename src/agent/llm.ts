@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { createModelConnections, type ModelConnections } from './model-connections.js';
+import { GateQueueFull, type ReleaseSlot } from './model-gate.js';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -119,7 +120,7 @@ export function createLlm(settings: LlmSettings, options: LlmOptions = {}): Llm 
           await sleep(holdMs + random() * HOLD_SPREAD_MS, signal);
         }
         // The tenant's turn for a connection first, so a request marked sent is on its way.
-        const release = await connections.open(call.tenantId, signal);
+        const release = await openConnection(connections, call.tenantId, signal);
         const outcome = await (async () => {
           try {
             await call.beforeSend?.();
@@ -155,6 +156,22 @@ export function createLlm(settings: LlmSettings, options: LlmOptions = {}): Llm 
       }
     },
   };
+}
+
+/** The tenant's turn for a connection; a full queue is the pool throttling (nothing was sent). */
+export async function openConnection(
+  connections: ModelConnections,
+  tenantId: string | undefined,
+  signal: AbortSignal,
+): Promise<ReleaseSlot> {
+  try {
+    return await connections.open(tenantId, signal);
+  } catch (err) {
+    if (err instanceof GateQueueFull) {
+      throw new LlmError(`model connection pool: ${err.message}`, 'throttled', true);
+    }
+    throw err;
+  }
 }
 
 /** Full jitter over a capped exponential: 0 .. min(cap, base * 2^(attempt-1)). */

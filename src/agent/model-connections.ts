@@ -6,12 +6,10 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   FairGate,
-  GateQueueFull,
   defaultPerTenantConnections,
   type GateLimits,
   type ReleaseSlot,
 } from './model-gate.js';
-import { LlmError } from './llm.js';
 
 /** LLM_MAX_CONNECTIONS when the settings do not say. */
 export const DEFAULT_MODEL_CONNECTIONS = 256;
@@ -24,7 +22,7 @@ const NO_TENANT = '';
 export interface ModelConnections {
   readonly agent: http.Agent;
   readonly gate: FairGate;
-  /** Waits for this tenant's turn; the release gives the slot back. */
+  /** Waits for this tenant's turn; the release gives the slot back. Rejects with GateQueueFull. */
   open(tenantId: string | undefined, signal: AbortSignal): Promise<ReleaseSlot>;
 }
 
@@ -53,15 +51,6 @@ export function createModelConnections(
   return {
     agent,
     gate,
-    async open(tenantId, signal) {
-      try {
-        return await gate.acquire(tenantId ?? NO_TENANT, signal);
-      } catch (err) {
-        if (err instanceof GateQueueFull) {
-          throw new LlmError(`model connection pool: ${err.message}`, 'throttled', true);
-        }
-        throw err;
-      }
-    },
+    open: (tenantId, signal) => gate.acquire(tenantId ?? NO_TENANT, signal),
   };
 }
