@@ -10,6 +10,7 @@ import type { ToolMetrics } from '../agent/tool-metrics.js';
 import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import { createModelConnections, type ModelConnections } from '../agent/model-connections.js';
+import { registerModelPoolGauges } from '../agent/model-metrics.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const modelConnections =
     deps.modelConnections ??
     createModelConnections(deps.config.llm.url, deps.config.modelConnections);
+  registerModelPoolGauges(deps.registry, modelConnections.gate);
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
