@@ -104,7 +104,7 @@ export function registerModelPoolGauges(registry: Registry, gate: FairGate): voi
   const registers = [registry];
   new Gauge({
     name: 'hermesx_model_connections_in_use',
-    help: 'Model requests holding a connection of this replica's pool (LLM_MAX_CONNECTIONS)',
+    help: "Model requests holding a connection of this replica's pool (LLM_MAX_CONNECTIONS)",
     registers,
     collect() {
       this.set(gate.snapshot().active);
