@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { defaultPerTenantConnections } from './agent/model-gate.js';
 import { formatDurationMs, parseDurationMs } from './duration.js';
 import { parseSecretsKey } from './secrets/key.js';
 import type { S3Settings } from './storage/s3-store.js';
@@ -134,6 +135,10 @@ const envSchema = z.object({
         names === undefined || names.every((name) => name.length > 0 && name.length <= 200),
       'expected model names separated by commas, the default first',
     ),
+  LLM_MAX_CONNECTIONS: integer(256, 1, 10_000),
+  // 0: three quarters of LLM_MAX_CONNECTIONS.
+  LLM_MAX_CONNECTIONS_PER_TENANT: integer(0, 0, 10_000),
+  LLM_QUEUE_PER_TENANT: integer(1000, 0, 1_000_000),
   LOG_FORMAT: choice(['text', 'json'], 'text'),
   LOG_LEVEL: choice(['debug', 'info', 'warn', 'error'], 'info'),
   HERMES_POD_ID: optionalText,
@@ -214,6 +219,12 @@ export interface Config extends Readonly<RedisSettings> {
   readonly llm: { readonly url: string; readonly apiKey: string; readonly model: string };
   /** Models a job may choose (LLM_MODELS); empty: the model server's /models list. */
   readonly llmModels: readonly string[];
+  /** The shared pool to the model server, and each tenant's share of it and queue in front of it. */
+  readonly modelConnections: {
+    readonly maxConnections: number;
+    readonly maxConnectionsPerTenant: number;
+    readonly maxQueuedPerTenant: number;
+  };
   readonly logFormat: 'text' | 'json';
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly podId: string;
@@ -317,6 +328,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: s.LLM_MODELS?.[0] ?? s.LLM_MODEL,
     }),
     llmModels: Object.freeze([...new Set(s.LLM_MODELS ?? [])]),
+    modelConnections: Object.freeze({
+      maxConnections: s.LLM_MAX_CONNECTIONS,
+      maxConnectionsPerTenant: Math.min(
+        s.LLM_MAX_CONNECTIONS,
+        s.LLM_MAX_CONNECTIONS_PER_TENANT || defaultPerTenantConnections(s.LLM_MAX_CONNECTIONS),
+      ),
+      maxQueuedPerTenant: s.LLM_QUEUE_PER_TENANT,
+    }),
     logFormat: s.LOG_FORMAT,
     logLevel: s.LOG_LEVEL,
     podId: s.HERMES_POD_ID ?? `${os.hostname()}-${process.pid}`,

@@ -1,6 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
+import { createModelConnections } from './agent/model-connections.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
 import { createToolMetrics } from './agent/tool-metrics.js';
 import { sendOutbound } from './outbound/request.js';
@@ -78,6 +79,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
     );
   }
   const skills = createSkillLibrary(pool, objects);
+  // One pool to the model server for chat and scheduled runs, handed out fairly across tenants.
+  const modelConnections = createModelConnections(config.llm.url, config.modelConnections);
   const runnerDeps = {
     pool,
     vault,
@@ -96,7 +99,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
         instrumentLlm(
-          createLlm(config.llm, { requestTimeoutMs: config.execTimeoutMs + 1000, onRetry }),
+          createLlm(config.llm, {
+            requestTimeoutMs: config.execTimeoutMs + 1000,
+            onRetry,
+            connections: modelConnections,
+          }),
           modelMetrics,
           'scheduler',
         ),
@@ -141,7 +148,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
     objects,
-    llm: instrumentLlm(createLlm(config.llm, { onRetry }), modelMetrics, 'chat'),
+    llm: instrumentLlm(
+      createLlm(config.llm, { onRetry, connections: modelConnections }),
+      modelMetrics,
+      'chat',
+    ),
+    modelConnections,
     vault,
     skills,
     sendHttp: sendOutbound,

@@ -75,7 +75,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
           content: redactor.text(message.content),
         })),
       });
-      const answer = await runAgent(withRunContext(llm, context, request.model), {
+      const answer = await runAgent(withRunContext(llm, context, request.model, request.tenantId), {
         messages,
         tools: prepared.tools,
         context: { tenantId: request.tenantId, signal: context.signal },
@@ -199,8 +199,14 @@ async function preloadSkills(
  * to the job's model when it names one; its retries and the model that answered are reported
  * for the run detail.
  */
-function withRunContext(llm: Llm, context: RunContext, model: string | undefined): Llm {
+function withRunContext(
+  llm: Llm,
+  context: RunContext,
+  model: string | undefined,
+  tenantId: string,
+): Llm {
   const options = {
+    tenantId,
     beforeSend: context.beforeSend,
     deadlineMs: context.deadlineMs,
     onRetry: context.onRetry,

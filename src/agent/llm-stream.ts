@@ -4,7 +4,8 @@ import type {
   ChatCompletion,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
-import { LlmError, type Llm, type LlmSettings } from './llm.js';
+import { LlmError, openConnection, type Llm, type LlmSettings } from './llm.js';
+import { createModelConnections, type ModelConnections } from './model-connections.js';
 
 /** A model call that streams: content deltas go to `onDelta` as the model produces them. */
 export interface StreamingLlm {
@@ -12,6 +13,7 @@ export interface StreamingLlm {
     params: Parameters<Llm['complete']>[0],
     signal: AbortSignal,
     onDelta: (text: string) => void,
+    call?: { tenantId?: string | undefined },
   ): Promise<ChatCompletion>;
 }
 
@@ -46,14 +48,15 @@ interface Chunk {
  */
 export function createStreamingLlm(
   settings: LlmSettings,
-  options: { requestTimeoutMs?: number } = {},
+  options: { requestTimeoutMs?: number; connections?: ModelConnections } = {},
 ): StreamingLlm {
   const endpoint = new URL(
     'chat/completions',
     settings.url.endsWith('/') ? settings.url : `${settings.url}/`,
   );
   const transport = endpoint.protocol === 'https:' ? https : http;
-  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
+  const connections = options.connections ?? createModelConnections(settings.url);
+  const agent = connections.agent;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const headers = {
     'content-type': 'application/json',
@@ -61,7 +64,9 @@ export function createStreamingLlm(
     ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
   };
   return {
-    complete(params, signal, onDelta) {
+    async complete(params, signal, onDelta, call = {}) {
+      // The tenant's turn for a connection, held until the answer ends.
+      const release = await openConnection(connections, call.tenantId, signal);
       const body = JSON.stringify({
         ...params,
         model: params.model ?? settings.model,
@@ -137,7 +142,7 @@ export function createStreamingLlm(
           );
         });
         req.end(body);
-      });
+      }).finally(release);
     },
   };
 }

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import { createModelConnections, type ModelConnections } from './model-connections.js';
+import { GateQueueFull, type ReleaseSlot } from './model-gate.js';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -23,6 +25,8 @@ export interface CallOptions {
   deadlineMs?: number;
   /** Told before a request is sent again, with why (this call's retries only). */
   onRetry?: (cause: RetryCause) => void;
+  /** Whose request this is: requests wait for a connection in their tenant's turn. */
+  tenantId?: string | undefined;
 }
 
 /** The one place that talks to the OpenAI-compatible model server (Ollama, vLLM, OpenAI). */
@@ -57,6 +61,8 @@ export interface LlmOptions {
   onRetry?: (cause: RetryCause) => void;
   /** Random in [0, 1), for backoff jitter (tests pin it). */
   random?: () => number;
+  /** The process's shared pool to the model server (default: one of this client's own). */
+  connections?: ModelConnections;
 }
 
 // A chat request waits at most this long for one model answer; scheduled runs pass their own limit.
@@ -87,7 +93,8 @@ export function createLlm(settings: LlmSettings, options: LlmOptions = {}): Llm 
     settings.url.endsWith('/') ? settings.url : `${settings.url}/`,
   );
   const transport = endpoint.protocol === 'https:' ? https : http;
-  const agent = new transport.Agent({ keepAlive: true, maxSockets: 256 });
+  const connections = options.connections ?? createModelConnections(settings.url);
+  const agent = connections.agent;
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -112,11 +119,19 @@ export function createLlm(settings: LlmSettings, options: LlmOptions = {}): Llm 
           if (Date.now() + holdMs > deadlineMs) throw throttledError(429);
           await sleep(holdMs + random() * HOLD_SPREAD_MS, signal);
         }
-        await call.beforeSend?.();
-        const outcome = await postOnce(request).then(
-          (answer) => ({ answer }),
-          (err: unknown) => ({ err }),
-        );
+        // The tenant's turn for a connection first, so a request marked sent is on its way.
+        const release = await openConnection(connections, call.tenantId, signal);
+        const outcome = await (async () => {
+          try {
+            await call.beforeSend?.();
+            return await postOnce(request).then(
+              (answer) => ({ answer }),
+              (err: unknown) => ({ err }),
+            );
+          } finally {
+            release();
+          }
+        })();
         let retry: { cause: RetryCause; delayMs: number; final: Error };
         if ('err' in outcome) {
           const err = outcome.err;
@@ -141,6 +156,22 @@ export function createLlm(settings: LlmSettings, options: LlmOptions = {}): Llm 
       }
     },
   };
+}
+
+/** The tenant's turn for a connection; a full queue is the pool throttling (nothing was sent). */
+export async function openConnection(
+  connections: ModelConnections,
+  tenantId: string | undefined,
+  signal: AbortSignal,
+): Promise<ReleaseSlot> {
+  try {
+    return await connections.open(tenantId, signal);
+  } catch (err) {
+    if (err instanceof GateQueueFull) {
+      throw new LlmError(`model connection pool: ${err.message}`, 'throttled', true);
+    }
+    throw err;
+  }
 }
 
 /** Full jitter over a capped exponential: 0 .. min(cap, base * 2^(attempt-1)). */

@@ -1,5 +1,6 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
+import type { FairGate } from './model-gate.js';
 
 /** Who calls the model: the chat route or a scheduled run. */
 export type ModelCaller = 'chat' | 'scheduler';
@@ -96,4 +97,26 @@ function outcomeOf(err: unknown, signal: AbortSignal): string {
 
 function nonNegative(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** The model connection pool's state, read at each scrape (no per-tenant label: unbounded). */
+export function registerModelPoolGauges(registry: Registry, gate: FairGate): void {
+  const registers = [registry];
+  new Gauge({
+    name: 'hermesx_model_connections_in_use',
+    help: "Model requests holding a connection of this replica's pool (LLM_MAX_CONNECTIONS)",
+    registers,
+    collect() {
+      this.set(gate.snapshot().active);
+    },
+  });
+  new Gauge({
+    name: 'hermesx_model_requests_waiting',
+    help: "Model requests waiting for a connection in their tenant's queue",
+    registers,
+    collect() {
+      const { queued } = gate.snapshot();
+      this.set(Object.values(queued).reduce((sum, n) => sum + n, 0));
+    },
+  });
 }

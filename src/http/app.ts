@@ -9,6 +9,8 @@ import { createLlm, type Llm } from '../agent/llm.js';
 import type { ToolMetrics } from '../agent/tool-metrics.js';
 import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
+import { createModelConnections, type ModelConnections } from '../agent/model-connections.js';
+import { registerModelPoolGauges } from '../agent/model-metrics.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
@@ -52,6 +54,10 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** The pending lease of a chat's Idempotency-Key (default 10 min; tests shorten it). */
+  idempotencyLeaseMs?: number;
+  /** The process's pool to the model server, shared with the scheduler's client (default: new). */
+  modelConnections?: ModelConnections;
   /** Tenant secrets (defaults to a vault over HERMES_SECRETS_KEY). */
   vault?: SecretsVault;
   /** Tenant skills; absent: the skills routes answer 503 (no object store). */
@@ -164,6 +170,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   const sweeper = startIdempotencySweeper(deps.pool, deps.log);
   app.addHook('onClose', async () => sweeper.stop());
+  const modelConnections =
+    deps.modelConnections ??
+    createModelConnections(deps.config.llm.url, deps.config.modelConnections);
+  registerModelPoolGauges(deps.registry, modelConnections.gate);
   registerChatRoutes(app, {
     pool: deps.pool,
     now,
@@ -172,13 +182,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schedulerRunning,
     controls,
     rateLimiter,
-    llm: deps.llm ?? createLlm(deps.config.llm),
-    streamingLlm: deps.streamingLlm ?? createStreamingLlm(deps.config.llm),
+    llm: deps.llm ?? createLlm(deps.config.llm, { connections: modelConnections }),
+    streamingLlm:
+      deps.streamingLlm ?? createStreamingLlm(deps.config.llm, { connections: modelConnections }),
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
     turns: new ChatTurnLimiter(deps.redis),
     maxTurnsPerTenant: deps.config.chatMaxTurnsPerTenant,
     turnTimeoutMs: deps.config.chatTurnTimeoutMs,
+    idempotencyLeaseMs: deps.idempotencyLeaseMs,
     tools: (tenantId) => loadChatTools(chatTools, tenantId),
   });
   registerSecretRoutes(app, { vault });

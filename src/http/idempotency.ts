@@ -14,10 +14,8 @@ import { ApiError } from './errors.js';
 
 /** How long an answer is kept for a retry with the same Idempotency-Key. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
-// A first request still "in progress" after this long died with its replica: the key is free.
-const PENDING_STALE_MS = 10 * 60_000;
-// While the first request runs, its lease is renewed this often (a turn may outlast the lease).
-const LEASE_RENEW_MS = PENDING_STALE_MS / 4;
+/** A first request still "in progress" after this long died with its replica: the key is free. */
+export const PENDING_LEASE_MS = 10 * 60_000;
 /** Keys kept per tenant (answers are at most 64 KB): the oldest answered ones are evicted. */
 export const MAX_KEYS_PER_TENANT = 100;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -51,6 +49,8 @@ export async function claimIdempotencyKey(
   request: FastifyRequest,
   tenantId: string,
   scope: string,
+  /** Tests shorten it; the lease is renewed every quarter of it while the request runs. */
+  leaseMs = PENDING_LEASE_MS,
 ): Promise<IdempotentClaim> {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return { kind: 'none' };
@@ -75,7 +75,7 @@ export async function claimIdempotencyKey(
     if (!row) return 'busy' as const;
     if (row.request_hash !== hash) return 'reused' as const;
     if (row.status_code !== null) return { status: row.status_code, body: row.response };
-    if (row.age_ms < PENDING_STALE_MS) return 'busy' as const;
+    if (row.age_ms < leaseMs) return 'busy' as const;
     await deleteKey(client, scope, key);
     return (await insertPendingKey(client, scope, key, hash))
       ? ('first' as const)
@@ -96,6 +96,7 @@ export async function claimIdempotencyKey(
     );
   }
   if (outcome !== 'first') return { kind: 'replay', answer: outcome };
+  // A turn may outlast the lease (CHAT_TURN_TIMEOUT is 10 min too): renewed well before it ends.
   const lease = setInterval(() => {
     withTenant(pool, tenantId, (client) => touchPendingKey(client, scope, key)).catch(
       (err: unknown) =>
@@ -104,7 +105,7 @@ export async function claimIdempotencyKey(
           'idempotency: lease renewal failed',
         ),
     );
-  }, LEASE_RENEW_MS);
+  }, leaseMs / 4);
   lease.unref();
   const stop = () => clearInterval(lease);
   return {

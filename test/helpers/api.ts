@@ -2,6 +2,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Registry } from 'prom-client';
 import { expect } from 'vitest';
+import type { ModelConnections } from '../../src/agent/model-connections.js';
 import { loadConfig } from '../../src/config.js';
 import type { Pool } from '../../src/db/pool.js';
 import { buildApp } from '../../src/http/app.js';
@@ -29,6 +30,10 @@ export interface TestAppOptions {
   log?: Logger;
   /** Tenant skills (by default none: the skills routes answer 503). */
   skills?: SkillLibrary;
+  /** The pool to the model server, to look at its queues (by default the app makes its own). */
+  modelConnections?: ModelConnections;
+  /** A short pending lease for Idempotency-Keys (by default 10 min). */
+  idempotencyLeaseMs?: number;
 }
 
 export interface TestApp {
@@ -53,6 +58,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ...(options.now ? { now: options.now } : {}),
     ...(options.schedulerRunning ? { schedulerRunning: options.schedulerRunning } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
+    ...(options.modelConnections ? { modelConnections: options.modelConnections } : {}),
+    ...(options.idempotencyLeaseMs ? { idempotencyLeaseMs: options.idempotencyLeaseMs } : {}),
   });
   await app.ready();
   return {

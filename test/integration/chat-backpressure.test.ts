@@ -6,7 +6,9 @@ import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatStream, MAX_UNSENT_BYTES } from '../../src/http/chat-stream.js';
 import { DEFAULT_TENANT_KEY, bearer, buildTestApp, type TestApp } from '../helpers/api.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
@@ -16,6 +18,15 @@ import { waitFor } from '../helpers/process-wait.js';
 const CONTENT_CHARS = 64 * 1024;
 const STREAMS = 10;
 const LONG_MODEL = 'm'.repeat(200);
+
+/** Sends a request and never reads the answer (the bytes come in only once `resume` is called). */
+function stalledRequest(port: number, request: string): net.Socket {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write(request);
+  socket.pause();
+  return socket;
+}
 
 /** A client that sends a streamed chat request and never reads the answer. */
 function stalledClient(port: number): net.Socket {
@@ -100,6 +111,9 @@ describe('streamed chat backpressure', () => {
         .stdout()
         .split('\n')
         .filter((l) => l === 'answered').length;
+    const serverSockets: net.Socket[] = [];
+    const onConnection = (socket: net.Socket) => serverSockets.push(socket);
+    stalledApi.app.server.on('connection', onConnection);
     const before = heldMb();
     const sockets = Array.from({ length: STREAMS }, () => stalledClient(port));
     try {
@@ -130,10 +144,67 @@ describe('streamed chat backpressure', () => {
         `held: ${before.toFixed(0)} MB → peak ${peak.toFixed(0)} MB (+${addedMb.toFixed(1)} MB)`,
       );
       expect(addedMb).toBeLessThan(30);
+      // What each replica-side socket still buffers for its client stays under the bound.
+      expect(serverSockets).toHaveLength(STREAMS);
+      for (const socket of serverSockets) {
+        expect(socket.writableLength).toBeLessThanOrEqual(MAX_UNSENT_BYTES);
+      }
     } finally {
+      stalledApi.app.server.off('connection', onConnection);
       for (const socket of sockets) socket.destroy();
     }
   }, 120_000);
+
+  it(`ends a stream whose client stopped reading once ${MAX_UNSENT_BYTES / 1024} KB wait unsent`, async () => {
+    // The answer limit keeps a chat turn's content far under the bound, so the bound is tested on
+    // the stream itself, over a real socket, with a content limit large enough to pass it.
+    const server = Fastify();
+    const closed: { finished: boolean }[] = [];
+    const contentBytes = 8 * 1024 * 1024;
+    server.get('/stream', async (_request, reply) => {
+      const stream = new ChatStream(
+        reply,
+        { id: 'chatcmpl-bound', created: 0, model: 'm' },
+        { heartbeatMs: 60_000, maxContentBytes: contentBytes },
+      );
+      reply.raw.once('close', () => closed.push({ finished: reply.raw.writableFinished }));
+      const piece = 'x'.repeat(64 * 1024);
+      for (let sent = 0; sent < contentBytes; sent += piece.length) {
+        stream.delta(piece);
+        // The socket gets its chance to tell the stream it is full.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      stream.finish(undefined, undefined);
+      return reply;
+    });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const port = (server.server.address() as AddressInfo).port;
+    const socket = stalledRequest(port, 'GET /stream HTTP/1.1\r\nHost: x\r\n\r\n');
+    try {
+      // The server drops the connection with the answer unfinished, while the client still reads
+      // nothing (the route then aborts the turn, as for a client that went away).
+      await waitFor(() => expect(closed).toEqual([{ finished: false }]), {
+        timeoutMs: 30_000,
+        what: 'the stalled stream to be ended',
+      });
+      let received = 0;
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        text = (text + chunk.toString('latin1')).slice(-64);
+      });
+      const ended = new Promise((resolve) => socket.once('close', resolve));
+      socket.resume();
+      await ended;
+      // What the client gets is what the kernel had taken, far from the 8 MB, and no [DONE].
+      expect(received).toBeGreaterThan(0);
+      expect(received).toBeLessThan(contentBytes / 2);
+      expect(text).not.toContain('[DONE]');
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
 
   it('answers with the model that answered, not the string the client sent', async () => {
     llm.setHandler(() => ({ content: 'short' }));

@@ -257,6 +257,74 @@ describe('retries of a chat turn', () => {
     expect(timers()).toBeLessThanOrEqual(timersBefore);
   });
 
+  it("renews a long turn's pending lease, so a retry during it gets 409, not a second turn", async () => {
+    // A lease of 1 s (renewed every 250 ms) stands for the 10 min one; the turn outlasts it.
+    const leaseMs = 1000;
+    const short = await buildTestApp({
+      databaseUrl,
+      config: { LLM_API_URL: llm.url },
+      idempotencyLeaseMs: leaseMs,
+    });
+    let release: (() => void) | undefined;
+    llm.setHandler((_body, index) =>
+      index === 0
+        ? new Promise((resolve) => (release = () => resolve({ content: 'the long answer' })))
+        : { content: 'a second turn' },
+    );
+    const send = () =>
+      short.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { ...bearer(DEFAULT_TENANT_KEY), 'idempotency-key': 'long-turn-key' },
+        payload: { messages: [{ role: 'user', content: 'take your time' }] },
+      });
+    const pendingRow = async () =>
+      (
+        await withOwner(databaseUrl, (c) =>
+          c.query<{ claimed_ms: number; age_ms: number }>(
+            `SELECT extract(epoch FROM created_at) * 1000 AS claimed_ms,
+                    extract(epoch FROM now() - created_at) * 1000 AS age_ms
+               FROM idempotency_keys WHERE key = 'long-turn-key' AND status_code IS NULL`,
+          ),
+        )
+      ).rows[0];
+    try {
+      const first = send();
+      await waitFor(() => expect(release).toBeDefined(), {
+        timeoutMs: 10_000,
+        what: 'the turn to reach the model',
+      });
+      const claimed = await pendingRow();
+      expect(claimed).toBeDefined();
+      const claimedMs = Number(claimed!.claimed_ms);
+      // Until more than a lease has passed since the claim, with the lease renewed meanwhile.
+      await waitFor(
+        async () => {
+          const row = await pendingRow();
+          expect(Number(row?.claimed_ms)).toBeGreaterThan(claimedMs);
+          expect(Number(row?.claimed_ms) + Number(row?.age_ms) - claimedMs).toBeGreaterThan(
+            leaseMs * 1.5,
+          );
+        },
+        { timeoutMs: 20_000, intervalMs: 100, what: 'the lease to be renewed past its length' },
+      );
+      const retry = await send();
+      expectError(retry, 409, 'idempotency_key_in_progress');
+      expect(llm.calls).toHaveLength(1);
+      release!();
+      const answer = await first;
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.body).toContain('the long answer');
+      const replayed = await send();
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body).toContain('the long answer');
+      expect(llm.calls).toHaveLength(1);
+    } finally {
+      release?.();
+      await short.close();
+    }
+  });
+
   it(`keeps at most ${MAX_KEYS_PER_TENANT} keys per tenant, evicting the oldest answered ones`, async () => {
     const { key: tenantKey, tenant } = await createTenantWithKey(api.app, {
       rate_limit_rpm: 10_000,

@@ -204,4 +204,27 @@ describe('secret strength (saas-api)', () => {
       /invalid setting SAAS_TRUSTED_PROXIES="everyone"/,
     );
   });
+
+  it('reads the model pool settings, a tenant keeping three quarters of it by default', () => {
+    expect(loadConfig({}).modelConnections).toEqual({
+      maxConnections: 256,
+      maxConnectionsPerTenant: 192,
+      maxQueuedPerTenant: 1000,
+    });
+    expect(loadConfig({ LLM_MAX_CONNECTIONS: '8' }).modelConnections.maxConnectionsPerTenant).toBe(
+      6,
+    );
+    const set = loadConfig({
+      LLM_MAX_CONNECTIONS: '16',
+      LLM_MAX_CONNECTIONS_PER_TENANT: '40',
+      LLM_QUEUE_PER_TENANT: '5',
+    });
+    // A share larger than the pool is the pool.
+    expect(set.modelConnections).toEqual({
+      maxConnections: 16,
+      maxConnectionsPerTenant: 16,
+      maxQueuedPerTenant: 5,
+    });
+    expect(() => loadConfig({ LLM_MAX_CONNECTIONS: '0' })).toThrow(/LLM_MAX_CONNECTIONS/);
+  });
 });

@@ -63,6 +63,8 @@ export interface ChatDeps extends TriggerDeps {
   maxTurnsPerTenant: number;
   /** A turn's deadline (CHAT_TURN_TIMEOUT). */
   turnTimeoutMs: number;
+  /** The pending lease of an Idempotency-Key (default 10 min; tests shorten it). */
+  idempotencyLeaseMs?: number | undefined;
 }
 
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
@@ -147,7 +149,13 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       // Before the key is claimed: a failure here leaves nothing to release.
       const toolkit = deps.tools ? await deps.tools(tenantId) : undefined;
       const system = [systemPrompt(deps.now()), toolkit?.system].filter(Boolean).join('\n\n');
-      const claim = await claimIdempotencyKey(deps.pool, request, tenantId, 'chat.completions');
+      const claim = await claimIdempotencyKey(
+        deps.pool,
+        request,
+        tenantId,
+        'chat.completions',
+        deps.idempotencyLeaseMs,
+      );
       if (claim.kind === 'replay') return replay(reply, claim.answer, body, deps.heartbeatMs);
       // The lease outlives the deadline a little, so a replica that dies frees the slot by itself.
       const leaseMs = deps.turnTimeoutMs + 60_000;
@@ -202,10 +210,11 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         let answer: AgentAnswer;
         try {
           answer = await runAgent(
+            // Each model call waits for a connection in this tenant's turn (model-gate.ts).
             stream
               ? (params, signal) =>
-                  deps.streamingLlm.complete(params, signal, (t) => stream.delta(t))
-              : deps.llm,
+                  deps.streamingLlm.complete(params, signal, (t) => stream.delta(t), { tenantId })
+              : (params, signal) => deps.llm.complete(params, signal, { tenantId }),
             {
               messages: [{ role: 'system', content: system }, ...toMessages(body)],
               tools: [cronjob, ...(toolkit?.tools ?? [])],
