@@ -6,6 +6,7 @@ import { tidyOpenApiDocument } from '../openapi-tidy.js';
 
 const TAGS = [
   { name: 'cron jobs', description: 'The tenant’s scheduled agent prompts and their runs' },
+  { name: 'runs', description: 'Runs across the tenant’s jobs: search, cancel, retry' },
   {
     name: 'webhooks',
     description: 'Signed deliveries of run outcomes to the tenant’s endpoints (Standard Webhooks)',
