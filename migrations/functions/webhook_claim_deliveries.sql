@@ -12,7 +12,8 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
                  run_started_at timestamptz, run_finished_at timestamptz, run_status text,
                  run_result text, run_error text, run_error_kind text, run_attempts integer,
                  run_duration_ms integer, run_pod_id text, run_created_at timestamptz,
-                 run_origin text, run_result_bytes integer, run_result_complete boolean)
+                 run_origin text, run_result_bytes integer, run_result_complete boolean,
+                 run_attempt integer, run_not_before timestamptz)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -60,7 +61,8 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
            r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
            r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
            (r.result_object_key IS NULL AND NOT r.result_truncated
-             AND coalesce(length(r.result), 0) <= 4096)
+             AND coalesce(length(r.result), 0) <= 4096),
+           r.attempt, r.not_before
       FROM leased l
       JOIN webhook_endpoints e ON e.id = l.endpoint_id
       LEFT JOIN cron_jobs j ON j.id = l.cron_job_id

@@ -18,8 +18,19 @@ export interface ControlFields {
   timeoutMs: number | null;
   model: string | null;
   jitterMs: number | null;
+  /** The retry policy (migration 250); null: a failed attempt is the run's outcome. */
+  retry: RetryPolicy | null;
   /** A resumed job starts counting failures in a row from zero. */
   consecutiveFailures: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included (1 to 10). */
+  maxAttempts: number;
+  /** Before the second attempt; doubled for each next one, capped at an hour. */
+  backoffMs: number;
+  /** Retry even after a tool call with side effects. */
+  afterSideEffects: boolean;
 }
 
 interface LoadedRow {
@@ -162,6 +173,9 @@ export interface JobRow {
   timeout_ms: number | null;
   model: string | null;
   jitter_ms: number | null;
+  retry_max_attempts: number | null;
+  retry_backoff_ms: number | null;
+  retry_after_side_effects: boolean;
   skills: string[];
   context_previous_result: boolean;
 }
@@ -173,6 +187,7 @@ const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled,
   last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
   labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
   consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms,
+  retry_max_attempts, retry_backoff_ms, retry_after_side_effects,
   skills, context_previous_result`;
 
 export interface JobFields {
@@ -199,6 +214,9 @@ const CONTROL_COLUMNS = [
   'model',
   'consecutive_failures',
   'jitter_ms',
+  'retry_max_attempts',
+  'retry_backoff_ms',
+  'retry_after_side_effects',
 ] as const;
 
 function controlValues(c: ControlFields): unknown[] {
@@ -215,6 +233,9 @@ function controlValues(c: ControlFields): unknown[] {
     c.model,
     c.consecutiveFailures,
     c.jitterMs,
+    c.retry?.maxAttempts ?? null,
+    c.retry?.backoffMs ?? null,
+    c.retry?.afterSideEffects ?? false,
   ];
 }
 

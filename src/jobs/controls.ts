@@ -1,7 +1,7 @@
 // The per-job run controls' rules (labels, pausing with a reason, limits, timeout, model): pure
 // checks the job commands apply before writing, shared by the REST API and the cronjob tool.
 import { formatDurationMs, parseDurationMs } from '../duration.js';
-import type { ControlFields, JobRow } from '../db/jobs.js';
+import type { ControlFields, JobRow, RetryPolicy } from '../db/jobs.js';
 
 /** The controls as a request gives them: absent keeps the current value, null clears it. */
 export interface JobControlsInput {
@@ -13,6 +13,14 @@ export interface JobControlsInput {
   timeout?: string | null | undefined;
   model?: string | null | undefined;
   jitter?: string | null | undefined;
+  retry?: RetryInput | null | undefined;
+}
+
+/** A retry policy as a request gives it. */
+export interface RetryInput {
+  max_attempts: number;
+  backoff: string;
+  after_side_effects?: boolean | undefined;
 }
 
 export interface ControlSettings {
@@ -36,6 +44,9 @@ export const CONTROL_LIMITS = {
   maxRunsMax: 1_000_000_000,
   minTimeoutMs: 1000,
   maxJitterMs: 3_600_000,
+  maxRetryAttempts: 10,
+  minRetryBackoffMs: 1000,
+  maxRetryBackoffMs: 3_600_000,
 };
 
 // Letters, digits and . _ / - (no "=": a filter is written key=value), starting with a letter or digit.
@@ -95,6 +106,36 @@ function checkJitter(text: string): number {
     throw new ControlError('jitter must be a whole number of seconds from 1s to 1h, such as 30s');
   }
   return ms;
+}
+
+function checkRetry(input: RetryInput): RetryPolicy {
+  const maxAttempts = checkPositive(
+    'retry.max_attempts',
+    input.max_attempts,
+    CONTROL_LIMITS.maxRetryAttempts,
+  );
+  const backoffMs = typeof input.backoff === 'string' ? parseDurationMs(input.backoff) : null;
+  if (
+    backoffMs === null ||
+    backoffMs < CONTROL_LIMITS.minRetryBackoffMs ||
+    backoffMs > CONTROL_LIMITS.maxRetryBackoffMs ||
+    backoffMs % 1000 !== 0
+  ) {
+    throw new ControlError(
+      'retry.backoff must be a whole number of seconds from 1s to 1h, such as 30s',
+    );
+  }
+  return { maxAttempts, backoffMs, afterSideEffects: input.after_side_effects ?? false };
+}
+
+/** The stored retry policy of a job row, or null. */
+export function retryOf(row: JobRow | undefined): RetryPolicy | null {
+  if (!row || row.retry_max_attempts === null || row.retry_backoff_ms === null) return null;
+  return {
+    maxAttempts: row.retry_max_attempts,
+    backoffMs: row.retry_backoff_ms,
+    afterSideEffects: row.retry_after_side_effects,
+  };
 }
 
 function checkEndsAt(text: string): Date {
@@ -169,6 +210,7 @@ export function prepareControls(
       : (current?.timeout_ms ?? null),
     model: pick('model') ? (input.model ?? null) : (current?.model ?? null),
     jitterMs: pick('jitter') ? nullable(input.jitter, checkJitter) : (current?.jitter_ms ?? null),
+    retry: pick('retry') ? nullable(input.retry, checkRetry) : retryOf(current),
     pausedReason: null,
     pausedAt: null,
     pausedBy: null,

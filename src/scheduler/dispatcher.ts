@@ -73,7 +73,7 @@ export class Dispatcher {
     let room = this.deps.settings.maxConcurrentRuns - this.busySlots - this.waiting.size;
     for (const occurrence of orderFairly(occurrences)) {
       const current = this.inFlight.get(occurrence.jobId);
-      if (current && occurrence.kind !== 'adopted') {
+      if (current && !occurrence.adopted) {
         if (current.occurrence.scheduledAtMs < occurrence.scheduledAtMs) {
           this.skipped(occurrence, 'overlap');
         }
@@ -186,7 +186,7 @@ export class Dispatcher {
         this.skipped(occurrence, 'overlap');
         continue;
       }
-      if (occurrence.kind !== 'adopted' && nowMs - occurrence.scheduledAtMs > maxWaitMs) {
+      if (!occurrence.adopted && nowMs - occurrence.scheduledAtMs > maxWaitMs) {
         this.skipped(occurrence, 'expired');
         continue;
       }

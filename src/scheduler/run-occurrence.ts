@@ -6,6 +6,7 @@ import type { SkipReason } from './events.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
 import type { ClaimAnswer, LockHolder } from './ports.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
+import { lockQueuedRun } from './queued-runs.js';
 import { recordRun } from './record-run.js';
 
 export async function runOccurrence(
@@ -17,13 +18,17 @@ export async function runOccurrence(
   const loaded = occurrence.job ?? deps.lookup(occurrence.jobId);
   if (!loaded) return occurrence.adopted ? dropAdopted(deps, occurrence) : skip('not_loaded');
   let token: string | null = null;
-  if (!occurrence.adopted) {
-    const lock = await takeLock(deps, occurrence);
+  if (!occurrence.adopted || occurrence.kind === 'queued') {
+    const lock =
+      occurrence.kind === 'queued'
+        ? await lockQueuedRun(deps, occurrence)
+        : await takeLock(deps, occurrence);
     if (lock.kind === 'skipped') return lock;
     token = lock.token;
   }
-  // The lock stays a "done" marker unless the occurrence may still need running.
-  let doneAtMs: number | null = occurrence.scheduledAtMs;
+  // The lock stays a "done" marker unless the occurrence may still need running (a queued run
+  // may be retried again: its lock simply goes).
+  let doneAtMs: number | null = occurrence.kind === 'queued' ? null : occurrence.scheduledAtMs;
   try {
     const claim = occurrence.adopted
       ? ({ kind: 'claimed', run: occurrence.adopted } as const)

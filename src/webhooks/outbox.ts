@@ -47,11 +47,13 @@ interface ClaimRow {
   run_error_kind: ErrorKind | null;
   run_attempts: number;
   run_duration_ms: number | null;
-  run_pod_id: string;
+  run_pod_id: string | null;
   run_created_at: Date;
   run_origin: RunRow['origin'];
   run_result_bytes: number | null;
   run_result_complete: boolean;
+  run_attempt: number;
+  run_not_before: Date | null;
 }
 
 export interface ClaimLimits {
@@ -92,6 +94,8 @@ export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<
             error: row.run_error,
             error_kind: row.run_error_kind,
             attempts: row.run_attempts,
+            attempt: row.run_attempt,
+            not_before: row.run_not_before,
             duration_ms: row.run_duration_ms,
             pod_id: row.run_pod_id,
             created_at: row.run_created_at,

@@ -241,6 +241,8 @@ export class FakeJobStore implements JobStore {
     cleanupStaleRuns: 0,
     maintainRunHistory: 0,
     noteProgress: 0,
+    takeQueuedRuns: 0,
+    requeueRuns: 0,
   };
 
   constructor(private readonly clock: Clock) {}
