@@ -42,9 +42,10 @@ export async function requeueRuns(
   delayMs: number,
 ): Promise<string[]> {
   if (runIds.length === 0) return [];
-  const { rows } = await pool.query<{ id: string }>(
-    'SELECT scheduler_requeue($1, $2, $3) AS id',
-    [runIds, podId, Math.round(delayMs)],
-  );
+  const { rows } = await pool.query<{ id: string }>('SELECT scheduler_requeue($1, $2, $3) AS id', [
+    runIds,
+    podId,
+    Math.round(delayMs),
+  ]);
   return rows.map((row) => row.id);
 }

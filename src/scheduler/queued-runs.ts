@@ -28,7 +28,11 @@ export async function takeQueuedRuns(
   if (!store.takeQueuedRuns || room <= 0) return [];
   const taken = await store.takeQueuedRuns(settings.podId, Math.min(room, QUEUED_TAKE_LIMIT));
   const busy = taken.filter((run) => holds(run.jobId));
-  if (busy.length > 0) await handBack(deps, busy.map((run) => run.runId));
+  if (busy.length > 0)
+    await handBack(
+      deps,
+      busy.map((run) => run.runId),
+    );
   const free = taken.filter((run) => !holds(run.jobId));
   for (const run of free) {
     deps.log.info(

@@ -173,7 +173,9 @@ export class Scheduler {
         const { busySlots, waiting } = this.dispatcher.snapshot();
         const room = settings.maxConcurrentRuns - busySlots - waiting;
         const holds = (jobId: string) => this.dispatcher.holds(jobId);
-        this.dispatcher.offer(await this.withJobs(await takeQueuedRuns(this.recovery, room, holds)));
+        this.dispatcher.offer(
+          await this.withJobs(await takeQueuedRuns(this.recovery, room, holds)),
+        );
       }),
     );
     loop('recovery', settings.recoveryIntervalMs, () =>
