@@ -124,7 +124,7 @@ webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
 webhook_deliveries.endpoint_id uuid NOT NULL
 webhook_deliveries.cron_job_id uuid NOT NULL
-webhook_deliveries.run_id uuid NOT NULL
+webhook_deliveries.run_id uuid
 webhook_deliveries.event_type text NOT NULL
 webhook_deliveries.status text NOT NULL DEFAULT 'pending'::text
 webhook_deliveries.attempts integer NOT NULL DEFAULT 0
@@ -135,6 +135,7 @@ webhook_deliveries.last_error text
 webhook_deliveries.created_at timestamp with time zone NOT NULL DEFAULT now()
 webhook_deliveries.delivered_at timestamp with time zone
 webhook_deliveries.updated_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_deliveries.payload jsonb
 webhook_delivery_attempts.id bigint NOT NULL
 webhook_delivery_attempts.delivery_id uuid NOT NULL
 webhook_delivery_attempts.tenant_id uuid NOT NULL
@@ -242,10 +243,12 @@ webhook_deliveries webhook_deliveries_attempts_check CHECK ((attempts >= 0))
 webhook_deliveries webhook_deliveries_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (endpoint_id, run_id, event_type)
 webhook_deliveries webhook_deliveries_endpoint_id_tenant_id_fkey FOREIGN KEY (endpoint_id, tenant_id) REFERENCES webhook_endpoints(id, tenant_id) ON DELETE CASCADE
-webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text])))
+webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text])))
 webhook_deliveries webhook_deliveries_last_error_check CHECK ((length(last_error) <= 1024))
+webhook_deliveries webhook_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 8192))
 webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text])))
+webhook_deliveries webhook_deliveries_subject CHECK (((event_type = 'job.paused'::text) = ((run_id IS NULL) AND (payload IS NOT NULL))))
 webhook_delivery_attempts webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
 webhook_delivery_attempts webhook_delivery_attempts_error_check CHECK ((length(error) <= 1024))
 webhook_delivery_attempts webhook_delivery_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['delivered'::text, 'retry'::text, 'failed'::text, 'gone'::text, 'refused'::text])))
@@ -253,7 +256,7 @@ webhook_delivery_attempts webhook_delivery_attempts_pkey PRIMARY KEY (id)
 webhook_endpoints webhook_endpoints_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_endpoints webhook_endpoints_description_check CHECK ((length(description) <= 500))
 webhook_endpoints webhook_endpoints_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['gone'::text, 'failing'::text])))
-webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text]))
+webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text]))
 webhook_endpoints webhook_endpoints_id_tenant_id_key UNIQUE (id, tenant_id)
 webhook_endpoints webhook_endpoints_pkey PRIMARY KEY (id)
 webhook_endpoints webhook_endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -388,6 +391,7 @@ CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
+CREATE TRIGGER cron_jobs_webhooks_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by IS NOT NULL))) EXECUTE FUNCTION webhook_enqueue_job_paused_trigger()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
 -- function grants
@@ -423,6 +427,8 @@ scheduler_take_queued(p_pod_id text, p_limit integer) SECURITY DEFINER execute: 
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_job_paused_trigger() INVOKER execute:  +PUBLIC
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run_trigger() INVOKER execute:  +PUBLIC
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
@@ -1041,39 +1047,44 @@ AS $function$
        FROM tenants t
       WHERE t.max_concurrent_runs > 0
         AND t.id IN (SELECT q.tenant_id FROM cron_job_runs q
-                      WHERE q.status = 'queued' AND q.not_before <= now()
-                      ORDER BY q.not_before LIMIT p_limit)
+                      WHERE q.status = 'queued' AND q.not_before <= now())
       ORDER BY t.id;
     RETURN QUERY
-    WITH due AS (
-      SELECT q.id, q.scheduled_at, q.cron_job_id, q.tenant_id, q.not_before
+    WITH heads AS (
+      -- The oldest due queued run of each job that may run now.
+      SELECT DISTINCT ON (q.cron_job_id) q.id, q.scheduled_at, q.cron_job_id, q.tenant_id,
+             q.not_before
         FROM cron_job_runs q
        WHERE q.status = 'queued' AND q.not_before <= now()
          AND EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
                       WHERE j.id = q.cron_job_id AND j.enabled AND t.deleted_at IS NULL)
          AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
                           WHERE x.cron_job_id = q.cron_job_id AND x.status IN ('claimed', 'running'))
-       ORDER BY q.not_before, q.id
-       LIMIT p_limit
-       FOR UPDATE OF q SKIP LOCKED
-    ), first_of_job AS (
-      SELECT DISTINCT ON (d.cron_job_id) d.* FROM due d ORDER BY d.cron_job_id, d.not_before, d.id
+       ORDER BY q.cron_job_id, q.not_before, q.id
     ), ranked AS (
-      SELECT f.*, tn.max_concurrent_runs AS cap,
-             row_number() OVER (PARTITION BY f.tenant_id ORDER BY f.not_before, f.id) AS rank_in_tenant
-        FROM first_of_job f JOIN tenants tn ON tn.id = f.tenant_id
+      SELECT h.*, tn.max_concurrent_runs AS cap,
+             row_number() OVER (PARTITION BY h.tenant_id ORDER BY h.not_before, h.id) AS rank_in_tenant
+        FROM heads h JOIN tenants tn ON tn.id = h.tenant_id
     ), admitted AS (
+      -- Round-robin over tenants (each one's oldest first), within each capped tenant's room.
       SELECT k.id, k.scheduled_at FROM ranked k
        WHERE coalesce(k.cap, 0) = 0
           OR k.rank_in_tenant <= k.cap - (SELECT count(*) FROM cron_job_runs a
                                            WHERE a.tenant_id = k.tenant_id
                                              AND a.status IN ('claimed', 'running'))
+       ORDER BY k.rank_in_tenant, k.not_before, k.id
+       LIMIT p_limit
+    ), locked AS (
+      SELECT q.id, q.scheduled_at FROM cron_job_runs q JOIN admitted m
+          ON q.id = m.id AND q.scheduled_at = m.scheduled_at
+       WHERE q.status = 'queued'
+       FOR UPDATE OF q SKIP LOCKED
     ), taken AS (
       UPDATE cron_job_runs r
          SET status = 'claimed', pod_id = p_pod_id, started_at = now(), not_before = NULL,
              attempts = 0, model_called_at = NULL
-        FROM admitted m
-       WHERE r.id = m.id AND r.scheduled_at = m.scheduled_at AND r.status = 'queued'
+        FROM locked m
+       WHERE r.id = m.id AND r.scheduled_at = m.scheduled_at
       RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
     )
     SELECT k.id, k.cron_job_id, k.tenant_id, k.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
@@ -1103,7 +1114,7 @@ AS $function$
      WHERE id = p_delivery_id AND status = 'pending' AND leased_by = p_pod_id
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer)
- RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, previous_secret text, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean, run_attempt integer, run_not_before timestamp with time zone)
+ RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, previous_secret text, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean, run_attempt integer, run_not_before timestamp with time zone, payload jsonb)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1153,13 +1164,46 @@ AS $function$
            r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
            (r.result_object_key IS NULL AND NOT r.result_truncated
              AND coalesce(length(r.result), 0) <= 4096),
-           r.attempt, r.not_before
+           r.attempt, r.not_before, l.payload
       FROM leased l
       JOIN webhook_endpoints e ON e.id = l.endpoint_id
       LEFT JOIN cron_jobs j ON j.id = l.cron_job_id
       LEFT JOIN cron_job_runs r ON r.id = l.run_id AND r.tenant_id = l.tenant_id;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type,
+                                    payload)
+    SELECT e.tenant_id, e.id, p_cron_job_id, NULL, 'job.paused', p_payload
+      FROM webhook_endpoints e
+     WHERE e.tenant_id = p_tenant_id
+       AND e.enabled
+       AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
+       AND (cardinality(e.events) = 0 OR 'job.paused' = ANY (e.events))
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused_trigger()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM webhook_enqueue_job_paused(NEW.tenant_id, NEW.id, jsonb_build_object(
+    'job_id', NEW.id,
+    'job_name', NEW.name,
+    'paused_at', NEW.paused_at,
+    'paused_by', NEW.paused_by,
+    'paused_reason', NEW.paused_reason,
+    'stopped_by', NEW.stopped_by,
+    'consecutive_failures', NEW.consecutive_failures,
+    'run_count', NEW.run_count,
+    'labels', NEW.labels));
+  RETURN NULL;
+END
+$function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text)
  RETURNS void
  LANGUAGE sql

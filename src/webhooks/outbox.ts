@@ -21,8 +21,23 @@ export interface ClaimedDelivery {
   createdAt: Date;
   jobId: string;
   jobName: string | null;
-  /** Null when the run (or its job) was deleted before sending. */
+  /** Null when the run (or its job) was deleted before sending, and for a job event. */
   run: RunRow | null;
+  /** A job event's data (job.paused), as it was when the event happened. */
+  payload: JobPausedData | null;
+}
+
+/** The data of a job.paused event (migration 251's trigger writes it). */
+export interface JobPausedData {
+  job_id: string;
+  job_name: string;
+  paused_at: string | null;
+  paused_by: 'user' | 'system' | null;
+  paused_reason: string | null;
+  stopped_by: string | null;
+  consecutive_failures: number;
+  run_count: number;
+  labels: Record<string, string>;
 }
 
 interface ClaimRow {
@@ -54,6 +69,7 @@ interface ClaimRow {
   run_result_complete: boolean;
   run_attempt: number;
   run_not_before: Date | null;
+  payload: JobPausedData | null;
 }
 
 export interface ClaimLimits {
@@ -80,6 +96,7 @@ export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<
     createdAt: row.created_at,
     jobId: row.cron_job_id,
     jobName: row.job_name,
+    payload: row.payload,
     run:
       row.run_id === null
         ? null
