@@ -209,6 +209,7 @@ export const JOB_FIELDS = [
   'timeout',
   'model',
   'jitter',
+  'retry',
   'skills',
   'context',
 ];

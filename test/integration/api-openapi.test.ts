@@ -166,6 +166,7 @@ describe('OpenAPI description and /docs', () => {
         'timeout',
         'model',
         'jitter',
+        'retry',
         'context',
         'skills',
       ].sort(),
