@@ -50,6 +50,9 @@ export function ControlFacts({ job }: { job: Job }) {
           job.ends_at ? `ends ${formatInZone(job.ends_at, browserZone)}` : null,
           job.model ? `model ${job.model}` : null,
           job.jitter ? `jitter ${job.jitter}` : null,
+          job.retry
+            ? `retries: ${job.retry.max_attempts} attempts, backoff ${job.retry.backoff}${job.retry.after_side_effects ? ', even after side effects' : ''}`
+            : null,
         ]
           .filter(Boolean)
           .join(' · ') || 'none'}
