@@ -112,3 +112,20 @@ CREATE FUNCTION cron_job_runs_retry_attempt() RETURNS trigger
 CREATE TRIGGER cron_job_runs_retry_attempt BEFORE UPDATE OF status ON cron_job_runs
   FOR EACH ROW WHEN (NEW.status = 'failed' AND OLD.status IN ('claimed', 'running'))
   EXECUTE FUNCTION cron_job_runs_retry_attempt();
+
+-- The retry policy is part of the definition: changing it is an update of the job (pods never
+-- read it: the trigger above does, at the time of each failure).
+CREATE OR REPLACE FUNCTION cron_jobs_track_controls() RETURNS trigger
+  LANGUAGE plpgsql
+  AS $$
+  BEGIN
+    IF (NEW.labels, NEW.pause_after_failures, NEW.ends_at, NEW.max_runs, NEW.timeout_ms, NEW.model,
+        NEW.jitter_ms, NEW.retry_max_attempts, NEW.retry_backoff_ms, NEW.retry_after_side_effects)
+       IS DISTINCT FROM
+       (OLD.labels, OLD.pause_after_failures, OLD.ends_at, OLD.max_runs, OLD.timeout_ms, OLD.model,
+        OLD.jitter_ms, OLD.retry_max_attempts, OLD.retry_backoff_ms, OLD.retry_after_side_effects) THEN
+      NEW.updated_at := now();
+    END IF;
+    RETURN NEW;
+  END
+  $$;

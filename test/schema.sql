@@ -625,10 +625,10 @@ CREATE OR REPLACE FUNCTION public.cron_jobs_track_controls()
 AS $function$
   BEGIN
     IF (NEW.labels, NEW.pause_after_failures, NEW.ends_at, NEW.max_runs, NEW.timeout_ms, NEW.model,
-        NEW.jitter_ms)
+        NEW.jitter_ms, NEW.retry_max_attempts, NEW.retry_backoff_ms, NEW.retry_after_side_effects)
        IS DISTINCT FROM
        (OLD.labels, OLD.pause_after_failures, OLD.ends_at, OLD.max_runs, OLD.timeout_ms, OLD.model,
-        OLD.jitter_ms) THEN
+        OLD.jitter_ms, OLD.retry_max_attempts, OLD.retry_backoff_ms, OLD.retry_after_side_effects) THEN
       NEW.updated_at := now();
     END IF;
     RETURN NEW;
