@@ -91,7 +91,10 @@ async function api(method: string, url: string, body?: unknown, token = KEY) {
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
 /** A job that never comes due by itself (1 January), run by POST trigger. */
