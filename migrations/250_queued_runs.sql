@@ -114,18 +114,20 @@ CREATE TRIGGER cron_job_runs_retry_attempt BEFORE UPDATE OF status ON cron_job_r
   EXECUTE FUNCTION cron_job_runs_retry_attempt();
 
 -- The retry policy is part of the definition: changing it is an update of the job (pods never
--- read it: the trigger above does, at the time of each failure).
-CREATE OR REPLACE FUNCTION cron_jobs_track_controls() RETURNS trigger
+-- read it: the trigger above does, at the time of each failure). A trigger of its own, so that it
+-- holds whatever later migrations do to cron_jobs_track_controls.
+CREATE FUNCTION cron_jobs_track_retry() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
   BEGIN
-    IF (NEW.labels, NEW.pause_after_failures, NEW.ends_at, NEW.max_runs, NEW.timeout_ms, NEW.model,
-        NEW.jitter_ms, NEW.retry_max_attempts, NEW.retry_backoff_ms, NEW.retry_after_side_effects)
+    IF (NEW.retry_max_attempts, NEW.retry_backoff_ms, NEW.retry_after_side_effects)
        IS DISTINCT FROM
-       (OLD.labels, OLD.pause_after_failures, OLD.ends_at, OLD.max_runs, OLD.timeout_ms, OLD.model,
-        OLD.jitter_ms, OLD.retry_max_attempts, OLD.retry_backoff_ms, OLD.retry_after_side_effects) THEN
+       (OLD.retry_max_attempts, OLD.retry_backoff_ms, OLD.retry_after_side_effects) THEN
       NEW.updated_at := now();
     END IF;
     RETURN NEW;
   END
   $$;
+
+CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON cron_jobs
+  FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_retry();

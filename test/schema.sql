@@ -391,6 +391,7 @@ CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
+CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_retry()
 CREATE TRIGGER cron_jobs_webhooks_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by IS NOT NULL))) EXECUTE FUNCTION webhook_enqueue_job_paused_trigger()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
@@ -405,6 +406,7 @@ cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_track_controls() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
+cron_jobs_track_retry() INVOKER execute:  +PUBLIC
 cron_tool_call_has_side_effects(p_tool text, p_arguments jsonb, p_status text) INVOKER execute:  +PUBLIC
 idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
@@ -625,10 +627,10 @@ CREATE OR REPLACE FUNCTION public.cron_jobs_track_controls()
 AS $function$
   BEGIN
     IF (NEW.labels, NEW.pause_after_failures, NEW.ends_at, NEW.max_runs, NEW.timeout_ms, NEW.model,
-        NEW.jitter_ms, NEW.retry_max_attempts, NEW.retry_backoff_ms, NEW.retry_after_side_effects)
+        NEW.jitter_ms)
        IS DISTINCT FROM
        (OLD.labels, OLD.pause_after_failures, OLD.ends_at, OLD.max_runs, OLD.timeout_ms, OLD.model,
-        OLD.jitter_ms, OLD.retry_max_attempts, OLD.retry_backoff_ms, OLD.retry_after_side_effects) THEN
+        OLD.jitter_ms) THEN
       NEW.updated_at := now();
     END IF;
     RETURN NEW;
@@ -648,6 +650,19 @@ AS $function$
     END IF;
     IF (NEW.tenant_id, NEW.name, NEW.schedule, NEW.timezone, NEW.prompt, NEW.enabled)
        IS DISTINCT FROM (OLD.tenant_id, OLD.name, OLD.schedule, OLD.timezone, OLD.prompt, OLD.enabled) THEN
+      NEW.updated_at := now();
+    END IF;
+    RETURN NEW;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_track_retry()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF (NEW.retry_max_attempts, NEW.retry_backoff_ms, NEW.retry_after_side_effects)
+       IS DISTINCT FROM
+       (OLD.retry_max_attempts, OLD.retry_backoff_ms, OLD.retry_after_side_effects) THEN
       NEW.updated_at := now();
     END IF;
     RETURN NEW;
