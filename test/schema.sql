@@ -19,7 +19,7 @@ cron_job_runs.status text NOT NULL DEFAULT 'running'::text
 cron_job_runs.result text
 cron_job_runs.error text
 cron_job_runs.duration_ms integer
-cron_job_runs.pod_id text NOT NULL
+cron_job_runs.pod_id text
 cron_job_runs.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_job_runs.error_kind text
 cron_job_runs.attempts integer NOT NULL DEFAULT 0
@@ -29,6 +29,9 @@ cron_job_runs.result_truncated boolean NOT NULL DEFAULT false
 cron_job_runs.origin text NOT NULL DEFAULT 'scheduled'::text
 cron_job_runs.model_called_at timestamp with time zone
 cron_job_runs.detail jsonb
+cron_job_runs.attempt integer NOT NULL DEFAULT 1
+cron_job_runs.not_before timestamp with time zone
+cron_job_runs.previous_attempts jsonb NOT NULL DEFAULT '[]'::jsonb
 cron_jobs.id uuid NOT NULL DEFAULT gen_random_uuid()
 cron_jobs.tenant_id uuid NOT NULL
 cron_jobs.name text NOT NULL
@@ -60,6 +63,9 @@ cron_jobs.max_runs bigint
 cron_jobs.timeout_ms integer
 cron_jobs.model text
 cron_jobs.jitter_ms integer
+cron_jobs.retry_max_attempts integer
+cron_jobs.retry_backoff_ms integer
+cron_jobs.retry_after_side_effects boolean NOT NULL DEFAULT false
 cron_jobs.overlap text NOT NULL DEFAULT 'skip'::text
 cron_jobs.deleted_at timestamp with time zone
 cron_run_tool_calls.run_id uuid NOT NULL
@@ -120,7 +126,7 @@ webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
 webhook_deliveries.endpoint_id uuid NOT NULL
 webhook_deliveries.cron_job_id uuid NOT NULL
-webhook_deliveries.run_id uuid NOT NULL
+webhook_deliveries.run_id uuid
 webhook_deliveries.event_type text NOT NULL
 webhook_deliveries.status text NOT NULL DEFAULT 'pending'::text
 webhook_deliveries.attempts integer NOT NULL DEFAULT 0
@@ -131,6 +137,7 @@ webhook_deliveries.last_error text
 webhook_deliveries.created_at timestamp with time zone NOT NULL DEFAULT now()
 webhook_deliveries.delivered_at timestamp with time zone
 webhook_deliveries.updated_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_deliveries.payload jsonb
 webhook_delivery_attempts.id bigint NOT NULL
 webhook_delivery_attempts.delivery_id uuid NOT NULL
 webhook_delivery_attempts.tenant_id uuid NOT NULL
@@ -162,18 +169,21 @@ api_keys api_keys_key_hash_key UNIQUE (key_hash)
 api_keys api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 api_keys api_keys_pkey PRIMARY KEY (id)
 api_keys api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+cron_job_runs cron_job_runs_attempt_check CHECK (((attempt >= 1) AND (attempt <= 100)))
 cron_job_runs cron_job_runs_attempts_check1 CHECK ((attempts >= 0))
 cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, scheduled_at)
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey1 FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check1 CHECK ((length(error) <= 1024))
 cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text])))
-cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text])))
+cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text, 'backfill'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id, scheduled_at)
+cron_job_runs cron_job_runs_previous_attempts_check CHECK ((jsonb_typeof(previous_attempts) = 'array'::text))
+cron_job_runs cron_job_runs_queued_not_before CHECK (((status <> 'queued'::text) OR ((not_before IS NOT NULL) AND (pod_id IS NULL))))
 cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))
 cron_job_runs cron_job_runs_result_inline_check CHECK ((octet_length(result) <= 8192))
 cron_job_runs cron_job_runs_result_object_key_check CHECK ((length(result_object_key) <= 512))
-cron_job_runs cron_job_runs_status_check1 CHECK ((status = ANY (ARRAY['claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
+cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
 cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
 cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <= 3600000)))
@@ -187,6 +197,9 @@ cron_jobs cron_jobs_paused_by_check CHECK ((paused_by = ANY (ARRAY['user'::text,
 cron_jobs cron_jobs_paused_reason_check CHECK ((length(paused_reason) <= 500))
 cron_jobs cron_jobs_pkey PRIMARY KEY (id)
 cron_jobs cron_jobs_prompt_check CHECK (((length(prompt) >= 1) AND (length(prompt) <= 16384)))
+cron_jobs cron_jobs_retry_backoff_ms_check CHECK (((retry_backoff_ms >= 1000) AND (retry_backoff_ms <= 3600000)))
+cron_jobs cron_jobs_retry_max_attempts_check CHECK (((retry_max_attempts >= 1) AND (retry_max_attempts <= 10)))
+cron_jobs cron_jobs_retry_whole CHECK (((retry_max_attempts IS NULL) = (retry_backoff_ms IS NULL)))
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
 cron_jobs cron_jobs_skills_check CHECK ((cardinality(skills) <= 8))
 cron_jobs cron_jobs_stopped_by_check CHECK ((stopped_by = ANY (ARRAY['max_runs'::text, 'pause_after_failures'::text])))
@@ -233,10 +246,12 @@ webhook_deliveries webhook_deliveries_attempts_check CHECK ((attempts >= 0))
 webhook_deliveries webhook_deliveries_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (endpoint_id, run_id, event_type)
 webhook_deliveries webhook_deliveries_endpoint_id_tenant_id_fkey FOREIGN KEY (endpoint_id, tenant_id) REFERENCES webhook_endpoints(id, tenant_id) ON DELETE CASCADE
-webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text])))
+webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text])))
 webhook_deliveries webhook_deliveries_last_error_check CHECK ((length(last_error) <= 1024))
+webhook_deliveries webhook_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 8192))
 webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text])))
+webhook_deliveries webhook_deliveries_subject CHECK (((event_type = 'job.paused'::text) = ((run_id IS NULL) AND (payload IS NOT NULL))))
 webhook_delivery_attempts webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
 webhook_delivery_attempts webhook_delivery_attempts_error_check CHECK ((length(error) <= 1024))
 webhook_delivery_attempts webhook_delivery_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['delivered'::text, 'retry'::text, 'failed'::text, 'gone'::text, 'refused'::text])))
@@ -244,7 +259,7 @@ webhook_delivery_attempts webhook_delivery_attempts_pkey PRIMARY KEY (id)
 webhook_endpoints webhook_endpoints_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_endpoints webhook_endpoints_description_check CHECK ((length(description) <= 500))
 webhook_endpoints webhook_endpoints_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['gone'::text, 'failing'::text])))
-webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text]))
+webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text]))
 webhook_endpoints webhook_endpoints_id_tenant_id_key UNIQUE (id, tenant_id)
 webhook_endpoints webhook_endpoints_pkey PRIMARY KEY (id)
 webhook_endpoints webhook_endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -259,7 +274,9 @@ CREATE INDEX cron_job_runs_created_brin ON ONLY public.cron_job_runs USING brin 
 CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON ONLY public.cron_job_runs USING btree (cron_job_id, scheduled_at)
 CREATE INDEX cron_job_runs_job_active_idx ON ONLY public.cron_job_runs USING btree (cron_job_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE UNIQUE INDEX cron_job_runs_pkey ON ONLY public.cron_job_runs USING btree (id, scheduled_at)
+CREATE INDEX cron_job_runs_queued_idx ON ONLY public.cron_job_runs USING btree (not_before) WHERE (status = 'queued'::text)
 CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
+CREATE INDEX cron_job_runs_tenant_queued_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = 'queued'::text)
 CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
 CREATE INDEX cron_jobs_deleted_idx ON public.cron_jobs USING btree (deleted_at) WHERE (deleted_at IS NOT NULL)
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE (enabled AND (deleted_at IS NULL))
@@ -368,6 +385,7 @@ webhook_endpoints webhook_endpoints_select SELECT TO hermesx_app USING ((tenant_
 webhook_endpoints webhook_endpoints_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 
 -- triggers
+CREATE TRIGGER cron_job_runs_retry_attempt BEFORE UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = 'failed'::text) AND (old.status = ANY (ARRAY['claimed'::text, 'running'::text])))) EXECUTE FUNCTION cron_job_runs_retry_attempt()
 CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
@@ -379,6 +397,8 @@ CREATE TRIGGER cron_jobs_notify_overlap AFTER UPDATE ON public.cron_jobs FOR EAC
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
+CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_retry()
+CREATE TRIGGER cron_jobs_webhooks_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by IS NOT NULL))) EXECUTE FUNCTION webhook_enqueue_job_paused_trigger()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
 -- function grants
@@ -387,10 +407,13 @@ app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
 cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
+cron_job_runs_retry_attempt() INVOKER execute:  +PUBLIC
 cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_track_controls() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
+cron_jobs_track_retry() INVOKER execute:  +PUBLIC
+cron_tool_call_has_side_effects(p_tool text, p_arguments jsonb, p_status text) INVOKER execute:  +PUBLIC
 idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
@@ -407,12 +430,16 @@ scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
+scheduler_requeue(p_run_ids uuid[], p_pod_id text, p_delay_ms integer) SECURITY DEFINER execute: hermesx_app
 scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_take_queued(p_pod_id text, p_limit integer) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_job_paused_trigger() INVOKER execute:  +PUBLIC
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run_trigger() INVOKER execute:  +PUBLIC
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
@@ -511,6 +538,56 @@ AS $function$
     END LOOP;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.cron_job_runs_retry_attempt()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  DECLARE
+    job record;
+  BEGIN
+    IF NEW.error_kind IS NULL OR NEW.error_kind NOT IN (
+         'model_unreachable', 'model_throttled', 'model_error', 'timeout', 'pod_lost') THEN
+      RETURN NEW;
+    END IF;
+    SELECT j.enabled, j.retry_max_attempts, j.retry_backoff_ms, j.retry_after_side_effects
+      INTO job FROM cron_jobs j WHERE j.id = NEW.cron_job_id;
+    IF NOT FOUND OR NOT job.enabled OR job.retry_max_attempts IS NULL
+       OR OLD.attempt >= job.retry_max_attempts THEN
+      RETURN NEW;
+    END IF;
+    IF NOT job.retry_after_side_effects AND EXISTS (
+         SELECT 1 FROM cron_run_tool_calls c
+          WHERE c.run_id = NEW.id
+            AND cron_tool_call_has_side_effects(c.tool, c.arguments, c.status)) THEN
+      RETURN NEW;
+    END IF;
+    NEW.previous_attempts := OLD.previous_attempts || jsonb_build_array(jsonb_build_object(
+      'attempt', OLD.attempt,
+      'status', 'failed',
+      'error_kind', NEW.error_kind,
+      'error', NEW.error,
+      'started_at', OLD.started_at,
+      'finished_at', now(),
+      'duration_ms', greatest(0, (extract(epoch FROM now() - OLD.started_at) * 1000))::integer,
+      'pod_id', OLD.pod_id,
+      'model_requests', NEW.attempts));
+    NEW.status := 'queued';
+    NEW.attempt := OLD.attempt + 1;
+    NEW.not_before := now() + least(
+      make_interval(secs => job.retry_backoff_ms / 1000.0 * (2 ^ (OLD.attempt - 1))),
+      interval '1 hour');
+    NEW.pod_id := NULL;
+    NEW.finished_at := NULL;
+    NEW.duration_ms := NULL;
+    NEW.error := NULL;
+    NEW.error_kind := NULL;
+    NEW.result := NULL;
+    NEW.result_object_key := NULL;
+    NEW.result_bytes := NULL;
+    NEW.result_truncated := false;
+    RETURN NEW;
+  END
+  $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_apply_run_limits()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -586,6 +663,30 @@ AS $function$
     END IF;
     RETURN NEW;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_track_retry()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF (NEW.retry_max_attempts, NEW.retry_backoff_ms, NEW.retry_after_side_effects)
+       IS DISTINCT FROM
+       (OLD.retry_max_attempts, OLD.retry_backoff_ms, OLD.retry_after_side_effects) THEN
+      NEW.updated_at := now();
+    END IF;
+    RETURN NEW;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_tool_call_has_side_effects(p_tool text, p_arguments jsonb, p_status text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+    SELECT p_status IN ('ok', 'error') AND CASE p_tool
+      WHEN 'http_request' THEN upper(coalesce(p_arguments->>'method', 'GET')) <> 'GET'
+      WHEN 'cronjob' THEN coalesce(p_arguments->>'action', '')
+                          NOT IN ('list', 'get', 'list_runs', 'list_webhooks')
+      ELSE false END
   $function$
 CREATE OR REPLACE FUNCTION public.idempotency_sweep(window_ms bigint, batch integer)
  RETURNS integer
@@ -789,7 +890,7 @@ AS $function$
      LIMIT p_limit
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text)
- RETURNS TABLE(run_id uuid, cron_job_id uuid)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, requeued boolean)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -802,10 +903,10 @@ AS $function$
              finished_at = now(),
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
        WHERE r.id IN (SELECT unnest(p_run_ids)) AND r.status IN ('claimed', 'running')
-      RETURNING r.id, r.cron_job_id, r.started_at
+      RETURNING r.id, r.cron_job_id, r.started_at, r.status
     ), latest AS (
       SELECT DISTINCT ON (f.cron_job_id) f.cron_job_id, f.started_at
-        FROM failed f ORDER BY f.cron_job_id, f.started_at DESC
+        FROM failed f WHERE f.status = 'failed' ORDER BY f.cron_job_id, f.started_at DESC
     ), jobs AS (
       UPDATE cron_jobs j
          SET last_run_at = l.started_at,
@@ -816,7 +917,7 @@ AS $function$
         FROM latest l
        WHERE j.id = l.cron_job_id
     )
-    SELECT f.id, f.cron_job_id FROM failed f
+    SELECT f.id, f.cron_job_id, f.status = 'queued' FROM failed f
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[] DEFAULT NULL::jsonb[])
  RETURNS SETOF uuid
@@ -846,7 +947,7 @@ AS $function$
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind
+      RETURNING r.id, r.cron_job_id, r.started_at, r.status, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
@@ -855,7 +956,7 @@ AS $function$
              last_run_error_kind = run.error_kind,
              run_count = j.run_count + 1
         FROM run
-       WHERE j.id = run.cron_job_id
+       WHERE j.id = run.cron_job_id AND run.status <> 'queued'
     )
     SELECT run.id FROM run;
   END
@@ -932,6 +1033,18 @@ AS $function$
      ORDER BY j.id
      LIMIT p_limit
        FOR UPDATE OF j SKIP LOCKED
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_requeue(p_run_ids uuid[], p_pod_id text, p_delay_ms integer)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_job_runs r
+       SET status = 'queued', pod_id = NULL,
+           not_before = now() + make_interval(secs => greatest(p_delay_ms, 0) / 1000.0)
+     WHERE r.id IN (SELECT unnest(p_run_ids)) AND r.status = 'claimed' AND r.pod_id = p_pod_id
+    RETURNING r.id
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb)
  RETURNS boolean
@@ -1060,6 +1173,63 @@ AS $function$
     )
     SELECT EXISTS (SELECT 1 FROM started)
   $function$
+CREATE OR REPLACE FUNCTION public.scheduler_take_queued(p_pod_id text, p_limit integer)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text, timeout_ms integer, model text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:tenant-cap:' || t.id::text, 0))
+       FROM tenants t
+      WHERE t.max_concurrent_runs > 0
+        AND t.id IN (SELECT q.tenant_id FROM cron_job_runs q
+                      WHERE q.status = 'queued' AND q.not_before <= now())
+      ORDER BY t.id;
+    RETURN QUERY
+    WITH heads AS (
+      -- The oldest due queued run of each job that may run now.
+      SELECT DISTINCT ON (q.cron_job_id) q.id, q.scheduled_at, q.cron_job_id, q.tenant_id,
+             q.not_before
+        FROM cron_job_runs q
+       WHERE q.status = 'queued' AND q.not_before <= now()
+         AND EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+                      WHERE j.id = q.cron_job_id AND j.enabled AND j.deleted_at IS NULL
+                        AND t.deleted_at IS NULL)
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
+                          WHERE x.cron_job_id = q.cron_job_id AND x.status IN ('claimed', 'running'))
+       ORDER BY q.cron_job_id, q.not_before, q.id
+    ), ranked AS (
+      SELECT h.*, tn.max_concurrent_runs AS cap,
+             row_number() OVER (PARTITION BY h.tenant_id ORDER BY h.not_before, h.id) AS rank_in_tenant
+        FROM heads h JOIN tenants tn ON tn.id = h.tenant_id
+    ), admitted AS (
+      -- Round-robin over tenants (each one's oldest first), within each capped tenant's room.
+      SELECT k.id, k.scheduled_at FROM ranked k
+       WHERE coalesce(k.cap, 0) = 0
+          OR k.rank_in_tenant <= k.cap - (SELECT count(*) FROM cron_job_runs a
+                                           WHERE a.tenant_id = k.tenant_id
+                                             AND a.status IN ('claimed', 'running'))
+       ORDER BY k.rank_in_tenant, k.not_before, k.id
+       LIMIT p_limit
+    ), locked AS (
+      SELECT q.id, q.scheduled_at FROM cron_job_runs q JOIN admitted m
+          ON q.id = m.id AND q.scheduled_at = m.scheduled_at
+       WHERE q.status = 'queued'
+       FOR UPDATE OF q SKIP LOCKED
+    ), taken AS (
+      UPDATE cron_job_runs r
+         SET status = 'claimed', pod_id = p_pod_id, started_at = now(), not_before = NULL,
+             attempts = 0, model_called_at = NULL
+        FROM locked m
+       WHERE r.id = m.id AND r.scheduled_at = m.scheduled_at
+      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
+    )
+    SELECT k.id, k.cron_job_id, k.tenant_id, k.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
+      FROM taken k JOIN cron_jobs j ON j.id = k.cron_job_id;
+  END
+  $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1083,7 +1253,7 @@ AS $function$
      WHERE id = p_delivery_id AND status = 'pending' AND leased_by = p_pod_id
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer)
- RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, previous_secret text, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean)
+ RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, previous_secret text, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean, run_attempt integer, run_not_before timestamp with time zone, payload jsonb)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1132,13 +1302,47 @@ AS $function$
            r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
            r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
            (r.result_object_key IS NULL AND NOT r.result_truncated
-             AND coalesce(length(r.result), 0) <= 4096)
+             AND coalesce(length(r.result), 0) <= 4096),
+           r.attempt, r.not_before, l.payload
       FROM leased l
       JOIN webhook_endpoints e ON e.id = l.endpoint_id
       LEFT JOIN cron_jobs j ON j.id = l.cron_job_id
       LEFT JOIN cron_job_runs r ON r.id = l.run_id AND r.tenant_id = l.tenant_id;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type,
+                                    payload)
+    SELECT e.tenant_id, e.id, p_cron_job_id, NULL, 'job.paused', p_payload
+      FROM webhook_endpoints e
+     WHERE e.tenant_id = p_tenant_id
+       AND e.enabled
+       AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
+       AND (cardinality(e.events) = 0 OR 'job.paused' = ANY (e.events))
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused_trigger()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM webhook_enqueue_job_paused(NEW.tenant_id, NEW.id, jsonb_build_object(
+    'job_id', NEW.id,
+    'job_name', NEW.name,
+    'paused_at', NEW.paused_at,
+    'paused_by', NEW.paused_by,
+    'paused_reason', NEW.paused_reason,
+    'stopped_by', NEW.stopped_by,
+    'consecutive_failures', NEW.consecutive_failures,
+    'run_count', NEW.run_count,
+    'labels', NEW.labels));
+  RETURN NULL;
+END
+$function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text)
  RETURNS void
  LANGUAGE sql

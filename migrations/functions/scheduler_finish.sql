@@ -2,7 +2,9 @@
 -- finished; one failed by recovery or adopted by another pod is left as it is. p_details (per
 -- run: result_object_key, result_bytes, result_truncated, detail) may be NULL for callers that
 -- have none; `result` is bounded by the caller and the table's CHECK (8 KiB). next_run_at is
--- not touched: the claim moved it on.
+-- not touched: the claim moved it on. A failed attempt that the job's retry policy sends back to
+-- `queued` (the cron_job_runs_retry_attempt trigger, migration 250) is returned too, but leaves
+-- the job alone: only the final attempt is the run's outcome.
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
                                  p_pod_id text, p_details jsonb[] DEFAULT NULL)
@@ -32,7 +34,7 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-      RETURNING r.id, r.cron_job_id, r.started_at, i.success, i.error, r.error_kind
+      RETURNING r.id, r.cron_job_id, r.started_at, r.status, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
@@ -41,7 +43,7 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              last_run_error_kind = run.error_kind,
              run_count = j.run_count + 1
         FROM run
-       WHERE j.id = run.cron_job_id
+       WHERE j.id = run.cron_job_id AND run.status <> 'queued'
     )
     SELECT run.id FROM run;
   END

@@ -20,8 +20,19 @@ export interface ControlFields {
   model: string | null;
   jitterMs: number | null;
   overlap: OverlapPolicy;
+  /** The retry policy (migration 250); null: a failed attempt is the run's outcome. */
+  retry: RetryPolicy | null;
   /** A resumed job starts counting failures in a row from zero. */
   consecutiveFailures: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included (1 to 10). */
+  maxAttempts: number;
+  /** Before the second attempt; doubled for each next one, capped at an hour. */
+  backoffMs: number;
+  /** Retry even after a tool call with side effects. */
+  afterSideEffects: boolean;
 }
 
 interface LoadedRow {
@@ -167,6 +178,9 @@ export interface JobRow {
   model: string | null;
   jitter_ms: number | null;
   overlap: OverlapPolicy;
+  retry_max_attempts: number | null;
+  retry_backoff_ms: number | null;
+  retry_after_side_effects: boolean;
   skills: string[];
   context_previous_result: boolean;
 }
@@ -178,6 +192,8 @@ const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled,
   last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
   labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
   consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms, overlap,
+  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms,
+  retry_max_attempts, retry_backoff_ms, retry_after_side_effects,
   skills, context_previous_result`;
 
 export interface JobFields {
@@ -205,6 +221,9 @@ const CONTROL_COLUMNS = [
   'consecutive_failures',
   'jitter_ms',
   'overlap',
+  'retry_max_attempts',
+  'retry_backoff_ms',
+  'retry_after_side_effects',
 ] as const;
 
 function controlValues(c: ControlFields): unknown[] {
@@ -222,6 +241,9 @@ function controlValues(c: ControlFields): unknown[] {
     c.consecutiveFailures,
     c.jitterMs,
     c.overlap,
+    c.retry?.maxAttempts ?? null,
+    c.retry?.backoffMs ?? null,
+    c.retry?.afterSideEffects ?? false,
   ];
 }
 
@@ -315,6 +337,13 @@ export async function softDeleteJob(
     [id],
   );
   if ((rowCount ?? 0) === 0) return null;
+  // Queued attempts (retries, backfill) of the job end here: no pod holds them.
+  await client.query(
+    `UPDATE cron_job_runs SET status = 'failed', error_kind = 'cancelled',
+            error = 'cancelled: the job was deleted', finished_at = now(), not_before = NULL
+      WHERE cron_job_id = $1 AND status = 'queued'`,
+    [id],
+  );
   const { rows } = await client.query<{ id: string }>(
     `SELECT id FROM cron_job_runs WHERE cron_job_id = $1 AND status IN ('claimed', 'running')`,
     [id],

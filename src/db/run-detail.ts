@@ -16,6 +16,20 @@ export interface RunDetailRow extends RunRow {
     attempt_log?: { started_at: string; duration_ms: number | null; outcome: string | null }[];
   } | null;
   job_name: string;
+  previous_attempts: PreviousAttempt[];
+}
+
+/** An earlier attempt of the occurrence, as migration 250's trigger or a retry by hand kept it. */
+export interface PreviousAttempt {
+  attempt: number;
+  status: string;
+  error_kind: string | null;
+  error: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  pod_id: string | null;
+  model_requests: number;
 }
 
 /** One run of the tenant by id, with what the detail shows; null when there is none. */
@@ -26,6 +40,7 @@ export async function selectRunDetail(
   const { rows } = await client.query<RunDetailRow>(
     `SELECT ${RUN_LIST_COLUMNS},
             result AS full_result, result_object_key, result_truncated, model_called_at, detail,
+            previous_attempts,
             (SELECT j.name FROM cron_jobs j WHERE j.id = cron_job_runs.cron_job_id) AS job_name
        FROM cron_job_runs
       WHERE id = $1`,

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../scheduler/ports.js';
+import type { ErrorKind, RunOrigin } from '../scheduler/ports.js';
 import { PAGE_KEY_FORMAT, type PagePosition } from './jobs.js';
 import type { PoolClient } from './pool.js';
 
@@ -10,15 +10,19 @@ export interface RunRow {
   scheduled_at: Date;
   started_at: Date;
   finished_at: Date | null;
-  status: 'claimed' | 'running' | 'success' | 'failed';
+  status: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
   result: string | null;
   error: string | null;
   error_kind: ErrorKind | null;
   attempts: number;
+  /** Which attempt of the occurrence (the first is 1). */
+  attempt: number;
   duration_ms: number | null;
-  pod_id: string;
+  pod_id: string | null;
+  /** A queued run starts no earlier than this. */
+  not_before: Date | null;
   created_at: Date;
-  origin: 'scheduled' | 'manual' | 'catch_up';
+  origin: RunOrigin;
   /** Size of the whole answer in UTF-8 bytes. */
   result_bytes: number | null;
   /** `result` is the whole answer (not its short form). */
@@ -27,7 +31,8 @@ export interface RunRow {
 
 /** The list columns: `result` is the short form (4,096 characters) of the whole answer. */
 export const RUN_LIST_COLUMNS = `id, cron_job_id, scheduled_at, started_at, finished_at, status,
-            left(result, 4096) AS result, error, error_kind, attempts, duration_ms, pod_id,
+            left(result, 4096) AS result, error, error_kind, attempts, attempt, duration_ms, pod_id,
+            not_before,
             created_at, origin, result_bytes,
             (result_object_key IS NULL AND NOT result_truncated
               AND coalesce(length(result), 0) <= 4096) AS result_complete`;

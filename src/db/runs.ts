@@ -18,12 +18,16 @@ export async function failRuns(
   runIds: readonly string[],
   reason: string,
   kind: ErrorKind,
-): Promise<{ runId: string; jobId: string }[]> {
-  const { rows } = await pool.query<{ run_id: string; cron_job_id: string }>(
-    'SELECT run_id, cron_job_id FROM scheduler_fail($1, $2, $3)',
+): Promise<{ runId: string; jobId: string; requeued: boolean }[]> {
+  const { rows } = await pool.query<{ run_id: string; cron_job_id: string; requeued: boolean }>(
+    'SELECT run_id, cron_job_id, requeued FROM scheduler_fail($1, $2, $3)',
     [runIds, reason, kind],
   );
-  return rows.map((row) => ({ runId: row.run_id, jobId: row.cron_job_id }));
+  return rows.map((row) => ({
+    runId: row.run_id,
+    jobId: row.cron_job_id,
+    requeued: row.requeued,
+  }));
 }
 
 export async function listActiveRuns(pool: Pool): Promise<ActiveRun[]> {

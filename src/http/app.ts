@@ -37,6 +37,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerSkillRoutes } from './routes/skills.js';
+import { registerQueuedRunRoutes } from './routes/queued-runs.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     controls,
   });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
+  registerQueuedRunRoutes(app, { pool: deps.pool, now, spendManualRun });
   const sweeper = startIdempotencySweeper(deps.pool, deps.log);
   app.addHook('onClose', async () => sweeper.stop());
   const modelConnections =

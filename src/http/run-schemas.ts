@@ -17,6 +17,18 @@ const Attempt = z.object({
     ),
 });
 
+const PreviousAttempt = z.object({
+  attempt: z.number().int().min(1),
+  status: z.string().describe('failed'),
+  error_kind: z.string().nullable(),
+  error: z.string().nullable(),
+  started_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+  duration_ms: z.number().int().min(0).nullable(),
+  pod_id: z.string().nullable(),
+  model_requests: z.number().int().min(0).describe('model requests this attempt made'),
+});
+
 export const RunDetail = Run.extend({
   job_name: z.string().describe('the job’s name now'),
   result: z
@@ -38,7 +50,14 @@ export const RunDetail = Run.extend({
     })
     .nullable()
     .describe('tokens over all model requests of the run, as the model server counted them'),
-  attempt_log: z.array(Attempt).describe('each model request in order; grows while it retries'),
+  attempt_log: z
+    .array(Attempt)
+    .describe('each model request of the current attempt in order; grows while it retries'),
+  previous_attempts: z
+    .array(PreviousAttempt)
+    .describe(
+      'the outcome of each earlier attempt of this occurrence (the job’s retry policy, POST /v1/runs/{id}/retry), oldest first',
+    ),
   timings: z.object({
     scheduled_at: timestamp.describe('the nominal time of the occurrence'),
     started_at: timestamp.describe('when a pod claimed it'),
@@ -63,8 +82,10 @@ export const RunDetail = Run.extend({
       error: null,
       error_kind: null,
       attempts: 2,
+      attempt: 1,
       duration_ms: 4518,
       pod_id: 'hermesx-7f9c-1',
+      not_before: null,
       created_at: '2026-03-02T08:00:00.010Z',
       origin: 'scheduled',
       result_bytes: 27,
@@ -80,6 +101,7 @@ export const RunDetail = Run.extend({
         { started_at: '2026-03-02T08:00:00.020Z', duration_ms: 3, outcome: 'retried_throttled' },
         { started_at: '2026-03-02T08:00:01.020Z', duration_ms: 3500, outcome: 'success' },
       ],
+      previous_attempts: [],
       timings: {
         scheduled_at: '2026-03-02T08:00:00.000Z',
         started_at: '2026-03-02T08:00:00.012Z',

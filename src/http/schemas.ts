@@ -50,7 +50,7 @@ const labelFilter = z
 
 export const JobListQuery = PageQuery.extend({ label: labelFilter });
 
-const runStatus = z.enum(['claimed', 'running', 'success', 'failed']);
+const runStatus = z.enum(['queued', 'claimed', 'running', 'success', 'failed']);
 
 export const JobRunsQuery = PageQuery.extend({
   status: runStatus.optional().describe('only runs in this status'),
@@ -120,6 +120,26 @@ const jobControls = {
     .describe(
       'when an occurrence comes while the previous run is in flight: skip (default), buffer_one (run once right after it), allow_all (run side by side), cancel_other (stop it, recorded cancelled, and run); run-now follows it too; null: skip',
     ),
+  retry: z
+    .strictObject({
+      max_attempts: z.number().int().min(1).max(10).describe('attempts in all, the first included'),
+      backoff: z
+        .string()
+        .max(40)
+        .describe(
+          'Go duration, 1s to 1h: the wait before the second attempt, doubled for each next one (at most 1h)',
+        ),
+      after_side_effects: z
+        .boolean()
+        .optional()
+        .describe(
+          'retry even after a tool call with side effects (a non-GET http_request, a cronjob change); default false',
+        ),
+    })
+    .nullable()
+    .describe(
+      'run a failed attempt again when its kind is safe to retry (model_unreachable, model_throttled, model_error, timeout, pod_lost); null: never',
+    ),
 };
 
 export const JobCreateBody = z
@@ -145,6 +165,7 @@ export const JobCreateBody = z
     model: jobControls.model.optional(),
     jitter: jobControls.jitter.optional(),
     overlap: jobControls.overlap.optional(),
+    retry: jobControls.retry.optional(),
     skills: z
       .array(z.string().max(64))
       .max(8)
@@ -210,6 +231,14 @@ export const Job = z
     overlap: z
       .enum(OVERLAP_POLICIES)
       .describe('what an occurrence does while the previous run is in flight'),
+    retry: z
+      .object({
+        max_attempts: z.number().int(),
+        backoff: z.string(),
+        after_side_effects: z.boolean(),
+      })
+      .nullable()
+      .describe('the job’s retry policy; null: a failed attempt is the run’s outcome'),
     skills: z.array(z.string()).describe('skills each run preloads'),
     context: z.object({
       previous_result: z.boolean().describe("each run sees the previous successful run's result"),
@@ -246,6 +275,7 @@ export const Job = z
         model: null,
         jitter: null,
         overlap: 'skip',
+        retry: { max_attempts: 3, backoff: '30s', after_side_effects: false },
         skills: [],
         context: { previous_result: false },
       },
@@ -275,13 +305,25 @@ export const Run = z
       .number()
       .int()
       .min(0)
-      .describe('model requests made for this run; grows while a running run retries'),
+      .describe('model requests made by the current attempt; grows while a running run retries'),
+    attempt: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        "which attempt of the occurrence this is (1 first); the job's retry policy or POST /v1/runs/{id}/retry adds one",
+      ),
     duration_ms: z.number().int().min(0).nullable(),
-    pod_id: z.string(),
+    pod_id: z.string().nullable().describe('the pod running or that ran it; null while queued'),
+    not_before: timestamp
+      .nullable()
+      .describe('a queued run (a retry after its backoff, a backfill) starts no earlier than this'),
     created_at: timestamp,
     origin: z
       .enum(RUN_ORIGINS)
-      .describe('why it ran: the schedule, a "run now" (manual) or a catch-up after an outage'),
+      .describe(
+        'why it ran: the schedule, a "run now" (manual), a catch-up after an outage or a backfill',
+      ),
     result_bytes: z
       .number()
       .int()
@@ -304,8 +346,10 @@ export const Run = z
         error: 'timeout: run exceeded SCHEDULER_EXEC_TIMEOUT (5m)',
         error_kind: 'timeout',
         attempts: 1,
+        attempt: 1,
         duration_ms: 4518,
         pod_id: 'hermesx-7f9c-1',
+        not_before: null,
         created_at: '2026-03-02T08:00:00.010Z',
         origin: 'scheduled',
         result_bytes: null,

@@ -102,7 +102,7 @@ export const WebhookDelivery = z
     webhook_id: z.string().describe('the webhook-id header: the same on every attempt'),
     endpoint_id: uuid,
     job_id: uuid,
-    run_id: uuid,
+    run_id: uuid.nullable().describe('the run of a run event; null for job.paused'),
     event_type: z.enum(EVENT_TYPES),
     status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
     attempts: z.number().int().min(0),

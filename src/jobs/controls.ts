@@ -1,8 +1,8 @@
 // The per-job run controls' rules (labels, pausing with a reason, limits, timeout, model, overlap): pure
 // checks the job commands apply before writing, shared by the REST API and the cronjob tool.
 import { formatDurationMs, parseDurationMs } from '../duration.js';
-import type { ControlFields, JobRow } from '../db/jobs.js';
 import { OVERLAP_POLICIES, type OverlapPolicy } from '../scheduler/ports.js';
+import type { ControlFields, JobRow, RetryPolicy } from '../db/jobs.js';
 
 /** The controls as a request gives them: absent keeps the current value, null clears it. */
 export interface JobControlsInput {
@@ -16,6 +16,14 @@ export interface JobControlsInput {
   jitter?: string | null | undefined;
   /** null: back to the default, skip. */
   overlap?: OverlapPolicy | null | undefined;
+  retry?: RetryInput | null | undefined;
+}
+
+/** A retry policy as a request gives it. */
+export interface RetryInput {
+  max_attempts: number;
+  backoff: string;
+  after_side_effects?: boolean | undefined;
 }
 
 export interface ControlSettings {
@@ -39,6 +47,9 @@ export const CONTROL_LIMITS = {
   maxRunsMax: 1_000_000_000,
   minTimeoutMs: 1000,
   maxJitterMs: 3_600_000,
+  maxRetryAttempts: 10,
+  minRetryBackoffMs: 1000,
+  maxRetryBackoffMs: 3_600_000,
 };
 
 // Letters, digits and . _ / - (no "=": a filter is written key=value), starting with a letter or digit.
@@ -105,6 +116,36 @@ function checkOverlap(value: string): OverlapPolicy {
     throw new ControlError(`overlap must be one of ${OVERLAP_POLICIES.join(', ')}`);
   }
   return value as OverlapPolicy;
+}
+
+function checkRetry(input: RetryInput): RetryPolicy {
+  const maxAttempts = checkPositive(
+    'retry.max_attempts',
+    input.max_attempts,
+    CONTROL_LIMITS.maxRetryAttempts,
+  );
+  const backoffMs = typeof input.backoff === 'string' ? parseDurationMs(input.backoff) : null;
+  if (
+    backoffMs === null ||
+    backoffMs < CONTROL_LIMITS.minRetryBackoffMs ||
+    backoffMs > CONTROL_LIMITS.maxRetryBackoffMs ||
+    backoffMs % 1000 !== 0
+  ) {
+    throw new ControlError(
+      'retry.backoff must be a whole number of seconds from 1s to 1h, such as 30s',
+    );
+  }
+  return { maxAttempts, backoffMs, afterSideEffects: input.after_side_effects ?? false };
+}
+
+/** The stored retry policy of a job row, or null. */
+export function retryOf(row: JobRow | undefined): RetryPolicy | null {
+  if (!row || row.retry_max_attempts === null || row.retry_backoff_ms === null) return null;
+  return {
+    maxAttempts: row.retry_max_attempts,
+    backoffMs: row.retry_backoff_ms,
+    afterSideEffects: row.retry_after_side_effects,
+  };
 }
 
 function checkEndsAt(text: string): Date {
@@ -182,6 +223,7 @@ export function prepareControls(
     overlap: pick('overlap')
       ? (nullable(input.overlap, checkOverlap) ?? 'skip')
       : (current?.overlap ?? 'skip'),
+    retry: pick('retry') ? nullable(input.retry, checkRetry) : retryOf(current),
     pausedReason: null,
     pausedAt: null,
     pausedBy: null,

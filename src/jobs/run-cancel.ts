@@ -1,6 +1,7 @@
 // POST /v1/runs/{id}/cancel: asks the pod that holds a run in flight to stop it. The request is
 // a NOTIFY sent with the transaction that read the run, so every pod hears it at once; the pod
-// running it aborts the run, which is then recorded failed with error_kind "cancelled".
+// running it aborts the run, which is then recorded failed with error_kind "cancelled". A queued
+// run (no pod's yet) is recorded so at once.
 import { notifyCancel } from '../db/jobs.js';
 import { withTenant, type Pool } from '../db/pool.js';
 import { CommandError, isUuid } from './commands.js';
@@ -25,6 +26,16 @@ export async function cancelRun(
       : { rows: [] };
     const run = rows[0];
     if (!run) throw new CommandError('not_found', `no run with id ${runId}`, 404);
+    if (run.status === 'queued') {
+      // No pod holds a queued run (a retry waiting for its backoff, a backfill): it ends here.
+      await client.query(
+        `UPDATE cron_job_runs SET status = 'failed', error_kind = 'cancelled',
+                error = 'cancelled: stopped by request', finished_at = now(), not_before = NULL
+          WHERE id = $1 AND status = 'queued'`,
+        [runId],
+      );
+      return { run_id: runId, cron_job_id: run.cron_job_id, status: 'cancelling' };
+    }
     if (run.status !== 'claimed' && run.status !== 'running') {
       throw new CommandError(
         'run_not_active',

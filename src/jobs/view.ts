@@ -1,5 +1,5 @@
 import { formatDurationMs } from '../duration.js';
-import type { ErrorKind, OverlapPolicy } from '../scheduler/ports.js';
+import type { ErrorKind, OverlapPolicy, RunOrigin } from '../scheduler/ports.js';
 import type { PausedBy, StoppedBy } from '../db/jobs.js';
 import type { JobRow } from '../db/jobs.js';
 import type { RunRow } from '../db/run-history.js';
@@ -36,6 +36,8 @@ export interface JobView {
   jitter: string | null;
   /** What an occurrence does while the job's previous run is in flight. */
   overlap: OverlapPolicy;
+  /** Failed attempts of a safe kind are run again (null: never). */
+  retry: { max_attempts: number; backoff: string; after_side_effects: boolean } | null;
   skills: string[];
   context: { previous_result: boolean };
 }
@@ -46,15 +48,18 @@ export interface RunView {
   scheduled_at: string;
   started_at: string;
   finished_at: string | null;
-  status: 'claimed' | 'running' | 'success' | 'failed';
+  status: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
   result: string | null;
   error: string | null;
   error_kind: ErrorKind | null;
   attempts: number;
+  /** Which attempt of the occurrence (the first is 1). */
+  attempt: number;
   duration_ms: number | null;
-  pod_id: string;
+  pod_id: string | null;
+  not_before: string | null;
   created_at: string;
-  origin: 'scheduled' | 'manual' | 'catch_up';
+  origin: RunOrigin;
   result_bytes: number | null;
   result_complete: boolean;
 }
@@ -90,6 +95,14 @@ export function toJobView(row: JobRow, now: Date): JobView {
     model: row.model,
     jitter: row.jitter_ms === null ? null : formatDurationMs(row.jitter_ms),
     overlap: row.overlap ?? 'skip',
+    retry:
+      row.retry_max_attempts === null || row.retry_backoff_ms === null
+        ? null
+        : {
+            max_attempts: row.retry_max_attempts,
+            backoff: formatDurationMs(row.retry_backoff_ms),
+            after_side_effects: row.retry_after_side_effects,
+          },
     skills: row.skills,
     context: { previous_result: row.context_previous_result },
   };
@@ -112,8 +125,10 @@ export function toRunView(row: RunRow): RunView {
     error: row.error,
     error_kind: row.error_kind,
     attempts: row.attempts,
+    attempt: row.attempt,
     duration_ms: row.duration_ms,
     pod_id: row.pod_id,
+    not_before: iso(row.not_before),
     created_at: row.created_at.toISOString(),
     origin: row.origin,
     result_bytes: row.result_bytes,

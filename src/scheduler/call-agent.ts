@@ -110,8 +110,11 @@ export async function callAgent(
  * Why the run runs. An adopted run's pod is gone before it said; a nominal time that is not an
  * occurrence of the schedule was a "run now", anything else counts as scheduled.
  */
-function originOf(loaded: LoadedJob, occurrence: Occurrence): RunOrigin {
+function originOf(loaded: LoadedJob, occurrence: Occurrence): RunOrigin | undefined {
   switch (occurrence.kind) {
+    case 'queued':
+      // Its first attempt (or the backfill) said why it runs; the row keeps it.
+      return undefined;
     case 'scheduled':
       return 'scheduled';
     case 'catchup':

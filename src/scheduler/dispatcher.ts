@@ -75,7 +75,7 @@ export class Dispatcher {
     if (!this.active) return;
     let room = this.deps.settings.maxConcurrentRuns - this.busySlots - this.waiting.size;
     for (const occurrence of orderFairly(occurrences)) {
-      if (occurrence.kind !== 'adopted') {
+      if (!occurrence.adopted) {
         const decision = this.decide(occurrence);
         if (decision === 'skip') this.skipped(occurrence, 'overlap');
         if (decision !== 'start') continue;
@@ -188,12 +188,12 @@ export class Dispatcher {
     for (;;) {
       const occurrence = this.waiting.shift((tenant) => (this.capped.get(tenant) ?? 0) > nowMs);
       if (!occurrence) return undefined;
-      const decision = occurrence.kind === 'adopted' ? 'start' : this.decide(occurrence);
+      const decision = occurrence.adopted ? 'start' : this.decide(occurrence);
       if (decision !== 'start') {
         if (decision === 'skip') this.skipped(occurrence, 'overlap');
         continue;
       }
-      if (occurrence.kind !== 'adopted' && nowMs - occurrence.scheduledAtMs > maxWaitMs) {
+      if (!occurrence.adopted && nowMs - occurrence.scheduledAtMs > maxWaitMs) {
         this.skipped(occurrence, 'expired');
         continue;
       }

@@ -35,7 +35,9 @@ export interface SchedulerEventMap {
     },
   ];
   skipped: [{ jobId: string; scheduledAtMs: number; reason: SkipReason }];
-  recovered: [{ runId: string; jobId: string; action: 'failed' | 'adopted'; reason: string }];
+  recovered: [
+    { runId: string; jobId: string; action: 'failed' | 'adopted' | 'requeued'; reason: string },
+  ];
 }
 
 /** The scheduler's named events: what tests and the scheduler itself wait on. */

@@ -3,9 +3,10 @@ import type { ClaimedRun, StoredJob } from './ports.js';
 
 /**
  * scheduled: from the timeline; catchup: missed while out of service; manual: "run now";
- * adopted: claimed by a pod that is gone before it sent anything, now this pod's to run.
+ * adopted: claimed by a pod that is gone before it sent anything, now this pod's to run;
+ * queued: a run that waited in the database (a retry, a backfilled occurrence), taken by this pod.
  */
-export type OccurrenceKind = 'scheduled' | 'catchup' | 'manual' | 'adopted';
+export type OccurrenceKind = 'scheduled' | 'catchup' | 'manual' | 'adopted' | 'queued';
 
 /** One nominal instant of one job: the unit the scheduler fires, claims and runs. */
 export interface Occurrence {
@@ -13,7 +14,7 @@ export interface Occurrence {
   tenantId: string;
   scheduledAtMs: number;
   kind: OccurrenceKind;
-  /** Set for kind "adopted": the run already claimed. */
+  /** Set for kinds "adopted" and "queued": the run already claimed. */
   adopted?: ClaimedRun;
   /** The job as it was when the occurrence was fired (what running it needs). */
   job?: LoadedJob;

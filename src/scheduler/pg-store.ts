@@ -7,6 +7,7 @@ import {
   type AdvanceRequest,
 } from '../db/jobs.js';
 import type { Pool } from '../db/pool.js';
+import { requeueRuns, takeQueuedRuns } from '../db/queued-runs.js';
 import {
   adoptRuns,
   claimRuns,
@@ -62,6 +63,8 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
     failRuns: (runIds, reason, kind) => failRuns(pool, runIds, reason, kind),
     activeRuns: () => listActiveRuns(pool),
     adoptRuns: (runs, claimant) => adoptRuns(pool, runs, claimant),
+    takeQueuedRuns: (claimant, limit) => takeQueuedRuns(pool, claimant, limit),
+    requeueRuns: (runIds, claimant, delayMs) => requeueRuns(pool, runIds, claimant, delayMs),
     cleanupStaleRuns: (lockTtlMs) => cleanupStaleRuns(pool, lockTtlMs),
     maintainRunHistory: (daysAhead, deleteLimit) =>
       maintainRunHistory(pool, daysAhead, deleteLimit),

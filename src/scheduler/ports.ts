@@ -107,8 +107,11 @@ export interface RunOutcome {
   detail?: RunDetail;
 }
 
-/** Why a run ran: from the timeline, by hand ("run now"), or caught up after an outage. */
-export const RUN_ORIGINS = ['scheduled', 'manual', 'catch_up'] as const;
+/**
+ * Why a run ran: from the timeline, by hand ("run now"), caught up after an outage, or added by
+ * POST /v1/cron-jobs/{id}/backfill.
+ */
+export const RUN_ORIGINS = ['scheduled', 'manual', 'catch_up', 'backfill'] as const;
 export type RunOrigin = (typeof RUN_ORIGINS)[number];
 
 /** One model request of a run: when it left, how long it took, how it ended. */
@@ -189,11 +192,22 @@ export interface JobStore {
   ): Promise<void>;
   /** Records the outcome and updates the job in one transaction; false if the run was no longer podId's. */
   finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<boolean>;
+  /**
+   * Fails runs in flight; a run whose job retries it goes back to the queue instead
+   * (`requeued`: the database decides, migration 250).
+   */
   failRuns(
     runIds: readonly string[],
     reason: string,
     kind: ErrorKind,
-  ): Promise<{ runId: string; jobId: string }[]>;
+  ): Promise<{ runId: string; jobId: string; requeued?: boolean }[]>;
+  /**
+   * Takes up to `limit` due queued runs (retries, runs retried by hand, backfills) and makes
+   * them claimed by podId. Optional: a store without a queue has none.
+   */
+  takeQueuedRuns?(podId: string, limit: number): Promise<AdoptedRun[]>;
+  /** Hands claimed runs of podId back to the queue, to start after delayMs; returns those. */
+  requeueRuns?(runIds: readonly string[], podId: string, delayMs: number): Promise<string[]>;
   activeRuns(): Promise<ActiveRun[]>;
   /** Takes claimed runs over from the pods named (only while still theirs and claimed). */
   adoptRuns(

@@ -1,6 +1,7 @@
 // Recovery of runs no pod will finish. A run still "claimed" never sent anything to the model,
 // so it is adopted and run by this pod; a "running" one may have reached the model, so it is
-// failed, never run again (one model call per occurrence).
+// failed (pod_lost), never run again, unless its job's retry policy sends it back to the queue
+// (the database decides: attempts left, no side-effect tool call recorded; migration 250).
 import type { SchedulerEvents } from './events.js';
 import type { Occurrence } from './occurrence.js';
 import type { ActiveRun, ErrorKind } from './ports.js';
@@ -87,9 +88,18 @@ async function failRuns(
   if (runs.length === 0) return;
   const podOf = new Map(runs.map((run) => [run.runId, run.podId]));
   const failed = await deps.store.failRuns([...podOf.keys()], error, kind);
-  for (const { runId, jobId } of failed) {
+  for (const { runId, jobId, requeued } of failed) {
     const podId = podOf.get(runId) ?? '';
     await deps.locks.releaseHeldBy(jobId, podId);
+    if (requeued) {
+      // The job retries it (the database decided: no side-effect call, attempts left).
+      deps.log.warn(
+        { run_id: runId, job_id: jobId, pod_of_run: podId, error_kind: kind },
+        'run requeued: its attempt was lost with its pod',
+      );
+      deps.events.emit('recovered', { runId, jobId, action: 'requeued', reason });
+      continue;
+    }
     deps.log.warn(
       { run_id: runId, job_id: jobId, pod_of_run: podId, error_kind: kind },
       FAILED_LOG_LINES[reason] ?? 'run failed by recovery',

@@ -7,6 +7,7 @@ import { errorMessage, type Occurrence } from './occurrence.js';
 import { decideOnHeld, lockKeyOf, policyOf, waitsForLock } from './overlap.js';
 import type { ClaimAnswer, ClaimedRun, LockHolder } from './ports.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
+import { lockQueuedRun } from './queued-runs.js';
 import { recordRun } from './record-run.js';
 import { cancelEarlier, claimWaiting, waitForLock } from './wait-turn.js';
 
@@ -24,9 +25,17 @@ export async function runOccurrence(
   // Claimed ahead of the lock (overlap buffer_one, cancel_other): adopted, or claimed below.
   let early: ClaimedRun | undefined = occurrence.adopted;
   let announced = false;
+  let releaseKey = lockKey;
   // An adopted run skips the lock (its dead claimant's is freed), unless an earlier run of the
   // job may still hold it: then it waits its turn like the occurrence it is.
-  if (!occurrence.adopted || waitsForLock(policy)) {
+  if (occurrence.kind === 'queued') {
+    // A queued run (a retry, a backfill) takes the job's own lock at this pod's now; if it is
+    // held, the run is handed back to the queue.
+    const lock = await lockQueuedRun(deps, occurrence);
+    if (lock.kind === 'skipped') return lock;
+    token = lock.token;
+    releaseKey = undefined;
+  } else if (!occurrence.adopted || waitsForLock(policy)) {
     const lock = early ? null : await takeLock(deps, occurrence, lockKey);
     if (lock?.kind === 'locked') token = lock.token;
     else {
@@ -46,8 +55,9 @@ export async function runOccurrence(
       token = turn.token;
     }
   }
-  // The lock stays a "done" marker unless the occurrence may still need running.
-  let doneAtMs: number | null = occurrence.scheduledAtMs;
+  // The lock stays a "done" marker unless the occurrence may still need running (a queued run
+  // may be retried again: its lock simply goes).
+  let doneAtMs: number | null = occurrence.kind === 'queued' ? null : occurrence.scheduledAtMs;
   try {
     const claim = early
       ? ({ kind: 'claimed', run: early } as const)
@@ -67,7 +77,7 @@ export async function runOccurrence(
     return await recordRun(deps, occurrence, runId, call);
   } finally {
     slot.release();
-    if (token !== null) await releaseQuietly(deps, occurrence.jobId, token, doneAtMs, lockKey);
+    if (token !== null) await releaseQuietly(deps, occurrence.jobId, token, doneAtMs, releaseKey);
   }
 }
 

@@ -2,6 +2,7 @@ import { formatDurationMs } from '../duration.js';
 import { Dispatcher } from './dispatcher.js';
 import { SchedulerEvents } from './events.js';
 import { startLoop, type Loop } from './loop.js';
+import { takeQueuedRuns } from './queued-runs.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
 import { ownerOf } from './owners.js';
 import {
@@ -26,6 +27,7 @@ import { ScheduleCache } from './schedule-cache.js';
 import {
   DEFAULT_LOOKAHEAD_MS,
   DEFAULT_PLAN_INTERVAL_MS,
+  DEFAULT_QUEUED_INTERVAL_MS,
   DEFAULT_WINDOW_READ_INTERVAL_MS,
   type SchedulerDeps,
 } from './settings.js';
@@ -174,6 +176,16 @@ export class Scheduler {
         if (schedules || this.dispatcher.snapshot().inFlight > 0) await this.publish(schedules);
       },
     });
+    loop('queued runs', settings.queuedIntervalMs ?? DEFAULT_QUEUED_INTERVAL_MS, () =>
+      this.whenRunning(async () => {
+        const { busySlots, waiting } = this.dispatcher.snapshot();
+        const room = settings.maxConcurrentRuns - busySlots - waiting;
+        const holds = (jobId: string) => this.dispatcher.holds(jobId);
+        this.dispatcher.offer(
+          await this.withJobs(await takeQueuedRuns(this.recovery, room, holds)),
+        );
+      }),
+    );
     loop('recovery', settings.recoveryIntervalMs, () =>
       this.whenRunning(async () => {
         const holds = (jobId: string) => this.dispatcher.holds(jobId);

@@ -22,6 +22,8 @@ export interface SchedulerSettings {
   windowReadIntervalMs?: number;
   /** How often the planning sweep looks for jobs without next_run_at (default 2 s). */
   planIntervalMs?: number;
+  /** How often due queued runs (retries, backfills) are looked for (default 1 s). */
+  queuedIntervalMs?: number;
   /** RUN_RESULT_MAX_BYTES: a longer answer is cut there (default 1 MiB). */
   runResultMaxBytes?: number;
 }
@@ -29,6 +31,7 @@ export interface SchedulerSettings {
 export const DEFAULT_LOOKAHEAD_MS = 5000;
 export const DEFAULT_WINDOW_READ_INTERVAL_MS = 1000;
 export const DEFAULT_PLAN_INTERVAL_MS = 2000;
+export const DEFAULT_QUEUED_INTERVAL_MS = 1000;
 
 /** What a pod's scheduler is given: the outside world, its clock, and where it reports. */
 export interface SchedulerDeps {

@@ -21,7 +21,7 @@ export interface DeliveryRow {
   id: string;
   endpoint_id: string;
   cron_job_id: string;
-  run_id: string;
+  run_id: string | null;
   event_type: EventType;
   status: DeliveryStatus;
   attempts: number;

@@ -1,6 +1,6 @@
-// The event types a webhook endpoint can subscribe to. `job.paused` waits for per-job controls
-// (the system does not pause jobs by itself yet), so it is not offered.
-export const EVENT_TYPES = ['run.succeeded', 'run.failed'] as const;
+// The event types a webhook endpoint can subscribe to: a run's outcome, and a job that paused
+// (by itself: pause_after_failures, max_runs; or by a user), migration 251.
+export const EVENT_TYPES = ['run.succeeded', 'run.failed', 'job.paused'] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 

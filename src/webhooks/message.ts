@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { toRunView, type RunView } from '../jobs/view.js';
 import { messageIdOf, type EventType } from './events.js';
-import type { ClaimedDelivery } from './outbox.js';
+import type { ClaimedDelivery, JobPausedData } from './outbox.js';
 
 export interface RunEventData extends RunView {
   job_id: string;
@@ -18,10 +18,20 @@ export interface WebhookMessage {
   body: string;
 }
 
-/** `{"type","timestamp","data"}`; `timestamp` is when the run finished (the event's time). */
-export function renderMessage(
-  delivery: ClaimedDelivery & { run: NonNullable<ClaimedDelivery['run']> },
-): WebhookMessage {
+/**
+ * `{"type","timestamp","data"}`; `timestamp` is when the run finished, or when the job paused
+ * (the event's time). A delivery has its run or its job event's payload (the sender checks).
+ */
+export function renderMessage(delivery: ClaimedDelivery): WebhookMessage {
+  if (delivery.run === null) {
+    const data = delivery.payload as JobPausedData;
+    const payload = {
+      type: delivery.eventType,
+      timestamp: data.paused_at ?? delivery.createdAt.toISOString(),
+      data: { ...data, paused_at: data.paused_at && new Date(data.paused_at).toISOString() },
+    };
+    return { id: messageIdOf(delivery.deliveryId), body: JSON.stringify(payload) };
+  }
   const run = toRunView(delivery.run);
   const data: RunEventData = { ...run, job_id: delivery.jobId, job_name: delivery.jobName ?? '' };
   const payload: { type: EventType; timestamp: string; data: RunEventData } = {

@@ -21,8 +21,23 @@ export interface ClaimedDelivery {
   createdAt: Date;
   jobId: string;
   jobName: string | null;
-  /** Null when the run (or its job) was deleted before sending. */
+  /** Null when the run (or its job) was deleted before sending, and for a job event. */
   run: RunRow | null;
+  /** A job event's data (job.paused), as it was when the event happened. */
+  payload: JobPausedData | null;
+}
+
+/** The data of a job.paused event (migration 251's trigger writes it). */
+export interface JobPausedData {
+  job_id: string;
+  job_name: string;
+  paused_at: string | null;
+  paused_by: 'user' | 'system' | null;
+  paused_reason: string | null;
+  stopped_by: string | null;
+  consecutive_failures: number;
+  run_count: number;
+  labels: Record<string, string>;
 }
 
 interface ClaimRow {
@@ -47,11 +62,14 @@ interface ClaimRow {
   run_error_kind: ErrorKind | null;
   run_attempts: number;
   run_duration_ms: number | null;
-  run_pod_id: string;
+  run_pod_id: string | null;
   run_created_at: Date;
   run_origin: RunRow['origin'];
   run_result_bytes: number | null;
   run_result_complete: boolean;
+  run_attempt: number;
+  run_not_before: Date | null;
+  payload: JobPausedData | null;
 }
 
 export interface ClaimLimits {
@@ -78,6 +96,7 @@ export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<
     createdAt: row.created_at,
     jobId: row.cron_job_id,
     jobName: row.job_name,
+    payload: row.payload,
     run:
       row.run_id === null
         ? null
@@ -92,6 +111,8 @@ export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<
             error: row.run_error,
             error_kind: row.run_error_kind,
             attempts: row.run_attempts,
+            attempt: row.run_attempt,
+            not_before: row.run_not_before,
             duration_ms: row.run_duration_ms,
             pod_id: row.run_pod_id,
             created_at: row.run_created_at,

@@ -187,12 +187,12 @@ export class WebhookSender {
       attempt: delivery.attempts + 1,
     };
     try {
-      if (delivery.run === null) {
+      if (delivery.run === null && delivery.payload === null) {
         await cancelDelivery(pool, delivery.deliveryId, settings.podId, 'the run was deleted');
         metrics.attempts.inc({ outcome: 'cancelled' });
         return;
       }
-      const message = renderMessage({ ...delivery, run: delivery.run });
+      const message = renderMessage(delivery);
       const secrets = [
         delivery.secret,
         ...(delivery.previousSecret ? [delivery.previousSecret] : []),

@@ -39,7 +39,7 @@ export interface DeliveryView {
   webhook_id: string;
   endpoint_id: string;
   job_id: string;
-  run_id: string;
+  run_id: string | null;
   event_type: EventType;
   status: DeliveryStatus;
   attempts: number;

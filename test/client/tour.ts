@@ -84,7 +84,7 @@ export async function tour(baseUrl: string, adminToken: string): Promise<string[
 }
 
 function describeRun(run: Run): string {
-  const status: 'claimed' | 'running' | 'success' | 'failed' = run.status;
+  const status: 'queued' | 'claimed' | 'running' | 'success' | 'failed' = run.status;
   return `${status} ${run.error_kind ?? ''} ${run.attempts ?? 0} ${run.duration_ms ?? ''}`;
 }
 

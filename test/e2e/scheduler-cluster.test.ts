@@ -143,7 +143,7 @@ describe('three pods sharing one database, one Redis and one LLM', () => {
 
     // The work was shared, and each pod logged exactly the runs it recorded.
     const byPod = new Map<string, number>();
-    for (const run of runs) byPod.set(run.pod_id, (byPod.get(run.pod_id) ?? 0) + 1);
+    for (const run of runs) byPod.set(run.pod_id ?? '', (byPod.get(run.pod_id ?? '') ?? 0) + 1);
     expect(byPod.size).toBeGreaterThan(1);
     const lines = executedLines(pods, ids);
     expect(lines).toHaveLength(runs.length);

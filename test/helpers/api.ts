@@ -217,6 +217,7 @@ export const JOB_FIELDS = [
   'model',
   'jitter',
   'overlap',
+  'retry',
   'skills',
   'context',
 ];

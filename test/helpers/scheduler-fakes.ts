@@ -244,6 +244,8 @@ export class FakeJobStore implements JobStore {
     claimWaiting: 0,
     cancelOlderRuns: 0,
     startWaiting: 0,
+    takeQueuedRuns: 0,
+    requeueRuns: 0,
   };
 
   constructor(private readonly clock: Clock) {}

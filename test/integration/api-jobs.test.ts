@@ -121,6 +121,7 @@ describe('cron jobs API', () => {
         model: null,
         jitter: null,
         overlap: 'skip',
+        retry: null,
         skills: [],
         context: { previous_result: false },
       });
@@ -444,8 +445,10 @@ describe('cron jobs API', () => {
           error: run.status === 'failed' ? 'boom' : null,
           error_kind: run.status === 'failed' ? 'model_error' : null,
           attempts: run.status === 'running' ? 0 : 1,
+          attempt: 1,
           duration_ms: run.status === 'running' ? null : 1200,
           pod_id: 'pod-a',
+          not_before: null,
           created_at: expect.stringMatching(ISO_MS),
           origin: 'scheduled',
           result_bytes: null,

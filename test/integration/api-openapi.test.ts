@@ -167,6 +167,7 @@ describe('OpenAPI description and /docs', () => {
         'model',
         'jitter',
         'overlap',
+        'retry',
         'context',
         'skills',
       ].sort(),

@@ -221,6 +221,30 @@ describe('the API tour against its OpenAPI document', () => {
     const badModel = { ...tenant, body: { model: 'not-offered' } };
     expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, badModel)).statusCode).toBe(422);
 
+    // Backfill and a retry by hand: refused while the job is paused or the run in flight.
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    const range = { ...tenant, body: { from: hourAgo, to: new Date().toISOString() } };
+    expect((await send('POST', `/v1/cron-jobs/${job.id}/backfill`, range)).statusCode).toBe(409);
+    expect((await send('POST', `/v1/runs/${runId}/retry`, tenant)).statusCode).toBe(409);
+    const enable = { ...tenant, body: { enabled: true } };
+    expect((await send('PATCH', `/v1/cron-jobs/${job.id}`, enable)).statusCode).toBe(200);
+    expect((await send('POST', `/v1/cron-jobs/${job.id}/backfill`, range)).statusCode).toBe(200);
+    const future = { ...tenant, body: { from: hourAgo, to: '2100-01-01T00:00:00Z' } };
+    expect((await send('POST', `/v1/cron-jobs/${job.id}/backfill`, future)).statusCode).toBe(400);
+    expect((await send('POST', `/v1/cron-jobs/${missing}/backfill`, range)).statusCode).toBe(404);
+    const failedRun = await withOwner(databaseUrl, (client) =>
+      client.query<{ id: string }>(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, pod_id, status, error,
+                                    error_kind, finished_at)
+         VALUES ($1, $2, '2030-01-02T00:00:00Z', 'pod-a', 'failed', 'boom', 'model_error', now())
+         RETURNING id`,
+        [job.id, DEFAULT_TENANT_ID],
+      ),
+    );
+    const failedId = failedRun.rows[0]?.id as string;
+    expect((await send('POST', `/v1/runs/${failedId}/retry`, tenant)).statusCode).toBe(202);
+    expect((await send('POST', `/v1/runs/${missing}/retry`, tenant)).statusCode).toBe(404);
+
     const deleted = await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');

@@ -107,6 +107,7 @@ export interface Job {
   model?: string | null;
   jitter?: string | null;
   overlap?: 'skip' | 'buffer_one' | 'allow_all' | 'cancel_other';
+  retry?: { max_attempts: number; backoff: string; after_side_effects: boolean } | null;
 }
 
 /** GET /v1/runs: a run with its job's name and labels. */
@@ -170,9 +171,11 @@ export interface Run {
   error_kind?: string | null;
   attempts?: number | null;
   duration_ms: number | null;
-  pod_id: string;
+  pod_id: string | null;
   created_at: string;
-  origin?: 'scheduled' | 'manual' | 'catch_up';
+  origin?: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
+  attempt?: number;
+  not_before?: string | null;
   result_bytes?: number | null;
   result_complete?: boolean;
 }
@@ -180,7 +183,7 @@ export interface Run {
 /** GET /v1/runs/{id}: the whole run. */
 export interface RunDetail extends Run {
   job_name: string;
-  origin: 'scheduled' | 'manual' | 'catch_up';
+  origin: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
   attempts: number;
   result_bytes: number | null;
   result_truncated: boolean;

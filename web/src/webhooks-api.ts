@@ -1,7 +1,7 @@
 // The webhook shapes of the REST API (docs/webhooks.md), as the dashboard reads them.
 
-export type EventType = 'run.succeeded' | 'run.failed';
-export const EVENT_TYPES: EventType[] = ['run.succeeded', 'run.failed'];
+export type EventType = 'run.succeeded' | 'run.failed' | 'job.paused';
+export const EVENT_TYPES: EventType[] = ['run.succeeded', 'run.failed', 'job.paused'];
 
 export interface WebhookEndpoint {
   id: string;
@@ -34,7 +34,7 @@ export interface WebhookDelivery {
   webhook_id: string;
   endpoint_id: string;
   job_id: string;
-  run_id: string;
+  run_id: string | null;
   event_type: EventType;
   status: 'pending' | 'delivered' | 'failed' | 'cancelled';
   attempts: number;

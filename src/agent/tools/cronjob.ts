@@ -33,7 +33,7 @@ Schedule syntax:
 Times are in the job's timezone (an IANA name such as "Europe/Paris"; default UTC).
 The prompt is what the agent will be asked at each run, e.g. "Reply with the current time".
 In a run, the agent can use the tenant's skills, and http_request when the tenant has an allow-list.
-Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs), jitter (start each run up to this long after its time, e.g. "2m"), overlap (when a run comes while the previous one is still going: "skip" (default), "buffer_one" runs it once right after, "allow_all" runs both, "cancel_other" stops the old one; run_now follows it too). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
+Run controls (create and update; null clears one): labels (string pairs, e.g. {"team":"ops"}; list filters with label "team=ops" or "team"), timeout (Go duration such as "30s"), model (one of the offered models), pause_after_failures (pause after N failed runs in a row), ends_at (RFC 3339: no run after it), max_runs (stop after N runs), jitter (start each run up to this long after its time, e.g. "2m"), retry ({"max_attempts": 3, "backoff": "30s"}: a run that fails because the model was unreachable, throttled or erring, timed out, or lost its pod runs again after 30s, 60s...; not after a side-effect call such as a POST http_request or a cronjob change unless "after_side_effects": true), overlap (when a run comes while the previous one is still going: "skip" (default), "buffer_one" runs it once right after, "allow_all" runs both, "cancel_other" stops the old one; run_now follows it too). disable takes an optional paused_reason; list_runs an optional status (success, failed, running).
 Results come back as JSON; on {"ok":false} read the error message, fix the arguments and try again.`;
 
 const Args = z.object({
@@ -57,9 +57,17 @@ const Args = z.object({
   max_runs: z.number().int().nullable().optional(),
   jitter: z.string().nullable().optional(),
   overlap: z.enum(OVERLAP_POLICIES).nullable().optional(),
+  retry: z
+    .strictObject({
+      max_attempts: z.number().int(),
+      backoff: z.string(),
+      after_side_effects: z.boolean().optional(),
+    })
+    .nullable()
+    .optional(),
   paused_reason: z.string().optional(),
   label: z.string().optional(),
-  status: z.enum(['claimed', 'running', 'success', 'failed']).optional(),
+  status: z.enum(['queued', 'claimed', 'running', 'success', 'failed']).optional(),
 });
 
 const controlsOf = (args: Args) => ({
@@ -71,6 +79,7 @@ const controlsOf = (args: Args) => ({
   max_runs: args.max_runs,
   jitter: args.jitter,
   overlap: args.overlap,
+  retry: args.retry,
 });
 type Args = z.infer<typeof Args>;
 
@@ -112,9 +121,20 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
               enum: [...OVERLAP_POLICIES, null],
               description: 'when the previous run is still going',
             },
+            retry: {
+              type: ['object', 'null'],
+              description: 'retry failed attempts of safe kinds; null: never',
+              properties: {
+                max_attempts: { type: 'integer', minimum: 1, maximum: 10 },
+                backoff: { type: 'string', description: 'Go duration, doubled per attempt' },
+                after_side_effects: { type: 'boolean' },
+              },
+              required: ['max_attempts', 'backoff'],
+              additionalProperties: false,
+            },
             paused_reason: { type: 'string', description: 'with disable: why' },
             label: { type: 'string', description: 'with list: "key=value" or "key"' },
-            status: { type: 'string', enum: ['claimed', 'running', 'success', 'failed'] },
+            status: { type: 'string', enum: ['queued', 'claimed', 'running', 'success', 'failed'] },
             webhook_id: { type: 'string', description: 'webhook endpoint id (attach_webhook)' },
             skills: {
               type: 'array',

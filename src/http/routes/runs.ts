@@ -130,6 +130,11 @@ async function wholeResult(deps: RunRouteDeps, row: RunDetailRow): Promise<strin
   );
 }
 
+/** A time jsonb kept as PostgreSQL wrote it, in the API's RFC 3339 form. */
+function isoText(text: string | null): string | null {
+  return text === null ? null : new Date(text).toISOString();
+}
+
 function toRunDetailView(
   row: RunDetailRow,
   result: string | null,
@@ -146,6 +151,11 @@ function toRunDetailView(
     model: detail.model ?? null,
     usage: detail.usage ?? null,
     attempt_log: detail.attempt_log ?? [],
+    previous_attempts: row.previous_attempts.map((a) => ({
+      ...a,
+      started_at: isoText(a.started_at),
+      finished_at: isoText(a.finished_at),
+    })),
     timings: {
       scheduled_at: row.scheduled_at.toISOString(),
       started_at: row.started_at.toISOString(),

@@ -13,6 +13,10 @@ export interface ControlValues {
   endsAt: string;
   jitter: string;
   overlap: Overlap;
+  /** Attempts in all (empty: no retries). */
+  retryAttempts: string;
+  retryBackoff: string;
+  retryAfterSideEffects: boolean;
 }
 
 export type Overlap = NonNullable<Job['overlap']>;
@@ -34,6 +38,9 @@ export const EMPTY_CONTROLS: ControlValues = {
   endsAt: '',
   jitter: '',
   overlap: 'skip',
+  retryAttempts: '',
+  retryBackoff: '',
+  retryAfterSideEffects: false,
 };
 
 /** The job's controls as form text. */
@@ -49,6 +56,9 @@ export function controlsOf(job: Job): ControlValues {
     endsAt: job.ends_at ? toLocalInput(job.ends_at) : '',
     jitter: job.jitter ?? '',
     overlap: job.overlap ?? 'skip',
+    retryAttempts: job.retry?.max_attempts.toString() ?? '',
+    retryBackoff: job.retry?.backoff ?? '',
+    retryAfterSideEffects: job.retry?.after_side_effects ?? false,
   };
 }
 
@@ -66,6 +76,13 @@ export function toBody(values: ControlValues, clear: boolean): Record<string, un
   put('ends_at', values.endsAt, (t) => new Date(t).toISOString());
   put('jitter', values.jitter, (t) => t);
   body.overlap = values.overlap;
+  if (values.retryAttempts.trim() !== '') {
+    body.retry = {
+      max_attempts: Number(values.retryAttempts.trim()),
+      backoff: values.retryBackoff.trim() || '30s',
+      after_side_effects: values.retryAfterSideEffects,
+    };
+  } else if (clear) body.retry = null;
   return body;
 }
 
@@ -197,6 +214,47 @@ export function JobControls(props: {
           ))}
         </select>
       </Field>
+      <div class="row-3">
+        <Field
+          id="retry-attempts"
+          label="Retry: attempts"
+          hint="Attempts in all, 1 to 10; empty: no retries."
+        >
+          <input
+            id="retry-attempts"
+            type="number"
+            min={1}
+            max={10}
+            value={values.retryAttempts}
+            onInput={set('retryAttempts')}
+            {...describedBy('retry-attempts', undefined, true)}
+          />
+        </Field>
+        <Field
+          id="retry-backoff"
+          label="Retry: backoff"
+          hint="Before the 2nd attempt, doubled after (default 30s)."
+        >
+          <input
+            id="retry-backoff"
+            class="mono"
+            value={values.retryBackoff}
+            onInput={set('retryBackoff')}
+            {...describedBy('retry-backoff', undefined, true)}
+          />
+        </Field>
+        <label class="check">
+          <input
+            id="retry-after-side-effects"
+            type="checkbox"
+            checked={values.retryAfterSideEffects}
+            onChange={(e) =>
+              onChange({ ...values, retryAfterSideEffects: e.currentTarget.checked })
+            }
+          />{' '}
+          Retry even after a side effect (a POST, a job change)
+        </label>
+      </div>
     </fieldset>
   );
 }

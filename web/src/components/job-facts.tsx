@@ -51,6 +51,9 @@ export function ControlFacts({ job }: { job: Job }) {
           job.model ? `model ${job.model}` : null,
           job.jitter ? `jitter ${job.jitter}` : null,
           job.overlap && job.overlap !== 'skip' ? `overlap ${job.overlap}` : null,
+          job.retry
+            ? `retries: ${job.retry.max_attempts} attempts, backoff ${job.retry.backoff}${job.retry.after_side_effects ? ', even after side effects' : ''}`
+            : null,
         ]
           .filter(Boolean)
           .join(' · ') || 'none'}

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Page, type Preview, type Run } from '../api';
 import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components/ui';
 import { ControlFacts } from '../components/job-facts';
+import { BackfillForm } from '../components/backfill-form';
 import { RunCharts } from '../components/run-charts';
 import { browserZone, formatDuration, formatInZone, relative } from '../format';
 import { navigate } from '../router';
@@ -251,6 +252,13 @@ export function JobPage({ jobId }: { jobId: string }) {
           ))}
         </div>
       </div>
+      <BackfillForm
+        jobId={job.id}
+        onDone={(message) => {
+          setNotice(message);
+          void loadRuns();
+        }}
+      />
       <RunCharts jobId={job.id} refreshKey={job.last_run_at} />
       <h2>Runs</h2>
       <RunsTable runs={runs?.data ?? null} zone={job.timezone} />

@@ -64,6 +64,16 @@ export function RunsPage() {
     }
   };
 
+  const retry = async (run: RunListItem) => {
+    setError(null);
+    try {
+      await api('POST', `/v1/runs/${encodeURIComponent(run.id)}/retry`);
+      setNotice(`Retrying the run of ${run.job_name}: it is queued as a new attempt.`);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
   usePoll(
     async () => {
       try {
@@ -178,9 +188,16 @@ export function RunsPage() {
                     ))}
                   </td>
                   <td data-label="Actions">
-                    {run.status === 'running' || run.status === 'claimed' ? (
+                    {run.status === 'running' ||
+                    run.status === 'claimed' ||
+                    run.status === 'queued' ? (
                       <button type="button" onClick={() => void cancel(run)}>
                         Cancel
+                      </button>
+                    ) : null}
+                    {run.status === 'failed' ? (
+                      <button type="button" onClick={() => void retry(run)}>
+                        Retry
                       </button>
                     ) : null}
                   </td>
