@@ -40,7 +40,12 @@ function startPods(slots: number): Promise<Pod[]> {
         redisUrl: inject('redisUrl'),
         llmUrl: llm.url,
         podId: `overlap-${tag}-${i}`,
-        env: { HERMES_API_KEY: KEY, SCHEDULER_MAX_CONCURRENT_RUNS: String(slots) },
+        env: {
+          HERMES_API_KEY: KEY,
+          SCHEDULER_MAX_CONCURRENT_RUNS: String(slots),
+          // The budget is counted in the Redis every test file shares, under the same tenant id.
+          MANUAL_RUNS_PER_MINUTE: '1000',
+        },
       }),
     ),
   );
