@@ -263,7 +263,7 @@ CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (
 CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC)
-CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (id) WHERE (enabled AND (next_run_at IS NULL))
+CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (schedule, timezone, id) WHERE (enabled AND (next_run_at IS NULL))
 CREATE UNIQUE INDEX cron_run_tool_calls_pkey ON public.cron_run_tool_calls USING btree (run_id, seq)
 CREATE INDEX cron_run_tool_calls_tenant_idx ON public.cron_run_tool_calls USING btree (tenant_id, created_at)
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
@@ -398,7 +398,7 @@ scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
-scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
+scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone, p_after_schedule text, p_after_timezone text, p_after_id uuid) SECURITY DEFINER execute: hermesx_app
 scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
@@ -822,22 +822,42 @@ AS $function$
       FROM unnest(p_ids, p_next_run_ats) AS i (id, next_run_at)
      WHERE j.id = i.id AND j.next_run_at IS NULL
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone, p_after_schedule text, p_after_timezone text, p_after_id uuid)
  RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer)
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
-           (SELECT max(r.scheduled_at) FROM cron_job_runs r
-             WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
-           j.ends_at, j.jitter_ms
-      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND j.next_run_at IS NULL AND t.deleted_at IS NULL
-       AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
-     ORDER BY j.id
-     LIMIT p_limit
-       FOR UPDATE OF j SKIP LOCKED
+  BEGIN
+    IF p_ids IS NULL THEN
+      RETURN QUERY
+        SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+               (SELECT max(r.scheduled_at) FROM cron_job_runs r
+                 WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
+               j.ends_at, j.jitter_ms
+          FROM cron_jobs j
+         WHERE j.enabled AND j.next_run_at IS NULL
+           AND (j.schedule, j.timezone, j.id) > (coalesce(p_after_schedule, ''),
+                                                 coalesce(p_after_timezone, ''),
+                                                 coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+           AND (SELECT t.deleted_at IS NULL FROM tenants t WHERE t.id = j.tenant_id)
+         ORDER BY j.schedule, j.timezone, j.id
+         LIMIT p_limit
+           FOR UPDATE OF j SKIP LOCKED;
+    ELSE
+      RETURN QUERY
+        SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+               (SELECT max(r.scheduled_at) FROM cron_job_runs r
+                 WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
+               j.ends_at, j.jitter_ms
+          FROM cron_jobs j
+         WHERE j.id = ANY (p_ids) AND j.enabled AND j.next_run_at IS NULL
+           AND (SELECT t.deleted_at IS NULL FROM tenants t WHERE t.id = j.tenant_id)
+         ORDER BY j.schedule, j.timezone, j.id
+         LIMIT p_limit
+           FOR UPDATE OF j SKIP LOCKED;
+    END IF;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb)
  RETURNS boolean
