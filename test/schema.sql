@@ -389,7 +389,7 @@ idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: her
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
-scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
 scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
@@ -627,7 +627,7 @@ AS $function$
       FROM unnest(p_ids, p_past_ats, p_next_run_ats) AS i (id, past_at, next_run_at)
      WHERE j.id = i.id AND j.next_run_at <= i.past_at AND i.next_run_at > j.next_run_at
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text)
+CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
  RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -642,11 +642,12 @@ AS $function$
       ORDER BY t.id;
     RETURN QUERY
     WITH input AS (
-      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.ord
-        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats) WITH ORDINALITY
-             AS c (job_id, scheduled_at, next_run_at, ord)
+      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.origin, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats,
+                    coalesce(p_origins, array_fill(NULL::text, ARRAY[cardinality(p_job_ids)])))
+             WITH ORDINALITY AS c (job_id, scheduled_at, next_run_at, origin, ord)
     ), candidate AS (
-      SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
+      SELECT i.job_id, i.scheduled_at, i.origin, j.tenant_id, t.max_concurrent_runs AS cap,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
         FROM input i
         JOIN cron_jobs j ON j.id = i.job_id
@@ -662,8 +663,14 @@ AS $function$
                   END AS admitted
         FROM candidate c
     ), claimed AS (
-      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
-      SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
+      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id,
+                                      origin, model_called_at, attempts)
+      SELECT m.job_id, m.tenant_id, m.scheduled_at,
+             CASE WHEN m.origin IS NULL THEN 'claimed' ELSE 'running' END, p_pod_id,
+             coalesce(m.origin, 'scheduled'),
+             CASE WHEN m.origin IS NULL THEN NULL ELSE now() END,
+             CASE WHEN m.origin IS NULL THEN 0 ELSE 1 END
+        FROM room m WHERE m.admitted
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
       RETURNING r.cron_job_id, r.scheduled_at, r.id
     ), advanced AS (

@@ -47,10 +47,10 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
     planJobs: (ids, limit, since, decide) =>
       planUnplannedJobs(pool, ids, limit, since, decide, planCursor),
     advanceJob: (jobId, pastAt, nextRunAt) => advances.add({ jobId, pastAt, nextRunAt }),
-    claimRun: (jobId, scheduledAt, claimant, nextRunAt) =>
+    claimRun: (jobId, scheduledAt, claimant, nextRunAt, sendAs) =>
       mine(claimant)
-        ? claims.add({ jobId, scheduledAt, nextRunAt })
-        : claimRuns(pool, [{ jobId, scheduledAt, nextRunAt }], claimant).then(
+        ? claims.add({ jobId, scheduledAt, nextRunAt, sendAs })
+        : claimRuns(pool, [{ jobId, scheduledAt, nextRunAt, sendAs }], claimant).then(
             (a) => a[0] ?? { kind: 'taken' },
           ),
     markSent: (runId, claimant, origin) =>

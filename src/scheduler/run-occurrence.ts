@@ -1,10 +1,10 @@
 // One occurrence on this pod, top to bottom: lock -> claim -> call the agent -> record -> release.
 // The dispatcher gives it a slot and an AbortController and consumes the result; nothing here
 // reaches back into the scheduler.
-import { callAgent } from './call-agent.js';
+import { callAgent, originOf } from './call-agent.js';
 import type { SkipReason } from './events.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
-import type { ClaimAnswer, LockHolder } from './ports.js';
+import type { ClaimAnswer, LockHolder, RunOrigin } from './ports.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
 import { recordRun } from './record-run.js';
 
@@ -27,7 +27,7 @@ export async function runOccurrence(
   try {
     const claim = occurrence.adopted
       ? ({ kind: 'claimed', run: occurrence.adopted } as const)
-      : await claimOccurrence(deps, occurrence);
+      : await claimOccurrence(deps, occurrence, originOf(loaded, occurrence));
     if (claim.kind !== 'claimed') {
       if (claim.kind !== 'taken') doneAtMs = null;
       return skip(claim.kind === 'db_error' ? 'db_error' : claim.kind);
@@ -96,9 +96,11 @@ async function holderIsGone(
   return !live.has(holder.podId);
 }
 
+/** Claims straight into 'running' (`sendAs`): this occurrence holds its slot and sends at once. */
 async function claimOccurrence(
   deps: PipelineDeps,
   occurrence: Occurrence,
+  sendAs: RunOrigin,
 ): Promise<ClaimAnswer | { kind: 'db_error' }> {
   try {
     const nextMs = occurrence.nextMs ?? null;
@@ -107,6 +109,7 @@ async function claimOccurrence(
       new Date(occurrence.scheduledAtMs),
       deps.settings.podId,
       nextMs === null ? null : new Date(nextMs),
+      sendAs,
     );
     if (answer.kind === 'taken') deps.metrics.lockSkips.inc();
     return answer;
