@@ -112,6 +112,18 @@ async function claimOccurrence(
       sendAs,
     );
     if (answer.kind === 'taken') deps.metrics.lockSkips.inc();
+    // The schedule has no occurrence after this one (ends_at): the claim could not say so (null
+    // leaves next_run_at, as a "run now" must), so the job is parked explicitly.
+    if (answer.kind === 'claimed' && occurrence.nextMs === null) {
+      deps.store
+        .advanceJob(occurrence.jobId, new Date(occurrence.scheduledAtMs), null)
+        .catch((err: unknown) =>
+          deps.log.warn(
+            { job_id: occurrence.jobId, error: errorMessage(err) },
+            'cannot park a job after its last occurrence (the due window will skip it)',
+          ),
+        );
+    }
     return answer;
   } catch (err) {
     deps.log.error(
