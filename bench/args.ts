@@ -1,12 +1,18 @@
 // Command-line arguments of `npm run bench` and the size presets.
 import type { WorkloadName } from './workloads.js';
 
+export type StandaloneName = 'scale' | 'history';
+
 export interface BenchArgs {
   size: 'tiny' | 'default';
   jobs: number;
   scaleJobs: number;
   durationS: number;
   workloads: WorkloadName[];
+  /** HermesX-only workloads with their own PostgreSQL (bench/scale.ts, bench/history.ts). */
+  standalone: StandaloneName[];
+  /** history: run rows generated before the run list is read. */
+  historyRows: number;
   systems: ('hermesx' | 'bullmq')[];
   latencyMs: number;
   replicas: number;
@@ -68,7 +74,14 @@ contention (HermesX only; BullMQ is not started when only these are chosen):
   --throttle-rate R          w5t: share of model requests answered 429 with Retry-After: 1 (0.3)
   --contention-bursts N      consecutive minutes measured, one burst each (1)
   --seed N                   seeds the w5 job ids and which requests get a 429 (1)
-  e.g. npm run bench -- --workloads w5,w5t --systems hermesx --out /tmp/w5`;
+  e.g. npm run bench -- --workloads w5,w5t --systems hermesx --out /tmp/w5
+scale and history (HermesX only, each with its own PostgreSQL; opt-in):
+  --workloads scale,history  scale: --scale-jobs jobs written by SQL across 1,000 tenants (1,000 of
+                             them every minute), --replicas pods from dist/, 60 s observed
+                             (bench/scale.ts); history: --history-rows run rows, the run list read
+                             500 + 500 times, 500 runs recorded (bench/history.ts)
+  --history-rows N           run rows of the history workload (1,000,000)
+  e.g. npm run bench -- --workloads scale,history --scale-jobs 1000000 --out /tmp/scale`;
 
 const CONTENTION = {
   contentionJobs: 2400,
@@ -88,6 +101,8 @@ const PRESETS: Record<
     scaleJobs: 100_000,
     durationS: 10,
     workloads: ['w1', 'w4', 'w2', 'w3'],
+    standalone: [],
+    historyRows: 1_000_000,
     systems: ['hermesx', 'bullmq'],
     latencyMs: 50,
     replicas: 3,
@@ -103,6 +118,8 @@ const PRESETS: Record<
     scaleJobs: 500,
     durationS: 8,
     workloads: ['w1'],
+    standalone: [],
+    historyRows: 10_000,
     systems: ['hermesx', 'bullmq'],
     latencyMs: 50,
     replicas: 3,
@@ -184,8 +201,22 @@ export function parseArgs(argv: string[]): BenchArgs {
       throw new UsageError(`--${key}: one or more of ${allowed.join(',')}`);
     return items as T[];
   };
-  args.workloads =
-    list('workloads', ['w1', 'w2', 'w3', 'w4', 'w5', 'w5t'] as const) ?? args.workloads;
+  const chosen = list('workloads', [
+    'w1',
+    'w2',
+    'w3',
+    'w4',
+    'w5',
+    'w5t',
+    'scale',
+    'history',
+  ] as const);
+  if (chosen) {
+    const isStandalone = (w: string): w is StandaloneName => w === 'scale' || w === 'history';
+    args.standalone = chosen.filter(isStandalone);
+    args.workloads = chosen.filter((w): w is WorkloadName => !isStandalone(w));
+  }
+  args.historyRows = int('history-rows', 1) ?? args.historyRows;
   args.systems = list('systems', ['hermesx', 'bullmq'] as const) ?? args.systems;
   args.databaseUrl = values.get('database-url');
   args.redisUrl = values.get('redis-url');
@@ -217,6 +248,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     'throttle-rate',
     'contention-bursts',
     'seed',
+    'history-rows',
   ]);
   for (const key of values.keys())
     if (!known.has(key)) throw new UsageError(`unknown option --${key}`);

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { findFreePort, startPostgres, type LocalServer } from '../src/dev/processes.js';
-import { spawnChild, spawnNode, stop, waitForLine, type Child } from './procs.js';
+import { spawnBuilt, spawnChild, spawnNode, stop, waitForLine, type Child } from './procs.js';
 
 export function baseEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
@@ -142,6 +142,22 @@ export interface PodSettings {
   maxConcurrentRuns: number;
   /** Write a V8 CPU profile of the replica into this directory when it exits. */
   cpuProfileDir?: string;
+  /**
+   * Run the built service (`node dist/cli.js`, the product's own start, after `buildService()`)
+   * instead of the sources through tsx, which compiles them at every start.
+   */
+  fromDist?: boolean;
+}
+
+/** Compiles src/ into dist/ (tsc -p tsconfig.build.json), for pods started with fromDist. */
+export async function buildService(): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const tsc = path.join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, [tsc, '-p', 'tsconfig.build.json'], (err, stdout, stderr) =>
+      err ? reject(new Error(`build failed: ${stdout}${stderr}`)) : resolve(),
+    ),
+  );
 }
 
 export interface PodProcess {
@@ -153,9 +169,9 @@ export interface PodProcess {
 /** A `hermesx saas-api` replica from sources; ready once its scheduler has done a full sync. */
 export async function startPod(settings: PodSettings, timeoutMs = 120_000): Promise<PodProcess> {
   const port = await findFreePort();
-  const child = spawnNode(
+  const child = (settings.fromDist ? spawnBuilt : spawnNode)(
     settings.podId,
-    'src/cli.ts',
+    settings.fromDist ? 'dist/cli.js' : 'src/cli.ts',
     ['saas-api'],
     baseEnv({
       DATABASE_URL: settings.databaseUrl,

@@ -82,6 +82,18 @@ export function spawnNode(
   );
 }
 
+/** Like spawnNode, for JavaScript that needs no compiling (the built service in dist/). */
+export function spawnBuilt(
+  name: string,
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onLine?: (line: string) => void,
+  nodeFlags: string[] = [],
+): Child {
+  return spawnChild(name, process.execPath, [...nodeFlags, file, ...args], env, onLine);
+}
+
 /** Resolves with the first line matching, or rejects on exit or after timeoutMs. */
 export function waitForLine(child: Child, pattern: RegExp, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {

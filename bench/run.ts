@@ -25,6 +25,7 @@ import {
 import { Hermes } from './ours.js';
 import { writeOutputs } from './output.js';
 import { runSystem } from './plan.js';
+import { runStandalone } from './standalone.js';
 import { killAllNow, REPO_ROOT, stopAll } from './procs.js';
 import type { BenchResults } from './report.js';
 import type { System } from './system.js';
@@ -87,6 +88,11 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('exit', killAllNow);
   try {
+    for (const name of args.standalone) {
+      const result = await runStandalone(name, args, log);
+      log(`${name}: ${JSON.stringify(result)}`);
+    }
+    if (args.workloads.length === 0) return 0;
     let databaseUrl = args.databaseUrl;
     let statements = false;
     if (databaseUrl) {

@@ -5,14 +5,18 @@
 // due work (pg_stat_statements, per replica and minute), and the per-minute jobs' fire lag with
 // duplicates and misses, counted where the model calls arrive.
 //   node --import tsx bench/scale.ts --jobs 1000000 --tenants 1000 --per-minute 1000 \
-//     --pods 3 --observe-s 120 [--latency-ms 50]
+//     --pods 3 --observe-s 120 [--latency-ms 50] [--from dist|src]
+// Pods run the built service (`node dist/cli.js saas-api`, what a deployment starts; dist/ is
+// built first) unless --from src (tsx compiling the sources at every start).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../src/db/migrate.js';
 import { createLogger } from '../src/log.js';
 import {
+  buildService,
   fetchText,
+  metric,
   startBenchPostgres,
   startBenchRedis,
   startModelServer,
@@ -29,6 +33,8 @@ interface Options {
   pods: number;
   observeS: number;
   latencyMs: number;
+  /** dist: pods run the built service (node dist/cli.js, built first); src: tsx on the sources. */
+  from: 'dist' | 'src';
 }
 
 function parseOptions(argv: string[]): Options {
@@ -43,6 +49,7 @@ function parseOptions(argv: string[]): Options {
     pods: value('pods', 3),
     observeS: value('observe-s', 120),
     latencyMs: value('latency-ms', 50),
+    from: argv[argv.indexOf('--from') + 1] === 'src' && argv.includes('--from') ? 'src' : 'dist',
   };
 }
 
@@ -104,6 +111,11 @@ async function main(): Promise<void> {
   log(
     `options ${JSON.stringify(o)}; machine: ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(2)}`,
   );
+  if (o.from === 'dist') {
+    const builtMs = Date.now();
+    await buildService();
+    log(`built dist/ in ${((Date.now() - builtMs) / 1000).toFixed(1)} s (not part of any figure)`);
+  }
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-scale-'));
   const pg = await startBenchPostgres(workDir);
   try {
@@ -129,6 +141,7 @@ async function main(): Promise<void> {
           llmUrl: model.url,
           podId: `scale-${i + 1}`,
           maxConcurrentRuns: 200,
+          fromDist: o.from === 'dist',
         });
         spawnS.push((Date.now() - startMs) / 1000);
         pods.push(pod);
@@ -137,10 +150,25 @@ async function main(): Promise<void> {
     log(`spawn -> scheduling per replica: ${spawnS.map((s) => s.toFixed(2)).join(', ')} s`);
 
     const peakRss = new Map<string, number>();
+    // What the RSS is made of at each replica's peak: V8 heap used / total and external memory.
+    const atPeak = new Map<
+      string,
+      { heapUsedMb: number; heapTotalMb: number; externalMb: number }
+    >();
     const sampleRss = () => {
       for (const pod of pods) {
         const rss = procSample(pod.child.pid).rssBytes;
-        peakRss.set(pod.podId, Math.max(peakRss.get(pod.podId) ?? 0, rss));
+        if (rss <= (peakRss.get(pod.podId) ?? 0)) continue;
+        peakRss.set(pod.podId, rss);
+        void fetchText(`${pod.url}/metrics`, 2000).then((text) => {
+          if (!text) return;
+          const mb = (name: string) => Math.round(metric(text, name) / 1048576);
+          atPeak.set(pod.podId, {
+            heapUsedMb: mb('nodejs_heap_size_used_bytes'),
+            heapTotalMb: mb('nodejs_heap_size_total_bytes'),
+            externalMb: mb('nodejs_external_memory_bytes'),
+          });
+        });
       }
     };
     const rssTimer = setInterval(sampleRss, 500);
@@ -208,6 +236,7 @@ async function main(): Promise<void> {
       spawnToSchedulingS: spawnS,
       plannedAfterSpawnS: plannedS,
       peakRssMb: Object.fromEntries([...peakRss].map(([k, v]) => [k, Math.round(v / 1048576)])),
+      atPeakRss: Object.fromEntries(atPeak),
       discovery: {
         statementMs: after.ms - before.ms,
         calls: after.calls - before.calls,

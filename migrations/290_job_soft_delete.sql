@@ -9,7 +9,7 @@ ALTER TABLE cron_jobs ADD COLUMN deleted_at timestamptz;
 DROP INDEX cron_jobs_due_idx;
 CREATE INDEX cron_jobs_due_idx ON cron_jobs (next_run_at, id) WHERE enabled AND deleted_at IS NULL;
 DROP INDEX cron_jobs_unplanned_idx;
-CREATE INDEX cron_jobs_unplanned_idx ON cron_jobs (id)
+CREATE INDEX cron_jobs_unplanned_idx ON cron_jobs (schedule, timezone, id)
   WHERE enabled AND next_run_at IS NULL AND deleted_at IS NULL;
 DROP INDEX cron_jobs_tenant_idx;
 CREATE INDEX cron_jobs_tenant_idx ON cron_jobs (tenant_id, created_at DESC) WHERE deleted_at IS NULL;

@@ -284,7 +284,7 @@ CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (
 CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC) WHERE (deleted_at IS NULL)
-CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (id) WHERE (enabled AND (next_run_at IS NULL) AND (deleted_at IS NULL))
+CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (schedule, timezone, id) WHERE (enabled AND (next_run_at IS NULL) AND (deleted_at IS NULL))
 CREATE UNIQUE INDEX cron_run_tool_calls_pkey ON public.cron_run_tool_calls USING btree (run_id, seq)
 CREATE INDEX cron_run_tool_calls_tenant_idx ON public.cron_run_tool_calls USING btree (tenant_id, created_at)
 CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree (tenant_id, created_at)
@@ -419,7 +419,7 @@ scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_cancel_older(p_job_id uuid, p_scheduled_at timestamp with time zone) SECURITY DEFINER execute: hermesx_app
-scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
+scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
 scheduler_claim_waiting(p_job_id uuid, p_scheduled_at timestamp with time zone, p_next_run_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
 scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
@@ -429,7 +429,7 @@ scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
-scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
+scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone, p_after_schedule text, p_after_timezone text, p_after_id uuid) SECURITY DEFINER execute: hermesx_app
 scheduler_requeue(p_run_ids uuid[], p_pod_id text, p_delay_ms integer) SECURITY DEFINER execute: hermesx_app
 scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
@@ -756,7 +756,7 @@ AS $function$
     END LOOP;
   END
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text)
+CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
  RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -771,11 +771,12 @@ AS $function$
       ORDER BY t.id;
     RETURN QUERY
     WITH input AS (
-      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.ord
-        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats) WITH ORDINALITY
-             AS c (job_id, scheduled_at, next_run_at, ord)
+      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.origin, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats,
+                    coalesce(p_origins, array_fill(NULL::text, ARRAY[cardinality(p_job_ids)])))
+             WITH ORDINALITY AS c (job_id, scheduled_at, next_run_at, origin, ord)
     ), candidate AS (
-      SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
+      SELECT i.job_id, i.scheduled_at, i.origin, j.tenant_id, t.max_concurrent_runs AS cap,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
         FROM input i
         JOIN cron_jobs j ON j.id = i.job_id
@@ -793,8 +794,14 @@ AS $function$
                   END AS admitted
         FROM candidate c
     ), claimed AS (
-      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
-      SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
+      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id,
+                                      origin, model_called_at, attempts)
+      SELECT m.job_id, m.tenant_id, m.scheduled_at,
+             CASE WHEN m.origin IS NULL THEN 'claimed' ELSE 'running' END, p_pod_id,
+             coalesce(m.origin, 'scheduled'),
+             CASE WHEN m.origin IS NULL THEN NULL ELSE now() END,
+             CASE WHEN m.origin IS NULL THEN 0 ELSE 1 END
+        FROM room m WHERE m.admitted
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
       RETURNING r.cron_job_id, r.scheduled_at, r.id
     ), advanced AS (
@@ -1017,22 +1024,42 @@ AS $function$
       FROM unnest(p_ids, p_next_run_ats) AS i (id, next_run_at)
      WHERE j.id = i.id AND j.next_run_at IS NULL
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone)
+CREATE OR REPLACE FUNCTION public.scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone, p_after_schedule text, p_after_timezone text, p_after_id uuid)
  RETURNS TABLE(id uuid, tenant_id uuid, schedule text, timezone text, due_from timestamp with time zone, updated_at timestamp with time zone, next_run_at timestamp with time zone, last_scheduled_at timestamp with time zone, ends_at timestamp with time zone, jitter_ms integer, overlap text)
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
-           (SELECT max(r.scheduled_at) FROM cron_job_runs r
-             WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
-           j.ends_at, j.jitter_ms, j.overlap
-      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND j.next_run_at IS NULL AND j.deleted_at IS NULL AND t.deleted_at IS NULL
-       AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
-     ORDER BY j.id
-     LIMIT p_limit
-       FOR UPDATE OF j SKIP LOCKED
+  BEGIN
+    IF p_ids IS NULL THEN
+      RETURN QUERY
+        SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+               (SELECT max(r.scheduled_at) FROM cron_job_runs r
+                 WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
+               j.ends_at, j.jitter_ms, j.overlap
+          FROM cron_jobs j
+         WHERE j.enabled AND j.next_run_at IS NULL AND j.deleted_at IS NULL
+           AND (j.schedule, j.timezone, j.id) > (coalesce(p_after_schedule, ''),
+                                                 coalesce(p_after_timezone, ''),
+                                                 coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+           AND (SELECT t.deleted_at IS NULL FROM tenants t WHERE t.id = j.tenant_id)
+         ORDER BY j.schedule, j.timezone, j.id
+         LIMIT p_limit
+           FOR UPDATE OF j SKIP LOCKED;
+    ELSE
+      RETURN QUERY
+        SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
+               (SELECT max(r.scheduled_at) FROM cron_job_runs r
+                 WHERE r.cron_job_id = j.id AND r.scheduled_at >= p_since),
+               j.ends_at, j.jitter_ms, j.overlap
+          FROM cron_jobs j
+         WHERE j.id = ANY (p_ids) AND j.enabled AND j.next_run_at IS NULL AND j.deleted_at IS NULL
+           AND (SELECT t.deleted_at IS NULL FROM tenants t WHERE t.id = j.tenant_id)
+         ORDER BY j.schedule, j.timezone, j.id
+         LIMIT p_limit
+           FOR UPDATE OF j SKIP LOCKED;
+    END IF;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_requeue(p_run_ids uuid[], p_pod_id text, p_delay_ms integer)
  RETURNS SETOF uuid

@@ -6,9 +6,13 @@
 -- computed next occurrence (p_next_run_ats; NULL for a run-now, which leaves it) in the same
 -- statement, so the database always knows what is due; never backwards. Claims of capped tenants are serialised per tenant by an advisory lock
 -- (taken in tenant id order, so two batches cannot deadlock), so the count below is true across
--- pods.
+-- pods. An occurrence given an origin (p_origins; the pod already holds its slot and sends at
+-- once) is claimed straight into 'running', with model_called_at, its first attempt and origin,
+-- as scheduler_mark_sent would write them: one round trip before the request leaves instead of
+-- two. Without one (NULL: a run that may wait) it is 'claimed', for adoption if the pod dies.
 CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
-                                p_next_run_ats timestamptz[], p_pod_id text)
+                                p_next_run_ats timestamptz[], p_pod_id text,
+                                p_origins text[] DEFAULT NULL)
   RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid, name text,
                  prompt text, refused text, timeout_ms integer, model text)
   LANGUAGE plpgsql SECURITY DEFINER
@@ -23,11 +27,12 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
       ORDER BY t.id;
     RETURN QUERY
     WITH input AS (
-      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.ord
-        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats) WITH ORDINALITY
-             AS c (job_id, scheduled_at, next_run_at, ord)
+      SELECT c.job_id, c.scheduled_at, c.next_run_at, c.origin, c.ord
+        FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats,
+                    coalesce(p_origins, array_fill(NULL::text, ARRAY[cardinality(p_job_ids)])))
+             WITH ORDINALITY AS c (job_id, scheduled_at, next_run_at, origin, ord)
     ), candidate AS (
-      SELECT i.job_id, i.scheduled_at, j.tenant_id, t.max_concurrent_runs AS cap,
+      SELECT i.job_id, i.scheduled_at, i.origin, j.tenant_id, t.max_concurrent_runs AS cap,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
         FROM input i
         JOIN cron_jobs j ON j.id = i.job_id
@@ -45,8 +50,14 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                   END AS admitted
         FROM candidate c
     ), claimed AS (
-      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id)
-      SELECT m.job_id, m.tenant_id, m.scheduled_at, 'claimed', p_pod_id FROM room m WHERE m.admitted
+      INSERT INTO cron_job_runs AS r (cron_job_id, tenant_id, scheduled_at, status, pod_id,
+                                      origin, model_called_at, attempts)
+      SELECT m.job_id, m.tenant_id, m.scheduled_at,
+             CASE WHEN m.origin IS NULL THEN 'claimed' ELSE 'running' END, p_pod_id,
+             coalesce(m.origin, 'scheduled'),
+             CASE WHEN m.origin IS NULL THEN NULL ELSE now() END,
+             CASE WHEN m.origin IS NULL THEN 0 ELSE 1 END
+        FROM room m WHERE m.admitted
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
       RETURNING r.cron_job_id, r.scheduled_at, r.id
     ), advanced AS (
@@ -63,5 +74,5 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_claim(uuid[], timestamptz[], timestamptz[], text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_claim(uuid[], timestamptz[], timestamptz[], text) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_claim(uuid[], timestamptz[], timestamptz[], text, text[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_claim(uuid[], timestamptz[], timestamptz[], text, text[]) TO hermesx_app;

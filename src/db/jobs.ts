@@ -87,11 +87,25 @@ export async function loadDueJobs(
   return rows.map(toStoredJob);
 }
 
+/** Where a pod's planning sweep goes on from: the key of the last job it took (null: the start). */
+export interface PlanKey {
+  schedule: string;
+  timezone: string;
+  id: string;
+}
+export interface PlanCursor {
+  after: PlanKey | null;
+}
+
+type TakenRow = LoadedRow & { last_scheduled_at: Date | null };
+
 /**
  * One transaction of the planning sweep: takes up to `limit` enabled jobs without next_run_at
  * (FOR UPDATE SKIP LOCKED, so pods sweep side by side), lets `decide` compute each one's next
  * occurrence with the schedule parser, and writes them (null parks a job at 'infinity' until
- * its definition changes). Returns how many it planned.
+ * its definition changes). Returns how many it planned. Without `ids` the sweep reads on from
+ * `cursor` in (schedule, timezone, id) order and wraps to the start once at the end, so each
+ * batch costs its own rows and brings the jobs that share a schedule together.
  */
 export async function planUnplannedJobs(
   pool: Pool,
@@ -99,15 +113,36 @@ export async function planUnplannedJobs(
   limit: number,
   since: Date,
   decide: PlanDecider,
+  cursor: PlanCursor = { after: null },
 ): Promise<number> {
   const client = await pool.connect();
   let broken = false;
   try {
     await client.query('BEGIN');
-    const { rows } = await client.query<LoadedRow & { last_scheduled_at: Date | null }>(
-      'SELECT * FROM scheduler_plan_take($1, $2, $3)',
-      [ids, limit, since],
-    );
+    const take = async (after: PlanKey | null, n: number) =>
+      (
+        await client.query<TakenRow>('SELECT * FROM scheduler_plan_take($1, $2, $3, $4, $5, $6)', [
+          ids,
+          n,
+          since,
+          after?.schedule ?? null,
+          after?.timezone ?? null,
+          after?.id ?? null,
+        ])
+      ).rows;
+    const rows = await take(ids ? null : cursor.after, limit);
+    if (!ids && rows.length < limit && cursor.after !== null) {
+      // The end of the id order: the jobs before the cursor come next (in the same batch; rows
+      // this transaction already locked would be taken again, so they are left out).
+      const taken = new Set(rows.map((row) => row.id));
+      for (const row of await take(null, limit - rows.length))
+        if (!taken.has(row.id)) rows.push(row);
+    }
+    const last = rows.at(-1);
+    if (!ids)
+      cursor.after = last
+        ? { schedule: last.schedule, timezone: last.timezone, id: last.id }
+        : null;
     if (rows.length > 0) {
       const jobs = rows.map((row) => ({
         ...toStoredJob(row),

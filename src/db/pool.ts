@@ -60,10 +60,13 @@ async function withTransaction<T>(
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query('BEGIN');
-    for (const [name, value] of settings) {
-      await client.query('SELECT set_config($1, $2, true)', [name, value]);
-    }
+    // BEGIN and the transaction's settings go out as one simple-protocol query: one round trip
+    // fewer for every tenant statement (a run-list page is three round trips, not four).
+    const configs = settings.map(
+      ([name, value]) =>
+        `SELECT set_config(${client.escapeLiteral(name)}, ${client.escapeLiteral(value)}, true)`,
+    );
+    await client.query(['BEGIN', ...configs].join('; '));
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

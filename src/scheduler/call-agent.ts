@@ -52,7 +52,8 @@ export async function callAgent(
     controller.abort(new RunAborted('timeout', `timeout: run exceeded ${which} (${limit})`));
   }, execTimeoutMs);
   let attempts = 0;
-  let sent = false;
+  // Claimed straight into 'running': the database already says the request may have left.
+  let sent = run.sent === true;
   let marking: Promise<unknown> | undefined;
   const attemptLog = new AttemptLog(clock);
   const reported: RunReplyDetail = {};
@@ -110,7 +111,7 @@ export async function callAgent(
  * Why the run runs. An adopted run's pod is gone before it said; a nominal time that is not an
  * occurrence of the schedule was a "run now", anything else counts as scheduled.
  */
-function originOf(loaded: LoadedJob, occurrence: Occurrence): RunOrigin | undefined {
+export function originOf(loaded: LoadedJob, occurrence: Occurrence): RunOrigin | undefined {
   switch (occurrence.kind) {
     case 'queued':
       // Its first attempt (or the backfill) said why it runs; the row keeps it.

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
 import { planNextRunAt } from './plan.js';
-import type { Clock, DueKey, JobStore, StoredJob } from './ports.js';
+import type { Clock, DueKey, JobStore, StoredJob, UnplannedJob } from './ports.js';
 import type { ScheduleCache } from './schedule-cache.js';
 import type { SkippedAhead, Timeline } from './timeline.js';
 
@@ -74,25 +74,47 @@ export async function readJobs(deps: WindowDeps, ids: readonly string[]): Promis
 /**
  * One batch of the planning sweep: jobs without next_run_at (all, or those of `ids`) get one,
  * computed here with the schedule parser and written in the same transaction that took them.
- * Returns how many were planned (a full batch means there may be more).
+ * The store hands jobs over in schedule order: each distinct (schedule, zone, end, due_from,
+ * last claim) is parsed and computed once per batch, however many jobs share it (an import's
+ * jobs mostly do). Returns how many were planned (a full batch means there may be more).
  */
 export function planBatch(deps: WindowDeps, ids: readonly string[] | null): Promise<number> {
   const since = new Date(deps.clock.now() - deps.catchupWindowMs);
   return deps.store.planJobs(ids, PLAN_BATCH, since, (jobs) => {
     const nowMs = deps.clock.now();
+    const decided = new Map<string, Decision>();
     return jobs.map((job) => {
-      const schedule = deps.schedules.parse(job.schedule, job.timezone, job.endsAt);
-      if (typeof schedule === 'string') {
+      const key = [
+        job.timezone,
+        job.endsAt?.getTime() ?? '',
+        job.dueFrom.getTime(),
+        job.lastScheduledAt?.getTime() ?? '',
+        job.schedule,
+      ].join('|');
+      let decision = decided.get(key);
+      if (decision === undefined) {
+        decision = decide(deps, job, nowMs);
+        decided.set(key, decision);
+      }
+      if (typeof decision === 'string') {
         // Parked until its definition changes: reported once per definition.
         deps.log.warn(
-          { job_id: job.id, tenant_id: job.tenantId, error: schedule },
+          { job_id: job.id, tenant_id: job.tenantId, error: decision },
           'job skipped: invalid schedule',
         );
         return null;
       }
-      const plan = planNextRunAt(schedule, job, nowMs, deps.catchupWindowMs);
-      if (plan.missed > 0) deps.metrics.missed.inc(plan.missed);
-      return plan.nextRunAt;
+      if (decision.missed > 0) deps.metrics.missed.inc(decision.missed);
+      return decision.nextRunAt;
     });
   });
+}
+
+/** A job's next_run_at and the occurrences it skipped, or the parser's message. */
+type Decision = { nextRunAt: Date | null; missed: number } | string;
+
+function decide(deps: WindowDeps, job: UnplannedJob, nowMs: number): Decision {
+  const schedule = deps.schedules.parse(job.schedule, job.timezone, job.endsAt);
+  if (typeof schedule === 'string') return schedule;
+  return planNextRunAt(schedule, job, nowMs, deps.catchupWindowMs);
 }

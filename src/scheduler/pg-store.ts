@@ -5,6 +5,7 @@ import {
   loadSchedulableJobs,
   planUnplannedJobs,
   type AdvanceRequest,
+  type PlanCursor,
 } from '../db/jobs.js';
 import type { Pool } from '../db/pool.js';
 import { requeueRuns, takeQueuedRuns } from '../db/queued-runs.js';
@@ -39,15 +40,19 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
     return items.map(() => undefined);
   });
   const mine = (claimant: string) => claimant === podId;
+  // The sweep goes on where this pod's last batch ended (pods side by side skip each other's
+  // locked rows and leapfrog).
+  const planCursor: PlanCursor = { after: null };
   return {
     loadJobs: (ids) => loadSchedulableJobs(pool, ids),
     dueJobs: (untilMs, after, limit) => loadDueJobs(pool, new Date(untilMs), after, limit),
-    planJobs: (ids, limit, since, decide) => planUnplannedJobs(pool, ids, limit, since, decide),
+    planJobs: (ids, limit, since, decide) =>
+      planUnplannedJobs(pool, ids, limit, since, decide, planCursor),
     advanceJob: (jobId, pastAt, nextRunAt) => advances.add({ jobId, pastAt, nextRunAt }),
-    claimRun: (jobId, scheduledAt, claimant, nextRunAt) =>
+    claimRun: (jobId, scheduledAt, claimant, nextRunAt, sendAs) =>
       mine(claimant)
-        ? claims.add({ jobId, scheduledAt, nextRunAt })
-        : claimRuns(pool, [{ jobId, scheduledAt, nextRunAt }], claimant).then(
+        ? claims.add({ jobId, scheduledAt, nextRunAt, sendAs })
+        : claimRuns(pool, [{ jobId, scheduledAt, nextRunAt, sendAs }], claimant).then(
             (a) => a[0] ?? { kind: 'taken' },
           ),
     markSent: (runId, claimant, origin) =>

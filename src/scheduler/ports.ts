@@ -59,6 +59,8 @@ export interface ClaimedRun {
   /** The job's own timeout (at most the exec timeout), and model; null: the defaults. */
   timeoutMs?: number | null;
   model?: string | null;
+  /** Claimed straight into 'running' (claimRun's sendAs): no mark is needed before the send. */
+  sent?: boolean;
 }
 
 /**
@@ -168,13 +170,16 @@ export interface JobStore {
   ): Promise<number>;
   /**
    * Claims an occurrence. When claimed, the job's next_run_at moves to `nextRunAt` in the same
-   * transaction (if given, and if it was not already past the occurrence).
+   * transaction (if given, and if it was not already past the occurrence). With `sendAs` (the
+   * pod holds a slot and sends at once) the run is claimed straight into 'running' with that
+   * origin, as markSent would leave it, and comes back `sent`.
    */
   claimRun(
     jobId: string,
     scheduledAt: Date,
     podId: string,
     nextRunAt?: Date | null,
+    sendAs?: RunOrigin,
   ): Promise<ClaimAnswer>;
   /**
    * Occurrences up to `pastAt` were skipped for good (missed outside the catch-up window): moves

@@ -1,11 +1,11 @@
 // One occurrence on this pod, top to bottom: lock -> claim -> call the agent -> record -> release.
 // The dispatcher gives it a slot and an AbortController and consumes the result; nothing here
 // reaches back into the scheduler.
-import { callAgent } from './call-agent.js';
+import { callAgent, originOf } from './call-agent.js';
 import type { SkipReason } from './events.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
 import { decideOnHeld, lockKeyOf, policyOf, waitsForLock } from './overlap.js';
-import type { ClaimAnswer, ClaimedRun, LockHolder } from './ports.js';
+import type { ClaimAnswer, ClaimedRun, LockHolder, RunOrigin } from './ports.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
 import { lockQueuedRun } from './queued-runs.js';
 import { recordRun } from './record-run.js';
@@ -61,7 +61,7 @@ export async function runOccurrence(
   try {
     const claim = early
       ? ({ kind: 'claimed', run: early } as const)
-      : await claimOccurrence(deps, occurrence);
+      : await claimOccurrence(deps, occurrence, originOf(loaded, occurrence));
     if (claim.kind !== 'claimed') {
       if (claim.kind !== 'taken') doneAtMs = null;
       return skip(claim.kind === 'db_error' ? 'db_error' : claim.kind);
@@ -149,9 +149,11 @@ async function holderIsGone(
   return !live.has(holder.podId);
 }
 
+/** Claims straight into 'running' (`sendAs`): this occurrence holds its slot and sends at once. */
 async function claimOccurrence(
   deps: PipelineDeps,
   occurrence: Occurrence,
+  sendAs: RunOrigin | undefined,
 ): Promise<ClaimAnswer | { kind: 'db_error' }> {
   try {
     const nextMs = occurrence.nextMs ?? null;
@@ -160,8 +162,21 @@ async function claimOccurrence(
       new Date(occurrence.scheduledAtMs),
       deps.settings.podId,
       nextMs === null ? null : new Date(nextMs),
+      sendAs,
     );
     if (answer.kind === 'taken') deps.metrics.lockSkips.inc();
+    // The schedule has no occurrence after this one (ends_at): the claim could not say so (null
+    // leaves next_run_at, as a "run now" must), so the job is parked explicitly.
+    if (answer.kind === 'claimed' && occurrence.nextMs === null) {
+      deps.store
+        .advanceJob(occurrence.jobId, new Date(occurrence.scheduledAtMs), null)
+        .catch((err: unknown) =>
+          deps.log.warn(
+            { job_id: occurrence.jobId, error: errorMessage(err) },
+            'cannot park a job after its last occurrence (the due window will skip it)',
+          ),
+        );
+    }
     return answer;
   } catch (err) {
     deps.log.error(

@@ -61,6 +61,23 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect((await a.claimRun(job, at(2), 'pod-a')).kind).toBe('claimed');
     });
 
+    it('claims straight into running when the pod sends at once: never adopted, never marked again', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const b = h.storeFor('pod-b');
+      const job = await h.addJob();
+      const answer = await a.claimRun(job, at(1), 'pod-a', null, 'scheduled');
+      expect(answer).toMatchObject({ kind: 'claimed', run: { sent: true } });
+      const runId = runIdOf(answer);
+      expect(await h.run(runId)).toMatchObject({ status: 'running', podId: 'pod-a', attempts: 1 });
+      expect(await b.claimRun(job, at(1), 'pod-b', null, 'scheduled')).toEqual({ kind: 'taken' });
+      expect(await a.claimRun(job, at(2), 'pod-a', null, 'scheduled')).toEqual({ kind: 'taken' });
+      expect(await b.adoptRuns([{ runId, fromPodId: 'pod-a' }], 'pod-b')).toEqual([]);
+      expect(await a.markSent(runId, 'pod-a')).toBe(false);
+      expect(await a.finishRun(runId, success, 'pod-a')).toBe(true);
+      expect(await h.run(runId)).toMatchObject({ status: 'success', attempts: 1 });
+    });
+
     it('refuses disabled and unknown jobs', async () => {
       const h = setup();
       const a = h.storeFor('pod-a');

@@ -16,6 +16,7 @@ import type {
   LockHolder,
   LockStore,
   RunContext,
+  RunOrigin,
   RunOutcome,
   RunReply,
   DueKey,
@@ -418,6 +419,7 @@ export class FakeJobStore implements JobStore {
     scheduledAt: Date,
     podId: string,
     nextRunAt: Date | null = null,
+    sendAs?: RunOrigin,
   ): Promise<ClaimAnswer> {
     await this.enter('claimRun');
     const job = this.jobs.get(jobId);
@@ -439,14 +441,14 @@ export class FakeJobStore implements JobStore {
       jobId,
       tenantId: job.tenantId,
       scheduledAt: new Date(scheduledAt),
-      status: 'claimed',
+      status: sendAs ? 'running' : 'claimed',
       podId,
       startedAt: new Date(this.clock.now()),
       finishedAt: null,
       result: null,
       error: null,
       errorKind: null,
-      attempts: 0,
+      attempts: sendAs ? 1 : 0,
       durationMs: null,
     };
     this.runs.set(run.id, run);
@@ -454,7 +456,8 @@ export class FakeJobStore implements JobStore {
     if (nextRunAt && job.nextRunAt && job.nextRunAt <= scheduledAt && nextRunAt > job.nextRunAt) {
       job.nextRunAt = new Date(nextRunAt);
     }
-    return { kind: 'claimed', run: { runId: run.id, name: job.name, prompt: job.prompt } };
+    const claimed = { runId: run.id, name: job.name, prompt: job.prompt };
+    return { kind: 'claimed', run: sendAs ? { ...claimed, sent: true } : claimed };
   }
 
   async markSent(runId: string, podId: string): Promise<boolean> {

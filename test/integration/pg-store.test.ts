@@ -190,6 +190,46 @@ describe('PostgreSQL job store', () => {
     expect(await store.planJobs(ids, 10, SINCE, plan)).toBe(0);
   });
 
+  it('the sweep takes jobs sharing a schedule together and reads on from its last batch, wrapping once', async () => {
+    const next = new Date('2031-06-01T00:00:00Z');
+    const drain = createPgJobStore(pool, 'pod-drain');
+    while ((await drain.planJobs(null, 1000, SINCE, (jobs) => jobs.map(() => next))) > 0);
+    const insert = async (schedule: string) => {
+      const id = randomUUID();
+      await sql(
+        `INSERT INTO cron_jobs (id, tenant_id, name, schedule, prompt) VALUES ($1, $2, $3, $4, 'p')`,
+        [id, TENANT, `sweep ${id.slice(0, 8)}`, schedule],
+      );
+      return id;
+    };
+    const ids: Record<string, string[]> = {};
+    for (const schedule of ['3 * * * *', '1 * * * *', '2 * * * *', '1 * * * *', '2 * * * *']) {
+      (ids[schedule] ??= []).push(await insert(schedule));
+    }
+    const sweeper = createPgJobStore(pool, 'pod-sweep');
+    const batches: string[][] = [];
+    const plan = (jobs: readonly { id: string; schedule: string }[]) => {
+      batches.push(jobs.map((job) => job.schedule));
+      return jobs.map(() => next);
+    };
+    expect(await sweeper.planJobs(null, 2, SINCE, plan)).toBe(2);
+    expect(await sweeper.planJobs(null, 2, SINCE, plan)).toBe(2);
+    // Written after the cursor passed its place in the order: found when the sweep wraps.
+    const early = await insert('0 * * * *');
+    expect(await sweeper.planJobs(null, 2, SINCE, plan)).toBe(2);
+    expect(await sweeper.planJobs(null, 2, SINCE, plan)).toBe(0);
+    expect(batches).toEqual([
+      ['1 * * * *', '1 * * * *'],
+      ['2 * * * *', '2 * * * *'],
+      ['3 * * * *', '0 * * * *'],
+    ]);
+    const { rows } = await sql(
+      `SELECT count(*)::int AS n FROM cron_jobs WHERE id = ANY ($1::uuid[]) AND next_run_at = $2`,
+      [[...Object.values(ids).flat(), early], next],
+    );
+    expect(rows[0]?.n).toBe(6);
+  });
+
   it('a schedule changed by plain SQL is re-planned; an edit that writes next_run_at keeps it', async () => {
     const id = await insertJob();
     await store.planJobs([id], 10, SINCE, (jobs) =>

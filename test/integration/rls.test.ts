@@ -97,6 +97,18 @@ describe('row-level security as hermesx_app', () => {
   });
 
   describe('the app pool', () => {
+    it('the tenant setting is sent as a literal: a quote in it stays text, never SQL', async () => {
+      const odd = `x'); SELECT set_config('app.admin', 'on', true); --\\`;
+      const seen = await withTenant(pool, odd, async (client) => {
+        const { rows } = await client.query<{ tenant: string; admin: string }>(
+          `SELECT current_setting('app.current_tenant') AS tenant,
+                  coalesce(current_setting('app.admin', true), '') AS admin`,
+        );
+        return rows[0];
+      });
+      expect(seen).toEqual({ tenant: odd, admin: '' });
+    });
+
     it('runs as hermesx_app, which is neither superuser nor BYPASSRLS', async () => {
       const { rows } = await pool.query(
         `SELECT current_user AS role, r.rolsuper, r.rolbypassrls

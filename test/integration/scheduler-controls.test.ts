@@ -146,6 +146,18 @@ describe('job controls in the scheduler', () => {
     expect(runs.length).toBeGreaterThanOrEqual(1);
     for (const run of runs)
       expect(run.scheduled_at.getTime()).toBeLessThanOrEqual(endsAt.getTime());
+    // After its last occurrence the job is parked, not left at that occurrence (which the due
+    // window would read again and again as overdue).
+    await waitFor(
+      async () => {
+        const { rows } = await db.query<{ parked: boolean }>(
+          `SELECT next_run_at = 'infinity' AS parked FROM cron_jobs WHERE id = $1`,
+          [id],
+        );
+        expect(rows[0]?.parked).toBe(true);
+      },
+      { timeoutMs: 5000, what: 'the ended job to be parked' },
+    );
   });
 
   it("timeout: the run fails `timeout` at the job's timeout, not the global one", async () => {
