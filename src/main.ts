@@ -27,6 +27,7 @@ import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { readQueueStats } from './webhooks/outbox.js';
+import { sealSecretsAtStart } from './webhooks/secret-seal.js';
 import { WebhookSender, type SenderSettings } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
 import { openObjectStore } from './storage/open-store.js';
@@ -129,10 +130,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  await sealSecretsAtStart(pool, config.secretsKey, log);
   // Webhook deliveries go out from every pod, with or without Redis (the database leases them).
   const webhookSender = new WebhookSender({
     pool,
     log,
+    secretsKey: config.secretsKey,
     metrics: createWebhookMetrics(registry, () => readQueueStats(pool)),
     settings: webhookSenderSettings(config),
   });
