@@ -415,6 +415,8 @@ scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time z
 scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attempt_log jsonb) SECURITY DEFINER execute: hermesx_app
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
+storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[]) SECURITY DEFINER execute: hermesx_app
+storage_tenant_ids(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
@@ -1066,6 +1068,26 @@ AS $function$
       RETURNING 1
     )
     SELECT EXISTS (SELECT 1 FROM started)
+  $function$
+CREATE OR REPLACE FUNCTION public.storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[])
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT r.id FROM cron_job_runs r
+     WHERE r.tenant_id = p_tenant_id AND r.id = ANY (p_run_ids);
+  $function$
+CREATE OR REPLACE FUNCTION public.storage_tenant_ids(p_after uuid, p_limit integer)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT t.id FROM tenants t
+     WHERE p_after IS NULL OR t.id > p_after
+     ORDER BY t.id
+     LIMIT p_limit;
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger
