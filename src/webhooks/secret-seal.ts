@@ -4,6 +4,7 @@
 //
 //   storedSecret(key | undefined, {tenantId, endpointId}, secret) → {plain, sealed}
 //   openStoredSecret(key | undefined, owner, {plain, sealed}) → string   (WebhookSecretError)
+//   openSigningSecrets(key | undefined, delivery, log) → string[] | null  the sender's, logged
 //   sealPlainSecrets(pool, key) → number     the start-up pass over rows still in plain text
 //   sealSecretsAtStart(pool, key | undefined, log)   that pass, or the warning without a key
 //
@@ -69,6 +70,57 @@ export function openStoredSecret(
   }
 }
 
+export interface SignedDelivery {
+  deliveryId: string;
+  tenantId: string;
+  endpointId: string;
+  secret: StoredSecret;
+  previousSecret: StoredSecret | null;
+}
+
+/**
+ * The secrets to sign a delivery with (the sender's only use). A current one that does not open
+ * (no key, another key) is logged without its value and null is returned: the sender sends
+ * nothing and records nothing, so the delivery goes out once the pod has the right key. A
+ * previous one that does not open (sealed before a key change) is left out: the current one signs.
+ */
+export function openSigningSecrets(
+  key: Buffer | undefined,
+  delivery: SignedDelivery,
+  log: Logger,
+): string[] | null {
+  const owner = { tenantId: delivery.tenantId, endpointId: delivery.endpointId };
+  const context = {
+    delivery_id: delivery.deliveryId,
+    endpoint_id: delivery.endpointId,
+    tenant_id: delivery.tenantId,
+  };
+  let current: string;
+  try {
+    current = openStoredSecret(key, owner, delivery.secret);
+  } catch (err) {
+    log.error(
+      { ...context, error: errorText(err) },
+      'webhook delivery not signed: its secret does not open; it stays pending',
+    );
+    return null;
+  }
+  if (!delivery.previousSecret) return [current];
+  try {
+    return [current, openStoredSecret(key, owner, delivery.previousSecret)];
+  } catch (err) {
+    log.warn(
+      { ...context, error: errorText(err) },
+      'webhook delivery signed without the previous secret: it does not open',
+    );
+    return [current];
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 interface PlainRow {
   id: string;
   tenant_id: string;
@@ -126,9 +178,6 @@ export async function sealSecretsAtStart(
     if (sealed > 0) log.info({ endpoints: sealed }, 'webhook signing secrets sealed');
   } catch (err) {
     // Plain rows still sign; the next start tries again.
-    log.warn(
-      { error: err instanceof Error ? err.message : String(err) },
-      'webhook signing secrets not sealed at start',
-    );
+    log.warn({ error: errorText(err) }, 'webhook signing secrets not sealed at start');
   }
 }

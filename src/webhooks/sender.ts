@@ -15,7 +15,7 @@ import {
   type ClaimedDelivery,
 } from './outbox.js';
 import { judgeAttempt, type AttemptResult } from './retry-policy.js';
-import { openStoredSecret } from './secret-seal.js';
+import { openSigningSecrets } from './secret-seal.js';
 
 export interface SenderSettings {
   podId: string;
@@ -196,7 +196,7 @@ export class WebhookSender {
         return;
       }
       const message = renderMessage({ ...delivery, run: delivery.run });
-      const secrets = this.openSecrets(delivery);
+      const secrets = openSigningSecrets(this.deps.secretsKey, delivery, log);
       if (secrets === null) return;
       const startedMs = Date.now();
       const result = await this.attempt(
@@ -236,32 +236,6 @@ export class WebhookSender {
     } catch (err) {
       // The lease expires and another attempt follows: nothing is lost.
       log.warn({ ...context, error: errorText(err) }, 'webhook sender: cannot record an attempt');
-    }
-  }
-
-  /**
-   * The secrets to sign with, opened here only. One that does not open (no key, another key) is
-   * logged without its value and the delivery is left to its lease: it goes out again once the
-   * pod has the right key, with nothing recorded against it meanwhile.
-   */
-  private openSecrets(delivery: ClaimedDelivery): string[] | null {
-    const owner = { tenantId: delivery.tenantId, endpointId: delivery.endpointId };
-    const key = this.deps.secretsKey;
-    try {
-      const current = openStoredSecret(key, owner, delivery.secret);
-      const previous = delivery.previousSecret;
-      return previous ? [current, openStoredSecret(key, owner, previous)] : [current];
-    } catch (err) {
-      this.deps.log.error(
-        {
-          delivery_id: delivery.deliveryId,
-          endpoint_id: delivery.endpointId,
-          tenant_id: delivery.tenantId,
-          error: errorText(err),
-        },
-        'webhook delivery not signed: its secret does not open; it stays pending',
-      );
-      return null;
     }
   }
 

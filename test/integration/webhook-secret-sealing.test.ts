@@ -306,4 +306,21 @@ describe('webhook secrets sealed at rest', () => {
       WAIT,
     );
   });
+
+  it('after a key change and a rotation, the new secret signs alone (the previous does not open)', async () => {
+    const tenant = await newTenant();
+    const receiver = await newReceiver();
+    const endpoint = await endpoints.createEndpoint(deps(OTHER_KEY), tenant.tenantId, {
+      url: `${receiver.url}/hook`,
+    });
+    const rotated = await endpoints.rotateSecret(deps(KEY), tenant.tenantId, endpoint.id);
+    receiver.secrets = [endpoint.secret, rotated.secret];
+    const { log, lines } = capturingLogger('json');
+    startSender(KEY, log);
+    await recordRun(tenant);
+    await waitFor(() => expect(receiver.received.map((m) => m.verifiedBy)).toEqual([[1]]), WAIT);
+    const warning = lines.find((text) => text.includes('without the previous secret'));
+    expect(warning).toContain(endpoint.id);
+    expect(lines.join('\n')).not.toContain(endpoint.secret);
+  });
 });
