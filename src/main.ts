@@ -27,9 +27,11 @@ import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { readQueueStats } from './webhooks/outbox.js';
+import { sealSecretsAtStart } from './webhooks/secret-seal.js';
 import { WebhookSender, type SenderSettings } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
 import { openObjectStore } from './storage/open-store.js';
+import { ResultSweeper } from './storage/result-sweeper.js';
 
 export interface RunningService {
   url: string;
@@ -129,14 +131,20 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.warn('scheduler disabled: redis unavailable');
   }
 
+  await sealSecretsAtStart(pool, config.secretsKey, log);
   // Webhook deliveries go out from every pod, with or without Redis (the database leases them).
   const webhookSender = new WebhookSender({
     pool,
     log,
+    secretsKey: config.secretsKey,
     metrics: createWebhookMetrics(registry, () => readQueueStats(pool)),
     settings: webhookSenderSettings(config),
   });
   webhookSender.start();
+  // Result objects no run row points at (a pod killed between the write and the record, runs
+  // dropped by retention): deleted once past a grace period (src/storage/result-sweeper.ts).
+  const resultSweeper = new ResultSweeper({ pool, store: objects, log });
+  resultSweeper.start();
 
   const model = createModelProbe(config.llm);
   const app = await buildApp({
@@ -174,6 +182,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await Promise.all([
         scheduler?.stop(config.shutdownGraceMs),
         webhookSender.stop(config.shutdownGraceMs),
+        resultSweeper.stop(),
         app.close(),
       ]);
       await listener?.close();

@@ -157,12 +157,14 @@ webhook_endpoints.events text[] NOT NULL DEFAULT '{}'::text[]
 webhook_endpoints.cron_job_id uuid
 webhook_endpoints.enabled boolean NOT NULL DEFAULT true
 webhook_endpoints.disabled_reason text
-webhook_endpoints.secret text NOT NULL
+webhook_endpoints.secret text
 webhook_endpoints.previous_secret text
 webhook_endpoints.previous_secret_expires_at timestamp with time zone
 webhook_endpoints.failing_since timestamp with time zone
 webhook_endpoints.created_at timestamp with time zone NOT NULL DEFAULT now()
 webhook_endpoints.updated_at timestamp with time zone NOT NULL DEFAULT now()
+webhook_endpoints.secret_sealed bytea
+webhook_endpoints.previous_secret_sealed bytea
 
 -- constraints
 api_keys api_keys_key_hash_key UNIQUE (key_hash)
@@ -262,6 +264,8 @@ webhook_endpoints webhook_endpoints_disabled_reason_check CHECK ((disabled_reaso
 webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text]))
 webhook_endpoints webhook_endpoints_id_tenant_id_key UNIQUE (id, tenant_id)
 webhook_endpoints webhook_endpoints_pkey PRIMARY KEY (id)
+webhook_endpoints webhook_endpoints_previous_secret_one_form CHECK (((previous_secret IS NULL) OR (previous_secret_sealed IS NULL)))
+webhook_endpoints webhook_endpoints_secret_present CHECK (((secret IS NULL) <> (secret_sealed IS NULL)))
 webhook_endpoints webhook_endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 webhook_endpoints webhook_endpoints_url_check CHECK ((length(url) <= 2048))
 
@@ -309,6 +313,7 @@ CREATE UNIQUE INDEX webhook_delivery_attempts_pkey ON public.webhook_delivery_at
 CREATE UNIQUE INDEX webhook_endpoints_id_tenant_id_key ON public.webhook_endpoints USING btree (id, tenant_id)
 CREATE INDEX webhook_endpoints_job_idx ON public.webhook_endpoints USING btree (cron_job_id) WHERE (cron_job_id IS NOT NULL)
 CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btree (id)
+CREATE INDEX webhook_endpoints_plain_idx ON public.webhook_endpoints USING btree (id) WHERE ((secret IS NOT NULL) OR (previous_secret IS NOT NULL))
 CREATE INDEX webhook_endpoints_tenant_idx ON public.webhook_endpoints USING btree (tenant_id, created_at DESC)
 
 -- row-level security
@@ -435,6 +440,8 @@ scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attem
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_take_queued(p_pod_id text, p_limit integer) SECURITY DEFINER execute: hermesx_app
+storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[]) SECURITY DEFINER execute: hermesx_app
+storage_tenant_ids(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
@@ -443,8 +450,10 @@ webhook_enqueue_job_paused_trigger() INVOKER execute:  +PUBLIC
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run_trigger() INVOKER execute:  +PUBLIC
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_plain_secrets(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_queue_stats() SECURITY DEFINER execute: hermesx_app
+webhook_seal_secret(p_id uuid, p_secret text, p_previous_secret text, p_sealed bytea, p_previous_sealed bytea) SECURITY DEFINER execute: hermesx_app
 
 -- functions
 CREATE OR REPLACE FUNCTION public.admin_cluster_runs(p_since timestamp with time zone)
@@ -1257,6 +1266,26 @@ AS $function$
       FROM taken k JOIN cron_jobs j ON j.id = k.cron_job_id;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[])
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT r.id FROM cron_job_runs r
+     WHERE r.tenant_id = p_tenant_id AND r.id = ANY (p_run_ids);
+  $function$
+CREATE OR REPLACE FUNCTION public.storage_tenant_ids(p_after uuid, p_limit integer)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT t.id FROM tenants t
+     WHERE p_after IS NULL OR t.id > p_after
+     ORDER BY t.id
+     LIMIT p_limit;
+  $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1280,7 +1309,7 @@ AS $function$
      WHERE id = p_delivery_id AND status = 'pending' AND leased_by = p_pod_id
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer)
- RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, previous_secret text, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean, run_attempt integer, run_not_before timestamp with time zone, payload jsonb)
+ RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, secret_sealed bytea, previous_secret text, previous_secret_sealed bytea, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean, run_attempt integer, run_not_before timestamp with time zone, payload jsonb)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1323,8 +1352,9 @@ AS $function$
        WHERE d.id = chosen.id
       RETURNING d.*
     )
-    SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret,
+    SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret, e.secret_sealed,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END,
+           CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_sealed END,
            l.event_type, l.attempts, l.created_at, l.cron_job_id, j.name, r.id, r.scheduled_at,
            r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
            r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
@@ -1462,6 +1492,19 @@ AS $function$
                         v_reason;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.webhook_plain_secrets(p_after uuid, p_limit integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, secret text, secret_sealed bytea, previous_secret text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT e.id, e.tenant_id, e.secret, e.secret_sealed, e.previous_secret
+      FROM webhook_endpoints e
+     WHERE (e.secret IS NOT NULL OR e.previous_secret IS NOT NULL)
+       AND (p_after IS NULL OR e.id > p_after)
+     ORDER BY e.id
+     LIMIT p_limit;
+  $function$
 CREATE OR REPLACE FUNCTION public.webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer)
  RETURNS integer
  LANGUAGE sql
@@ -1487,4 +1530,23 @@ CREATE OR REPLACE FUNCTION public.webhook_queue_stats()
 AS $function$
     SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::double precision
       FROM webhook_deliveries WHERE status = 'pending'
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_seal_secret(p_id uuid, p_secret text, p_previous_secret text, p_sealed bytea, p_previous_sealed bytea)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH sealed AS (
+      UPDATE webhook_endpoints e
+         SET secret = CASE WHEN p_sealed IS NULL THEN e.secret END,
+             secret_sealed = coalesce(p_sealed, e.secret_sealed),
+             previous_secret = CASE WHEN p_previous_sealed IS NULL THEN e.previous_secret END,
+             previous_secret_sealed = coalesce(p_previous_sealed, e.previous_secret_sealed)
+       WHERE e.id = p_id
+         AND e.secret IS NOT DISTINCT FROM p_secret
+         AND e.previous_secret IS NOT DISTINCT FROM p_previous_secret
+      RETURNING 1
+    )
+    SELECT count(*) > 0 FROM sealed;
   $function$

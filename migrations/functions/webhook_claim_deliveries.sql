@@ -4,11 +4,12 @@
 -- that dies mid-send leaves a row that is due again when its lease expires. SKIP LOCKED lets
 -- pods claim side by side. Returns what the sender needs to render and sign each message: the
 -- run as the runs list shows it (the result's short form, 4,096 characters), or for a job event
--- (job.paused, no run) its payload.
+-- (job.paused, no run) its payload; and the endpoint's secrets as stored (sealed, or plain for a
+-- row not sealed yet): the sender opens them to sign.
 CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer,
                                          p_lease_seconds integer)
   RETURNS TABLE (delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text,
-                 previous_secret text, event_type text, attempts integer, created_at timestamptz,
+                 secret_sealed bytea, previous_secret text, previous_secret_sealed bytea, event_type text, attempts integer, created_at timestamptz,
                  cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamptz,
                  run_started_at timestamptz, run_finished_at timestamptz, run_status text,
                  run_result text, run_error text, run_error_kind text, run_attempts integer,
@@ -56,8 +57,9 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
        WHERE d.id = chosen.id
       RETURNING d.*
     )
-    SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret,
+    SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret, e.secret_sealed,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END,
+           CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_sealed END,
            l.event_type, l.attempts, l.created_at, l.cron_job_id, j.name, r.id, r.scheduled_at,
            r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
            r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,

@@ -206,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now,
     allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
     maxEndpoints: deps.config.webhooks.maxEndpoints,
+    secretsKey: deps.config.secretsKey,
   });
   registerOpenApiRoutes(app);
   registerAdminClusterRoutes(app, deps);

@@ -7,8 +7,11 @@ import {
   bodyBytes,
   DEFAULT_MAX_OBJECT_BYTES,
   InvalidObjectKeyError,
+  listLimit,
   ObjectStoreError,
   ObjectTooLargeError,
+  type ListOptions,
+  type ObjectPage,
   type ObjectStore,
 } from './object-store.js';
 
@@ -89,6 +92,31 @@ export class DiskObjectStore implements ObjectStore {
     }
   }
 
+  /** Walks the prefix's directory (one machine's store: bounded by what it holds). */
+  async list(prefix: string, options?: ListOptions): Promise<ObjectPage> {
+    assertObjectPrefix(prefix);
+    const limit = listLimit(options);
+    const dir = this.inside(prefix.slice(0, -1));
+    try {
+      const keys = (await filesUnder(dir))
+        .map((relative) => prefix + relative.split(path.sep).join('/'))
+        .filter((key) => options?.startAfter === undefined || key > options.startAfter)
+        .sort();
+      const objects = [];
+      for (const key of keys.slice(0, limit)) {
+        const info = await stat(this.inside(key)).catch((error: unknown) => {
+          if (isNotFound(error)) return null; // deleted since the walk
+          throw error;
+        });
+        if (info) objects.push({ key, sizeBytes: info.size, modifiedAt: info.mtime });
+      }
+      const last = keys[limit - 1];
+      return { objects, nextStartAfter: keys.length > limit && last ? last : null };
+    } catch (error) {
+      throw wrap('list', prefix, error);
+    }
+  }
+
   close(): void {
     // Nothing held open between calls.
   }
@@ -106,6 +134,19 @@ export class DiskObjectStore implements ObjectStore {
       );
     }
     return resolved;
+  }
+}
+
+/** Paths of the files below dir, relative to it; none when dir does not exist. */
+async function filesUnder(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
   }
 }
 

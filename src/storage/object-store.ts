@@ -11,14 +11,18 @@
  *   const bytes = await store.get(key);        // Buffer, or null when there is no such object
  *   await store.delete(key);                   // idempotent: a missing key is not an error
  *   await store.deletePrefix(objectKey(tenantId, 'runs', jobId) + '/');  // returns the count
+ *   const page = await store.list(`${tenantId}/runs/`, { startAfter, limit });
+ *       // {objects: [{key, sizeBytes, modifiedAt}], nextStartAfter}: keys in byte order, one page
  *   store.close();                             // at shutdown
  *
  * - Keys start with the tenant id (a UUID), then one or more segments of [A-Za-z0-9._-] that do
  *   not start with a dot (so no `.`/`..`, no hidden files), joined by `/`; at most 512
  *   characters. `objectKey()` builds one, `assertObjectKey()` checks one; every adapter checks
  *   every key it is given, so a key can never leave the tenant's prefix or the store's directory.
- * - A prefix for `deletePrefix` is a tenant id plus whole segments, ending with `/`: it removes
- *   everything under that "folder" and nothing else.
+ * - A prefix for `deletePrefix` and `list` is a tenant id plus whole segments, ending with `/`:
+ *   it covers everything under that "folder" and nothing else. `list` answers at most `limit`
+ *   (1 to MAX_LIST_LIMIT) objects after `startAfter`; `nextStartAfter` is where the next page
+ *   starts, null on the last one.
  * - Sizes are bounded: `put` refuses a body over `maxObjectBytes` (ObjectTooLargeError) and `get`
  *   refuses to read one over it, so neither can exhaust memory.
  * - `put` is atomic and durable when it resolves (disk: fsync then rename; S3: PutObject), so a
@@ -34,6 +38,28 @@ export interface PutOptions {
   readonly contentType?: string;
 }
 
+/** The most objects one `list` call answers (S3's page size). */
+export const MAX_LIST_LIMIT = 1000;
+
+export interface ListOptions {
+  /** Only keys after this one (byte order): the previous page's `nextStartAfter`. */
+  readonly startAfter?: string | undefined;
+  /** 1 to MAX_LIST_LIMIT (the default). */
+  readonly limit?: number | undefined;
+}
+
+export interface ListedObject {
+  key: string;
+  sizeBytes: number;
+  modifiedAt: Date;
+}
+
+export interface ObjectPage {
+  objects: ListedObject[];
+  /** Null when this was the last page. */
+  nextStartAfter: string | null;
+}
+
 export interface ObjectStore {
   /** `disk` or `s3`, and where: for start-up logs and `hermesx dev`'s banner (no secrets). */
   readonly description: string;
@@ -42,6 +68,7 @@ export interface ObjectStore {
   get(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<number>;
+  list(prefix: string, options?: ListOptions): Promise<ObjectPage>;
   /** Releases connections (S3); the disk adapter has none. */
   close(): void;
 }
@@ -114,6 +141,12 @@ function checkTenant(text: string, tenant: string, what: string): void {
       `invalid object ${what} ${JSON.stringify(text)}: must start with a tenant id (lower-case UUID)`,
     );
   }
+}
+
+/** The page size a caller asked for, within 1..MAX_LIST_LIMIT. */
+export function listLimit(options: ListOptions | undefined): number {
+  const limit = options?.limit ?? MAX_LIST_LIMIT;
+  return Math.max(1, Math.min(MAX_LIST_LIMIT, Math.floor(limit)));
 }
 
 /** The body as bytes, refused when over the bound (shared by the adapters). */

@@ -14,8 +14,11 @@ import {
   assertObjectPrefix,
   bodyBytes,
   DEFAULT_MAX_OBJECT_BYTES,
+  listLimit,
   ObjectStoreError,
   ObjectTooLargeError,
+  type ListOptions,
+  type ObjectPage,
   type ObjectStore,
   type PutOptions,
 } from './object-store.js';
@@ -175,6 +178,37 @@ export class S3ObjectStore implements ObjectStore {
       }
     } catch (error) {
       throw wrap('deletePrefix', prefix, error);
+    }
+  }
+
+  async list(prefix: string, options?: ListOptions): Promise<ObjectPage> {
+    assertObjectPrefix(prefix);
+    const limit = listLimit(options);
+    try {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.settings.bucket,
+          Prefix: prefix,
+          MaxKeys: limit,
+          ...(options?.startAfter === undefined ? {} : { StartAfter: options.startAfter }),
+        }),
+      );
+      // Without a date (no S3 server omits it) an object counts as new: a sweep keeps it.
+      const objects = (page.Contents ?? []).flatMap((item) =>
+        item.Key
+          ? [
+              {
+                key: item.Key,
+                sizeBytes: item.Size ?? 0,
+                modifiedAt: item.LastModified ?? new Date(),
+              },
+            ]
+          : [],
+      );
+      const last = objects[objects.length - 1];
+      return { objects, nextStartAfter: page.IsTruncated === true && last ? last.key : null };
+    } catch (error) {
+      throw wrap('list', prefix, error);
     }
   }
 

@@ -1,8 +1,10 @@
 import { PAGE_KEY_FORMAT, type PagePosition } from '../db/jobs.js';
 import type { PoolClient } from '../db/pool.js';
 import type { EventType } from './events.js';
+import type { StoredSecret } from './secret-seal.js';
 
 // Tenant-scoped statements on webhook_endpoints (inside withTenant; RLS limits them to the tenant).
+// No statement here reads a secret back: only the sender's claim does, to sign (secret-seal.ts).
 
 export interface EndpointRow {
   id: string;
@@ -13,7 +15,6 @@ export interface EndpointRow {
   cron_job_id: string | null;
   enabled: boolean;
   disabled_reason: 'gone' | 'failing' | null;
-  secret: string;
   previous_secret_expires_at: Date | null;
   failing_since: Date | null;
   created_at: Date;
@@ -21,7 +22,7 @@ export interface EndpointRow {
 }
 
 const COLUMNS = `id, tenant_id, url, description, events, cron_job_id, enabled, disabled_reason,
-  secret, previous_secret_expires_at, failing_since, created_at, updated_at`;
+  previous_secret_expires_at, failing_since, created_at, updated_at`;
 
 export interface EndpointFields {
   url: string;
@@ -31,23 +32,27 @@ export interface EndpointFields {
   enabled: boolean;
 }
 
+/** The id is the caller's: the sealed secret is bound to it. */
 export async function insertEndpoint(
   client: PoolClient,
-  tenantId: string,
+  ids: { id: string; tenantId: string },
   fields: EndpointFields,
-  secret: string,
+  secret: StoredSecret,
 ): Promise<EndpointRow> {
   const { rows } = await client.query<EndpointRow>(
-    `INSERT INTO webhook_endpoints (tenant_id, url, description, events, cron_job_id, enabled, secret)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    `INSERT INTO webhook_endpoints
+       (id, tenant_id, url, description, events, cron_job_id, enabled, secret, secret_sealed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
     [
-      tenantId,
+      ids.id,
+      ids.tenantId,
       fields.url,
       fields.description,
       fields.events,
       fields.cronJobId,
       fields.enabled,
-      secret,
+      secret.plain,
+      secret.sealed,
     ],
   );
   return rows[0] as EndpointRow;
@@ -75,16 +80,17 @@ export async function updateEndpoint(
 export async function rotateEndpointSecret(
   client: PoolClient,
   id: string,
-  secret: string,
+  secret: StoredSecret,
   overlapSeconds: number,
 ): Promise<EndpointRow | undefined> {
   const { rows } = await client.query<EndpointRow>(
     `UPDATE webhook_endpoints
-        SET previous_secret = secret, secret = $2,
-            previous_secret_expires_at = now() + make_interval(secs => $3),
+        SET previous_secret = secret, previous_secret_sealed = secret_sealed,
+            secret = $2, secret_sealed = $3,
+            previous_secret_expires_at = now() + make_interval(secs => $4),
             updated_at = now()
       WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, secret, overlapSeconds],
+    [id, secret.plain, secret.sealed, overlapSeconds],
   );
   return rows[0];
 }

@@ -1,6 +1,7 @@
 // The webhook domain shared by the REST routes and the agent's cronjob tool: endpoints
 // (create, change, rotate, delete) and their deliveries (list, redeliver). Every statement runs
 // inside withTenant, so RLS keeps tenants apart.
+import { randomUUID } from 'node:crypto';
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { CommandError, isUuid, type Page } from '../jobs/commands.js';
 import { decodeCursor, encodeCursor } from '../jobs/view.js';
@@ -14,6 +15,7 @@ import {
 import * as store from './endpoint-store.js';
 import type { EventType } from './events.js';
 import { generateSecret } from './message.js';
+import { storedSecret } from './secret-seal.js';
 import {
   toDeliveryView,
   toEndpointView,
@@ -27,6 +29,8 @@ export interface WebhookDeps {
   now: () => Date;
   allowPrivateNetworks: boolean;
   maxEndpoints: number;
+  /** HERMES_SECRETS_KEY: seals signing secrets at rest; without one they are stored plain. */
+  secretsKey?: Buffer | undefined;
   /** Name resolution for URL checks (tests); the system resolver by default. */
   resolve?: Resolver;
 }
@@ -51,6 +55,8 @@ export async function createEndpoint(
 ): Promise<EndpointWithSecret> {
   const url = await checkUrl(deps, input.url);
   const secret = generateSecret();
+  const id = randomUUID();
+  const stored = storedSecret(deps.secretsKey, { tenantId, endpointId: id }, secret);
   return withTenant(deps.pool, tenantId, async (client) => {
     // Serialises creates of one tenant, so concurrent requests cannot overshoot the quota.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:${tenantId}`]);
@@ -64,7 +70,7 @@ export async function createEndpoint(
     const jobId = await checkJob(client, input.job_id ?? null);
     const row = await store.insertEndpoint(
       client,
-      tenantId,
+      { id, tenantId },
       {
         url,
         description: input.description ?? '',
@@ -72,7 +78,7 @@ export async function createEndpoint(
         cronJobId: jobId,
         enabled: input.enabled ?? true,
       },
-      secret,
+      stored,
     );
     return { ...toEndpointView(row, deps.now()), secret };
   });
@@ -161,7 +167,8 @@ export async function rotateSecret(
   const secret = generateSecret();
   return withTenant(deps.pool, tenantId, async (client) => {
     await requireEndpoint(client, id, true);
-    const row = await store.rotateEndpointSecret(client, id, secret, ROTATION_OVERLAP_SECONDS);
+    const stored = storedSecret(deps.secretsKey, { tenantId, endpointId: id }, secret);
+    const row = await store.rotateEndpointSecret(client, id, stored, ROTATION_OVERLAP_SECONDS);
     if (!row) throw notFound(id);
     return { ...toEndpointView(row, deps.now()), secret };
   });

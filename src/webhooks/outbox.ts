@@ -3,6 +3,7 @@ import type { RunRow } from '../db/run-history.js';
 import type { ErrorKind } from '../scheduler/ports.js';
 import type { AttemptOutcome } from './delivery-store.js';
 import type { EventType } from './events.js';
+import type { StoredSecret } from './secret-seal.js';
 
 // The sender's statements, across tenants: each goes through a SECURITY DEFINER function of
 // migrations/functions/ (webhook_claim_deliveries, webhook_finish_delivery, ...).
@@ -12,9 +13,10 @@ export interface ClaimedDelivery {
   tenantId: string;
   endpointId: string;
   url: string;
-  secret: string;
+  /** As stored: sealed, or plain for a row not sealed yet (secret-seal.ts opens it). */
+  secret: StoredSecret;
   /** The secret before a rotation, while it still signs beside the new one. */
-  previousSecret: string | null;
+  previousSecret: StoredSecret | null;
   eventType: EventType;
   /** Attempts recorded before this one. */
   attempts: number;
@@ -45,8 +47,10 @@ interface ClaimRow {
   tenant_id: string;
   endpoint_id: string;
   url: string;
-  secret: string;
+  secret: string | null;
+  secret_sealed: Buffer | null;
   previous_secret: string | null;
+  previous_secret_sealed: Buffer | null;
   event_type: EventType;
   attempts: number;
   created_at: Date;
@@ -89,8 +93,11 @@ export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<
     tenantId: row.tenant_id,
     endpointId: row.endpoint_id,
     url: row.url,
-    secret: row.secret,
-    previousSecret: row.previous_secret,
+    secret: { plain: row.secret, sealed: row.secret_sealed },
+    previousSecret:
+      row.previous_secret === null && row.previous_secret_sealed === null
+        ? null
+        : { plain: row.previous_secret, sealed: row.previous_secret_sealed },
     eventType: row.event_type,
     attempts: row.attempts,
     createdAt: row.created_at,

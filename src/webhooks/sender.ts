@@ -15,6 +15,7 @@ import {
   type ClaimedDelivery,
 } from './outbox.js';
 import { judgeAttempt, type AttemptResult } from './retry-policy.js';
+import { openSigningSecrets } from './secret-seal.js';
 
 export interface SenderSettings {
   podId: string;
@@ -35,6 +36,8 @@ export interface SenderDeps {
   log: Logger;
   metrics: WebhookMetrics;
   settings: SenderSettings;
+  /** HERMES_SECRETS_KEY, to open sealed signing secrets (unset: only plain ones sign). */
+  secretsKey?: Buffer | undefined;
   /** Name resolution for the guard (tests); the system resolver by default. */
   resolve?: Resolver;
 }
@@ -193,10 +196,8 @@ export class WebhookSender {
         return;
       }
       const message = renderMessage(delivery);
-      const secrets = [
-        delivery.secret,
-        ...(delivery.previousSecret ? [delivery.previousSecret] : []),
-      ];
+      const secrets = openSigningSecrets(this.deps.secretsKey, delivery, log);
+      if (secrets === null) return;
       const startedMs = Date.now();
       const result = await this.attempt(
         delivery.url,

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, DEFAULT_TENANT_KEY, buildTestApp, type TestApp } from '../helpers/api.js';
 import { createCronjobTool } from '../../src/agent/tools/cronjob.js';
+import { generateSecretsKey } from '../../src/secrets/key.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
 
 let databaseUrl: string;
@@ -21,9 +22,28 @@ async function call(app: TestApp, token: string, method: string, url: string, bo
   return { status: response.statusCode, json };
 }
 
+async function storedSecretOf(id: string) {
+  const { rows } = await withOwner(databaseUrl, (client) =>
+    client.query<{
+      secret: string | null;
+      secret_sealed: Buffer | null;
+      previous_secret_sealed: Buffer | null;
+      whole: string;
+    }>(
+      `SELECT secret, secret_sealed, previous_secret_sealed, row_to_json(e)::text AS whole
+         FROM webhook_endpoints e WHERE id = $1`,
+      [id],
+    ),
+  );
+  return rows[0]!;
+}
+
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  api = await buildTestApp({ databaseUrl, config: { WEBHOOK_MAX_ENDPOINTS: '3' } });
+  api = await buildTestApp({
+    databaseUrl,
+    config: { WEBHOOK_MAX_ENDPOINTS: '3', HERMES_SECRETS_KEY: generateSecretsKey() },
+  });
   local = await buildTestApp({
     databaseUrl,
     config: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
@@ -62,10 +82,11 @@ describe('webhook endpoints over REST', () => {
     expect(read.json.secret).toBeUndefined();
     const listed = await call(api, DEFAULT_TENANT_KEY, 'GET', '/v1/webhooks');
     expect(JSON.stringify(listed.json)).not.toContain(created.json.secret as string);
-    const stored = await withOwner(databaseUrl, (client) =>
-      client.query('SELECT secret FROM webhook_endpoints WHERE id = $1', [created.json.id]),
-    );
-    expect(stored.rows[0].secret).toBe(created.json.secret);
+    // Sealed at rest (HERMES_SECRETS_KEY): the row holds no plain secret.
+    const stored = await storedSecretOf(created.json.id as string);
+    expect(stored.secret).toBeNull();
+    expect(stored.secret_sealed).not.toBeNull();
+    expect(stored.whole).not.toContain(created.json.secret as string);
     await call(api, DEFAULT_TENANT_KEY, 'DELETE', `/v1/webhooks/${created.json.id}`);
   });
 
@@ -185,6 +206,10 @@ describe('webhook endpoints over REST', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.json.secret).not.toBe(created.json.secret);
     expect(rotated.json.previous_secret_expires_at).not.toBeNull();
+    const afterRotation = await storedSecretOf(id);
+    expect(afterRotation.whole).not.toContain(rotated.json.secret as string);
+    expect(afterRotation.whole).not.toContain(created.json.secret as string);
+    expect(afterRotation.previous_secret_sealed).not.toBeNull();
 
     // A run recorded for the job queues a delivery (the endpoint is enabled again first).
     await call(api, DEFAULT_TENANT_KEY, 'PATCH', `/v1/webhooks/${id}`, { enabled: true });

@@ -124,6 +124,50 @@ describe.each(adapters)('object store: $name', (adapter) => {
     expect(await store.deletePrefix(`${TENANT_A}/runs/job-5/`)).toBe(0);
   });
 
+  it('lists a prefix in key order, page by page, with sizes and dates, and nothing outside it', async () => {
+    const prefix = `${TENANT_A}/listed/`;
+    const names = ['b.txt', 'a.txt', 'j1/r2.txt', 'j1/r1.txt', 'j2/r3.txt'];
+    const before = Date.now() - 2000;
+    for (const name of names) await store.put(prefix + name, name);
+    await store.put(objectKey(TENANT_A, 'listed-not', 'x.txt'), 'sibling folder');
+    await store.put(objectKey(TENANT_B, 'listed', 'a.txt'), 'other tenant');
+
+    const whole = await store.list(prefix);
+    expect(whole.objects.map((object) => object.key)).toEqual(
+      [...names].sort().map((name) => prefix + name),
+    );
+    expect(whole.nextStartAfter).toBeNull();
+    const first = whole.objects[0]!;
+    expect(first.sizeBytes).toBe('a.txt'.length);
+    expect(first.modifiedAt.getTime()).toBeGreaterThan(before);
+    expect(first.modifiedAt.getTime()).toBeLessThanOrEqual(Date.now() + 2000);
+
+    // After a key: the rest, in order.
+    const rest = await store.list(prefix, { startAfter: whole.objects[1]!.key });
+    expect(rest.objects.map((object) => object.key)).toEqual(
+      whole.objects.slice(2).map((object) => object.key),
+    );
+    // Pages of 2. s3rver answers a truncated ListObjectsV2 with an internal error (see below), so
+    // pages shorter than the listing are exercised on disk here, and on S3 against real S3/MinIO.
+    if (adapter.name === 's3') {
+      await store.deletePrefix(prefix);
+      return;
+    }
+    const seen: string[] = [];
+    let startAfter: string | undefined;
+    for (;;) {
+      const page = await store.list(prefix, { startAfter, limit: 2 });
+      expect(page.objects.length).toBeLessThanOrEqual(2);
+      seen.push(...page.objects.map((object) => object.key));
+      if (page.nextStartAfter === null) break;
+      startAfter = page.nextStartAfter;
+    }
+    expect(seen).toEqual(whole.objects.map((object) => object.key));
+    expect((await store.list(`${TENANT_A}/nothing-here/`)).objects).toEqual([]);
+    await expect(store.list('listed/')).rejects.toThrow(InvalidObjectKeyError);
+    await store.deletePrefix(prefix);
+  });
+
   it('deletes a whole tenant by its prefix', async () => {
     const key = objectKey(TENANT_B, 'skills', 'one.md');
     await store.put(key, 'skill');

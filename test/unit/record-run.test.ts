@@ -102,6 +102,7 @@ describe('recordRun with a long answer', () => {
       get: () => Promise.resolve(null),
       delete: () => Promise.resolve(),
       deletePrefix: () => Promise.resolve(0),
+      list: () => Promise.resolve({ objects: [], nextStartAfter: null }),
       close: () => {},
     };
     let recorded: RunOutcome | undefined;
