@@ -3,36 +3,18 @@
 // (migrations/functions/), because the scheduler works across tenants.
 import type { AdoptedRun } from '../scheduler/ports.js';
 import type { Pool } from './pool.js';
+import { TAKEN_RUN_COLUMNS, toAdoptedRun, type TakenRunRow } from './runs.js';
 
 export async function takeQueuedRuns(
   pool: Pool,
   podId: string,
   limit: number,
 ): Promise<AdoptedRun[]> {
-  const { rows } = await pool.query<{
-    run_id: string;
-    cron_job_id: string;
-    tenant_id: string;
-    scheduled_at: Date;
-    name: string;
-    prompt: string;
-    timeout_ms: number | null;
-    model: string | null;
-  }>(
-    `SELECT run_id, cron_job_id, tenant_id, scheduled_at, name, prompt, timeout_ms, model
-       FROM scheduler_take_queued($1, $2)`,
+  const { rows } = await pool.query<TakenRunRow>(
+    `SELECT ${TAKEN_RUN_COLUMNS} FROM scheduler_take_queued($1, $2)`,
     [podId, limit],
   );
-  return rows.map((row) => ({
-    runId: row.run_id,
-    jobId: row.cron_job_id,
-    tenantId: row.tenant_id,
-    scheduledAt: row.scheduled_at,
-    name: row.name,
-    prompt: row.prompt,
-    timeoutMs: row.timeout_ms,
-    model: row.model,
-  }));
+  return rows.map(toAdoptedRun);
 }
 
 export async function requeueRuns(

@@ -214,27 +214,23 @@ export async function finishRuns(
   return items.map((i) => finished.has(i.runId));
 }
 
-/** Takes over claimed runs from the pods named; returns the ones taken, with what running them needs. */
-export async function adoptRuns(
-  pool: Pool,
-  runs: readonly { runId: string; fromPodId: string }[],
-  podId: string,
-): Promise<AdoptedRun[]> {
-  const { rows } = await pool.query<{
-    run_id: string;
-    cron_job_id: string;
-    tenant_id: string;
-    scheduled_at: Date;
-    name: string;
-    prompt: string;
-    timeout_ms: number | null;
-    model: string | null;
-  }>(
-    `SELECT run_id, cron_job_id, tenant_id, scheduled_at, name, prompt, timeout_ms, model
-       FROM scheduler_adopt($1, $2, $3)`,
-    [runs.map((r) => r.runId), runs.map((r) => r.fromPodId), podId],
-  );
-  return rows.map((row) => ({
+/** A run a pod takes to run (adopted or queued), as the scheduler's functions return it. */
+export interface TakenRunRow {
+  run_id: string;
+  cron_job_id: string;
+  tenant_id: string;
+  scheduled_at: Date;
+  name: string;
+  prompt: string;
+  timeout_ms: number | null;
+  model: string | null;
+}
+
+export const TAKEN_RUN_COLUMNS =
+  'run_id, cron_job_id, tenant_id, scheduled_at, name, prompt, timeout_ms, model';
+
+export function toAdoptedRun(row: TakenRunRow): AdoptedRun {
+  return {
     runId: row.run_id,
     jobId: row.cron_job_id,
     tenantId: row.tenant_id,
@@ -243,7 +239,20 @@ export async function adoptRuns(
     prompt: row.prompt,
     timeoutMs: row.timeout_ms,
     model: row.model,
-  }));
+  };
+}
+
+/** Takes over claimed runs from the pods named; returns the ones taken, with what running them needs. */
+export async function adoptRuns(
+  pool: Pool,
+  runs: readonly { runId: string; fromPodId: string }[],
+  podId: string,
+): Promise<AdoptedRun[]> {
+  const { rows } = await pool.query<TakenRunRow>(
+    `SELECT ${TAKEN_RUN_COLUMNS} FROM scheduler_adopt($1, $2, $3)`,
+    [runs.map((r) => r.runId), runs.map((r) => r.fromPodId), podId],
+  );
+  return rows.map(toAdoptedRun);
 }
 
 /**
