@@ -48,6 +48,8 @@ export function createDriver(options: DriverOptions) {
     await page.goto(`${options.baseUrl}/`);
     await page.getByLabel('API key').fill(token);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // Signed in once the session is kept: a navigation before that lands on the sign-in form.
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
   }
 
   async function scanBoth(page: Page, name: string): Promise<void> {
