@@ -75,6 +75,12 @@ describe('cancelling a run', () => {
     const holder = pods.find((p) => p.podId === running.pod_id)!;
     const other = pods.find((p) => p !== holder)!;
     expect(holder).toBeDefined();
+    // A fired run is 'running' from its claim, a moment before its request leaves: cancel once
+    // the model has the request, so the cancel has a request in flight to abandon.
+    await waitFor(
+      () => expect(llm.calls.some((c) => cronCallOf(c.body)?.jobId === jobId)).toBe(true),
+      { timeoutMs: 5000, what: 'the model to have the run’s request' },
+    );
 
     const askedAtMs = Date.now();
     const answer = await cancel(other, running.id);
