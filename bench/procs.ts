@@ -73,13 +73,7 @@ export function spawnNode(
   onLine?: (line: string) => void,
   nodeFlags: string[] = [],
 ): Child {
-  return spawnChild(
-    name,
-    process.execPath,
-    [...nodeFlags, '--import', 'tsx', file, ...args],
-    env,
-    onLine,
-  );
+  return spawnBuilt(name, file, args, env, onLine, [...nodeFlags, '--import', 'tsx']);
 }
 
 /** Like spawnNode, for JavaScript that needs no compiling (the built service in dist/). */
