@@ -122,6 +122,7 @@ tenants.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenants.deleted_at timestamp with time zone
 tenants.max_concurrent_runs integer DEFAULT 10
 tenants.run_retention_days integer NOT NULL DEFAULT 30
+tenants.run_context_version bigint NOT NULL DEFAULT 0
 webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
 webhook_deliveries.endpoint_id uuid NOT NULL
@@ -404,6 +405,9 @@ CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EA
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
 CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_retry()
 CREATE TRIGGER cron_jobs_webhooks_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by IS NOT NULL))) EXECUTE FUNCTION webhook_enqueue_job_paused_trigger()
+CREATE TRIGGER tenant_agent_settings_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_agent_settings FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
+CREATE TRIGGER tenant_secrets_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_secrets FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
+CREATE TRIGGER tenant_skills_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_skills FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
 
 -- function grants
@@ -442,6 +446,7 @@ scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, 
 scheduler_take_queued(p_pod_id text, p_limit integer) SECURITY DEFINER execute: hermesx_app
 storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 storage_tenant_ids(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
+tenants_bump_run_context() SECURITY DEFINER execute:
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
@@ -766,7 +771,7 @@ AS $function$
   END
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
- RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text)
+ RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text, skills text[], previous_result boolean, context_version bigint)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -819,10 +824,12 @@ AS $function$
        WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
-    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model
-      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model,
+           j.skills, j.context_previous_result, t.run_context_version
+      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id JOIN tenants t ON t.id = j.tenant_id
     UNION ALL
-    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL
+    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
+           NULL, NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $function$
@@ -1285,6 +1292,18 @@ AS $function$
      WHERE p_after IS NULL OR t.id > p_after
      ORDER BY t.id
      LIMIT p_limit;
+  $function$
+CREATE OR REPLACE FUNCTION public.tenants_bump_run_context()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    UPDATE tenants SET run_context_version = run_context_version + 1
+     WHERE id = CASE WHEN TG_OP = 'DELETE' THEN OLD.tenant_id ELSE NEW.tenant_id END;
+    RETURN NULL;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_notify_jobs()
  RETURNS trigger

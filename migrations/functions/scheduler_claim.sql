@@ -10,11 +10,14 @@
 -- once) is claimed straight into 'running', with model_called_at, its first attempt and origin,
 -- as scheduler_mark_sent would write them: one round trip before the request leaves instead of
 -- two. Without one (NULL: a run that may wait) it is 'claimed', for adoption if the pod dies.
+-- A claimed run also carries what its agent reads (the job's preloaded skills, whether it is
+-- shown the previous result, the tenant's run_context_version), so it needs no read of its own.
 CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                                 p_next_run_ats timestamptz[], p_pod_id text,
                                 p_origins text[] DEFAULT NULL)
   RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid, name text,
-                 prompt text, refused text, timeout_ms integer, model text)
+                 prompt text, refused text, timeout_ms integer, model text, skills text[],
+                 previous_result boolean, context_version bigint)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -66,10 +69,12 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
        WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
-    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model
-      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id
+    SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model,
+           j.skills, j.context_previous_result, t.run_context_version
+      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id JOIN tenants t ON t.id = j.tenant_id
     UNION ALL
-    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL
+    SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
+           NULL, NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $$;

@@ -10,7 +10,6 @@ import type {
 import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
-import { selectAgentSettings } from './agent-settings.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
 import { AgentError, runAgent, truncateText } from './loop.js';
 import {
@@ -18,7 +17,10 @@ import {
   insertToolCall,
   selectJobAgentSettings,
   selectPreviousResult,
+  type JobAgentSettings,
+  type PreviousResult,
 } from './run-audit.js';
+import { createTenantContexts, type TenantContexts, type TenantRunContext } from './run-context.js';
 import { ToolLimitError, type AgentTool } from './tool.js';
 import type { ToolMetrics } from './tool-metrics.js';
 import { auditTools, type ToolCallRecord } from './tools/audit.js';
@@ -57,12 +59,14 @@ export interface CronRunnerDeps {
  * tenant, and when the occurrence is in the job's time zone (so "reply with the current time" works).
  */
 export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
+  const contexts = deps && createTenantContexts(deps.pool, deps.vault, deps.skills);
   return async (request, context) => {
     let redactor: Redactor = NO_SECRETS;
     try {
-      const prepared = deps
-        ? await prepareRun(deps, request)
-        : { messages: [], tools: SCHEDULED_RUN_TOOLS, redactor };
+      const prepared =
+        deps && contexts
+          ? await prepareRun(deps, contexts, request)
+          : { messages: [], tools: SCHEDULED_RUN_TOOLS, redactor };
       redactor = prepared.redactor;
       const messages = [
         { role: 'system' as const, content: describeOccurrence(request) },
@@ -102,24 +106,16 @@ interface PreparedRun {
 }
 
 /** What the run may use and know: its tools, its skills, the previous result; all redacted. */
-async function prepareRun(deps: CronRunnerDeps, request: RunRequest): Promise<PreparedRun> {
+async function prepareRun(
+  deps: CronRunnerDeps,
+  contexts: TenantContexts,
+  request: RunRequest,
+): Promise<PreparedRun> {
   const { pool, vault } = deps;
   const { tenantId, jobId } = request;
-  // One transaction for all of it: a burst of runs takes one connection each, not four.
-  const { redactor, settings, job, listed } = await withTenant(pool, tenantId, async (client) => {
-    const found = await selectJobAgentSettings(client, jobId);
-    return {
-      redactor: await vault.redactorIn(client, tenantId),
-      settings: await selectAgentSettings(client, tenantId),
-      job: {
-        ...found,
-        previous: found.previousResult
-          ? await selectPreviousResult(client, jobId, request.scheduledAt)
-          : null,
-      },
-      listed: deps.skills ? await deps.skills.listIn(client) : [],
-    };
-  });
+  const { tenant, job } = await readRunContext(pool, contexts, request);
+  const { redactor } = tenant;
+  const listed = tenant.skills;
   const messages: { role: 'system'; content: string }[] = [];
   const tools: AgentTool[] = [
     createRunCronjobTool({ pool, now: deps.now ?? (() => new Date()) }, jobId),
@@ -139,9 +135,9 @@ async function prepareRun(deps: CronRunnerDeps, request: RunRequest): Promise<Pr
       ),
     });
   }
-  if (deps.sendHttp && settings.http_allowed_hosts.length > 0) {
+  if (deps.sendHttp && tenant.httpAllowedHosts.length > 0) {
     const scope = {
-      allowedHosts: settings.http_allowed_hosts,
+      allowedHosts: tenant.httpAllowedHosts,
       redactor,
       used: { calls: 0, responseBytes: 0 },
     };
@@ -154,7 +150,9 @@ async function prepareRun(deps: CronRunnerDeps, request: RunRequest): Promise<Pr
   }
   let runId: Promise<string | null> | undefined;
   const record = async (call: ToolCallRecord) => {
-    runId ??= findActiveRunId(pool, tenantId, jobId, request.scheduledAt);
+    runId ??= request.runId
+      ? Promise.resolve(request.runId)
+      : findActiveRunId(pool, tenantId, jobId, request.scheduledAt);
     const id = await runId;
     if (id === null) {
       deps.log?.warn(
@@ -170,6 +168,38 @@ async function prepareRun(deps: CronRunnerDeps, request: RunRequest): Promise<Pr
     tools: auditTools(tools, { redactor, record, metrics: deps.toolMetrics }),
     redactor,
   };
+}
+
+/**
+ * The tenant's context and the job's agent settings. A claim carries the job's and names the
+ * tenant's version: then only a job shown its previous result reads (that result). Otherwise
+ * (an adopted or queued run) one tenant transaction reads all of it.
+ */
+async function readRunContext(
+  pool: Pool,
+  contexts: TenantContexts,
+  request: RunRequest,
+): Promise<{ tenant: TenantRunContext; job: JobAgentSettings & { previous: PreviousResult } }> {
+  const { tenantId, jobId, scheduledAt, agent } = request;
+  if (agent) {
+    const tenant = await contexts.get(tenantId, agent.tenantVersion);
+    const previous = agent.previousResult
+      ? await withTenant(pool, tenantId, (client) =>
+          selectPreviousResult(client, jobId, scheduledAt),
+        )
+      : null;
+    return {
+      tenant,
+      job: { skills: [...agent.skills], previousResult: agent.previousResult, previous },
+    };
+  }
+  return withTenant(pool, tenantId, async (client) => {
+    const found = await selectJobAgentSettings(client, jobId);
+    const previous = found.previousResult
+      ? await selectPreviousResult(client, jobId, scheduledAt)
+      : null;
+    return { tenant: await contexts.load(client, tenantId), job: { ...found, previous } };
+  });
 }
 
 /** The job's preloaded skills, as one message, bounded; a missing skill is named, not fatal. */

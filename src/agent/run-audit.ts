@@ -43,12 +43,14 @@ export async function selectJobAgentSettings(
   };
 }
 
+export type PreviousResult = { result: string; scheduledAt: Date } | null;
+
 /** The latest successful run of the job before this occurrence: its result and nominal time. */
 export async function selectPreviousResult(
   client: Query,
   jobId: string,
   before: Date,
-): Promise<{ result: string; scheduledAt: Date } | null> {
+): Promise<PreviousResult> {
   const { rows } = await client.query<{ result: string | null; scheduled_at: Date }>(
     `SELECT result, scheduled_at FROM cron_job_runs
      WHERE cron_job_id = $1 AND status = 'success' AND scheduled_at < $2

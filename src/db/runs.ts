@@ -71,6 +71,9 @@ interface ClaimRow {
   refused: 'capped' | null;
   timeout_ms: number | null;
   model: string | null;
+  skills: string[] | null;
+  previous_result: boolean | null;
+  context_version: string | null;
 }
 
 /** Claims many occurrences in one statement; per request: claimed, capped or taken. */
@@ -80,7 +83,8 @@ export async function claimRuns(
   podId: string,
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
-    `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model
+    `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model, skills,
+            previous_result, context_version
        FROM scheduler_claim($1, $2, $3, $4, $5)`,
     [
       claims.map((c) => c.jobId),
@@ -103,6 +107,15 @@ export async function claimRuns(
           prompt: row.prompt ?? '',
           timeoutMs: row.timeout_ms,
           model: row.model,
+          ...(row.context_version === null
+            ? {}
+            : {
+                agent: {
+                  skills: row.skills ?? [],
+                  previousResult: row.previous_result === true,
+                  tenantVersion: row.context_version,
+                },
+              }),
         },
       });
     }

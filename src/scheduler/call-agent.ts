@@ -87,6 +87,8 @@ export async function callAgent(
     timezone: loaded.schedule.timezone,
     scheduledAt: new Date(occurrence.scheduledAtMs),
     model: run.model ?? undefined,
+    runId: run.runId,
+    agent: run.agent,
   };
   const reply = await runUntilAborted(() => deps.runner(request, context), signal);
   clock.clearTimeout(timeout);

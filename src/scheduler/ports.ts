@@ -61,6 +61,16 @@ export interface ClaimedRun {
   model?: string | null;
   /** Claimed straight into 'running' (claimRun's sendAs): no mark is needed before the send. */
   sent?: boolean;
+  /** What the claim read for the agent, so the run needs no read of its own (absent: it reads). */
+  agent?: AgentContextRef;
+}
+
+/** The job's agent settings and the tenant's run_context_version, as committed at the claim. */
+export interface AgentContextRef {
+  skills: readonly string[];
+  previousResult: boolean;
+  /** tenants.run_context_version (a bigint, as text): what the pod loaded under it still holds. */
+  tenantVersion: string;
 }
 
 /**
@@ -302,6 +312,9 @@ export interface RunRequest {
   scheduledAt: Date;
   /** The job's model; absent: the default. */
   model?: string | undefined;
+  /** The run's id (its tool calls are audited under it). */
+  runId?: string | undefined;
+  agent?: AgentContextRef | undefined;
 }
 
 export interface RunContext {
