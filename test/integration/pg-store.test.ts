@@ -103,6 +103,8 @@ describe('PostgreSQL job store', () => {
         prompt: 'v2',
         timeoutMs: null,
         model: null,
+        // What the agent reads comes with the claim: the job's settings, the tenant's version.
+        agent: { skills: [], previousResult: false, tenantVersion: '0' },
       },
     });
     const taken = { kind: 'taken' };
