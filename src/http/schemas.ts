@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_STATUSES } from '../scheduler/life-cycle.js';
 import { ERROR_KINDS, OVERLAP_POLICIES, RUN_ORIGINS } from '../scheduler/ports.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
@@ -50,7 +51,7 @@ const labelFilter = z
 
 export const JobListQuery = PageQuery.extend({ label: labelFilter });
 
-const runStatus = z.enum(['queued', 'claimed', 'running', 'success', 'failed']);
+const runStatus = z.enum(RUN_STATUSES);
 
 export const JobRunsQuery = PageQuery.extend({
   status: runStatus.optional().describe('only runs in this status'),

@@ -1,4 +1,5 @@
 import { formatDurationMs } from '../duration.js';
+import type { RunStatus } from '../scheduler/life-cycle.js';
 import type { ErrorKind, OverlapPolicy, RunOrigin } from '../scheduler/ports.js';
 import type { PausedBy, StoppedBy } from '../db/jobs.js';
 import type { JobRow } from '../db/jobs.js';
@@ -48,7 +49,7 @@ export interface RunView {
   scheduled_at: string;
   started_at: string;
   finished_at: string | null;
-  status: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
+  status: RunStatus;
   result: string | null;
   error: string | null;
   error_kind: ErrorKind | null;

@@ -137,7 +137,7 @@ export function parseHolder(value: string): LockHolder | null {
   const match = /^(run|done)\|(\d+)\|[^|]*\|(.*)$/.exec(value);
   if (!match) return null;
   return {
-    state: match[1] as 'run' | 'done',
+    state: match[1] as LockHolder['state'],
     scheduledAtMs: Number(match[2]),
     podId: match[3] as string,
   };

@@ -1,12 +1,9 @@
 import type { ParsedSchedule } from '../jobs/schedule.js';
+import type { OccurrenceKind } from './life-cycle-vocabulary.js';
 import type { ClaimedRun, StoredJob } from './ports.js';
 
-/**
- * scheduled: from the timeline; catchup: missed while out of service; manual: "run now";
- * adopted: claimed by a pod that is gone before it sent anything, now this pod's to run;
- * queued: a run that waited in the database (a retry, a backfilled occurrence), taken by this pod.
- */
-export type OccurrenceKind = 'scheduled' | 'catchup' | 'manual' | 'adopted' | 'queued';
+/** How the occurrence reached this pod: life-cycle-vocabulary.ts, OCCURRENCE_KINDS. */
+export type { OccurrenceKind };
 
 /** One nominal instant of one job: the unit the scheduler fires, claims and runs. */
 export interface Occurrence {

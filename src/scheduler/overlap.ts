@@ -1,17 +1,15 @@
 // The per-job overlap policy (docs/scheduler.md, "Overlap policies"): what an occurrence does
 // while the job's previous run is still in flight. Pure decisions; the dispatcher applies them to
-// the runs in flight on this pod, run-occurrence.ts to the job's lock (which tells about runs on
-// every pod) and the database claim.
+// the runs in flight on this pod. What the policy makes of the job's lock (which tells about runs
+// on every pod: its key, a held lock, a wait) is part of the life cycle (life-cycle.ts), whose
+// rules are re-exported here.
+import { waitsForLock, type OverlapPolicy } from './life-cycle.js';
 import type { LoadedJob } from './occurrence.js';
-import type { LockHolder, OverlapPolicy } from './ports.js';
 
+export { decideOnHeld, lockKeyOf, waitsForLock } from './life-cycle.js';
 export type { OverlapPolicy };
 
 export const policyOf = (job: LoadedJob | undefined): OverlapPolicy => job?.job.overlap ?? 'skip';
-
-/** buffer_one and cancel_other claim an occurrence first, then wait for the job's lock. */
-export const waitsForLock = (policy: OverlapPolicy): boolean =>
-  policy === 'buffer_one' || policy === 'cancel_other';
 
 /**
  * An occurrence of a job with runs in flight on this pod (their nominal times): start it (the
@@ -29,30 +27,6 @@ export function decideHere(
   if (!inFlightMs.some((ms) => ms < scheduledAtMs)) return 'ignore';
   // One running and one waiting for it is the most a buffer_one or cancel_other job has.
   if (waitsForLock(policy) && inFlightMs.length < 2) return 'start';
-  return 'skip';
-}
-
-/** The lock an occurrence takes: its own for allow_all (each still once), else the job's. */
-export function lockKeyOf(
-  policy: OverlapPolicy,
-  jobId: string,
-  scheduledAtMs: number,
-): string | undefined {
-  return policy === 'allow_all' ? `${jobId}@${scheduledAtMs}` : undefined;
-}
-
-/**
- * The job's lock is held: an earlier occurrence running (on any pod) makes a buffer_one
- * occurrence wait its turn and a cancel_other one stop it first; anything else is skipped.
- */
-export function decideOnHeld(
-  policy: OverlapPolicy,
-  holder: LockHolder | null,
-  scheduledAtMs: number,
-): 'skip' | 'wait' | 'cancel' {
-  if (holder?.state !== 'run' || holder.scheduledAtMs >= scheduledAtMs) return 'skip';
-  if (policy === 'buffer_one') return 'wait';
-  if (policy === 'cancel_other') return 'cancel';
   return 'skip';
 }
 

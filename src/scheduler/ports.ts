@@ -1,6 +1,7 @@
 // What the scheduler core needs from the outside world. PostgreSQL, Redis and the agent implement
 // these in production; unit tests use in-memory fakes and a fake clock, and one contract suite
 // (test/contract/) runs against both.
+import type { ErrorKind, LockState, OverlapPolicy, RunStatus } from './life-cycle-vocabulary.js';
 
 /**
  * An enabled job of a live tenant, as the scheduler reads it: what scheduling needs. Its name and
@@ -28,9 +29,7 @@ export interface StoredJob {
   overlap?: OverlapPolicy;
 }
 
-/** docs/scheduler.md, "Overlap policies". */
-export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow_all', 'cancel_other'] as const;
-export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+export { OVERLAP_POLICIES, type OverlapPolicy } from './life-cycle-vocabulary.js';
 
 /** A job the planning sweep took (next_run_at NULL, row locked until its plan is written). */
 export interface UnplannedJob extends StoredJob {
@@ -83,23 +82,8 @@ export type ClaimAnswer =
 /** A waiting claim's answer: also "overlap" when another occurrence of the job already waits. */
 export type WaitingClaimAnswer = ClaimAnswer | { kind: 'overlap' };
 
-/** Why a run failed, for machines (the `error` text is for people). migrations/101_cron_job_runs.sql lists them. */
-export const ERROR_KINDS = [
-  'timeout',
-  'pod_lost',
-  'shutdown',
-  'model_throttled',
-  'model_error',
-  'model_unreachable',
-  'bad_response',
-  'agent_error',
-  'lock_lost',
-  'not_recorded',
-  'result_not_stored',
-  'tool_limit',
-  'cancelled',
-] as const;
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+// The life cycle's words (life-cycle-vocabulary.ts), re-exported for the adapters.
+export { ERROR_KINDS, type ErrorKind } from './life-cycle-vocabulary.js';
 
 export interface RunOutcome {
   success: boolean;
@@ -148,7 +132,7 @@ export interface ActiveRun {
   runId: string;
   jobId: string;
   podId: string;
-  status: 'claimed' | 'running';
+  status: Extract<RunStatus, 'claimed' | 'running'>;
 }
 
 /** A claimed run taken over from a pod that is gone: this pod runs it. */
@@ -262,7 +246,7 @@ export interface RunHistoryUpkeep {
 
 /** Who holds a job's lock, as read when an acquire fails. */
 export interface LockHolder {
-  state: 'run' | 'done';
+  state: LockState;
   scheduledAtMs: number;
   podId: string;
 }

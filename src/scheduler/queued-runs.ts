@@ -3,9 +3,11 @@
 // is (scheduler_take_queued: SKIP LOCKED, the job's one-run-at-a-time rule, the tenant's cap);
 // this pod takes as many as it has room for and hands them to the dispatcher like adopted runs,
 // so they wait their turn in the fair queue. A taken run still takes the job's Redis lock before
-// it starts; when another pod holds it, the run goes back to the queue for a moment.
+// it starts (life-cycle.ts, lockRuleOf); when another pod holds it, the run goes back to the
+// queue for a moment.
 import { errorMessage, type Occurrence } from './occurrence.js';
-import type { PipelineDeps, RunResult } from './pipeline.js';
+import type { PipelineDeps } from './pipeline.js';
+import type { LockAttempt } from './ports.js';
 import type { SchedulerDeps } from './settings.js';
 
 /** At most this many queued runs are taken in one go. */
@@ -56,31 +58,16 @@ export async function takeQueuedRuns(
 }
 
 /**
- * The job's lock for a taken queued run, at this pod's "now" rather than at the occurrence's
- * nominal time (a done marker of a later occurrence must not hide it). When another pod holds
- * the job, the run goes back to the queue and this occurrence is skipped here.
+ * One try at the job's lock for a taken queued run, at this pod's "now" rather than at the
+ * occurrence's nominal time (a done marker of a later occurrence must not hide it). What a held
+ * lock means for the run (it is handed back) is the life cycle's rule (life-cycle.ts).
  */
-export async function lockQueuedRun(
-  deps: PipelineDeps,
-  occurrence: Occurrence,
-): Promise<{ kind: 'locked'; token: string } | (RunResult & { kind: 'skipped' })> {
-  const runId = occurrence.adopted?.runId ?? '';
-  try {
-    const lock = await deps.locks.acquire(
-      occurrence.jobId,
-      deps.clock.now(),
-      deps.settings.lockTtlMs,
-    );
-    if (lock.acquired) return { kind: 'locked', token: lock.token };
-    await handBack(deps, [runId]);
-    return { kind: 'skipped', reason: 'lock_held', holder: lock.holder };
-  } catch {
-    // Redis is down: the scheduler pauses; the claimed run is adopted once it is back.
-    return { kind: 'skipped', reason: 'redis_error' };
-  }
+export function tryQueuedRunLock(deps: PipelineDeps, occurrence: Occurrence): Promise<LockAttempt> {
+  return deps.locks.acquire(occurrence.jobId, deps.clock.now(), deps.settings.lockTtlMs);
 }
 
-async function handBack(deps: QueuedRunDeps, runIds: string[]): Promise<void> {
+/** Hands taken runs back to the queue, to be offered again after REQUEUE_DELAY_MS. */
+export async function handBack(deps: QueuedRunDeps, runIds: string[]): Promise<void> {
   try {
     await deps.store.requeueRuns?.(runIds, deps.settings.podId, REQUEUE_DELAY_MS);
   } catch (err) {

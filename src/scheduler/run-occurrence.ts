@@ -1,13 +1,23 @@
 // One occurrence on this pod, top to bottom: lock -> claim -> call the agent -> record -> release.
+// Which of those it does, in which order, and what it leaves behind is the life cycle's
+// (life-cycle.ts: `step`); this file performs the effects it names and feeds their answers back.
 // The dispatcher gives it a slot and an AbortController and consumes the result; nothing here
 // reaches back into the scheduler.
-import { callAgent, originOf } from './call-agent.js';
+import { callAgent, originOf, type AgentCall } from './call-agent.js';
 import type { SkipReason } from './events.js';
-import { errorMessage, type Occurrence } from './occurrence.js';
-import { decideOnHeld, lockKeyOf, policyOf, waitsForLock } from './overlap.js';
+import {
+  abandon,
+  startOccurrence,
+  step,
+  type Effect,
+  type LifeEvent,
+  type Transition,
+} from './life-cycle.js';
+import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
+import { policyOf } from './overlap.js';
 import type { ClaimAnswer, ClaimedRun, LockHolder, RunOrigin } from './ports.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
-import { lockQueuedRun } from './queued-runs.js';
+import { handBack, tryQueuedRunLock } from './queued-runs.js';
 import { recordRun } from './record-run.js';
 import { cancelEarlier, claimWaiting, waitForLock } from './wait-turn.js';
 
@@ -18,67 +28,120 @@ export async function runOccurrence(
   slot: Slot,
 ): Promise<RunResult> {
   const loaded = occurrence.job ?? deps.lookup(occurrence.jobId);
-  if (!loaded) return occurrence.adopted ? dropAdopted(deps, occurrence) : skip('not_loaded');
-  const policy = policyOf(loaded);
-  const lockKey = lockKeyOf(policy, occurrence.jobId, occurrence.scheduledAtMs);
-  let token: string | null = null;
-  // Claimed ahead of the lock (overlap buffer_one, cancel_other): adopted, or claimed below.
-  let early: ClaimedRun | undefined = occurrence.adopted;
-  let announced = false;
-  let releaseKey = lockKey;
-  // An adopted run skips the lock (its dead claimant's is freed), unless an earlier run of the
-  // job may still hold it: then it waits its turn like the occurrence it is.
-  if (occurrence.kind === 'queued') {
-    // A queued run (a retry, a backfill) takes the job's own lock at this pod's now; if it is
-    // held, the run is handed back to the queue.
-    const lock = await lockQueuedRun(deps, occurrence);
-    if (lock.kind === 'skipped') return lock;
-    token = lock.token;
-    releaseKey = undefined;
-  } else if (!occurrence.adopted || waitsForLock(policy)) {
-    const lock = early ? null : await takeLock(deps, occurrence, lockKey);
-    if (lock?.kind === 'locked') token = lock.token;
-    else {
-      if (lock && decideOnHeld(policy, lock.holder ?? null, occurrence.scheduledAtMs) === 'skip') {
-        return lock;
-      }
-      if (!early) {
-        const waiting = await claimWaiting(deps, occurrence);
-        if (waiting.kind !== 'claimed') return waiting;
-        early = waiting.run;
-      }
-      announceClaim(deps, occurrence, early.runId, slot);
-      announced = true;
-      if (policy === 'cancel_other') await cancelEarlier(deps, occurrence);
-      const turn = await waitForLock(deps, occurrence, early, controller);
-      if (turn.kind !== 'locked') return turn;
-      token = turn.token;
-    }
-  }
-  // The lock stays a "done" marker unless the occurrence may still need running (a queued run
-  // may be retried again: its lock simply goes).
-  let doneAtMs: number | null = occurrence.kind === 'queued' ? null : occurrence.scheduledAtMs;
+  const { kind, jobId, scheduledAtMs } = occurrence;
+  const here: Here = { deps, occurrence, loaded, controller, slot, run: occurrence.adopted };
+  let move: Transition = startOccurrence(
+    { kind, policy: policyOf(loaded), jobId, scheduledAtMs },
+    loaded !== undefined,
+  );
   try {
-    const claim = early
-      ? ({ kind: 'claimed', run: early } as const)
-      : await claimOccurrence(deps, occurrence, originOf(loaded, occurrence));
-    if (claim.kind !== 'claimed') {
-      if (claim.kind !== 'taken') doneAtMs = null;
-      return skip(claim.kind === 'db_error' ? 'db_error' : claim.kind);
+    for (;;) {
+      const event = await performAll(here, move.effects);
+      if (move.state.stage === 'ended' || event === undefined) break;
+      move = step(move.state, event);
     }
-    const { runId } = claim.run;
-    if (!announced) announceClaim(deps, occurrence, runId, slot);
-    const call = await callAgent(deps, loaded, occurrence, claim.run, controller);
-    slot.release();
-    if (call === 'handed_back') {
-      doneAtMs = null;
-      return skip('handed_back');
-    }
-    return await recordRun(deps, occurrence, runId, call);
   } finally {
-    slot.release();
-    if (token !== null) await releaseQuietly(deps, occurrence.jobId, token, doneAtMs, releaseKey);
+    // An effect that threw leaves the slot and the lock to free, as the life cycle says.
+    await performAll(here, abandon(move.state));
   }
+  if (!here.result) throw new Error(`occurrence ended in ${move.state.stage} without a result`);
+  return here.result;
+}
+
+/** One occurrence being performed: its context and what its effects have learnt. */
+interface Here {
+  deps: PipelineDeps;
+  occurrence: Occurrence;
+  loaded: LoadedJob | undefined;
+  controller: AbortController;
+  slot: Slot;
+  /** Its run, once claimed (from the start for adopted and queued runs). */
+  run: ClaimedRun | undefined;
+  call?: AgentCall;
+  result?: RunResult;
+}
+
+/** Performs the effects in order; the answer of the last one that answers is the next event. */
+async function performAll(here: Here, effects: readonly Effect[]): Promise<LifeEvent | undefined> {
+  let event: LifeEvent | undefined;
+  for (const effect of effects) event = (await perform(here, effect)) ?? event;
+  return event;
+}
+
+async function perform(here: Here, effect: Effect): Promise<LifeEvent | undefined> {
+  const { deps, occurrence, controller, slot } = here;
+  const { jobId, scheduledAtMs } = occurrence;
+  switch (effect.type) {
+    case 'take_lock':
+      return effect.at === 'now'
+        ? tryLockAtNow(deps, occurrence)
+        : takeLock(deps, occurrence, effect.key);
+    case 'claim': {
+      const answer = await claimOccurrence(deps, occurrence, originOf(loadedOf(here), occurrence));
+      if (answer.kind !== 'claimed') return { type: 'refused', reason: answer.kind };
+      here.run = answer.run;
+      return { type: 'claimed' };
+    }
+    case 'claim_waiting': {
+      const answer = await claimWaiting(deps, occurrence);
+      if (answer.kind !== 'claimed') return { type: 'refused', reason: answer.reason };
+      here.run = answer.run;
+      return { type: 'claimed' };
+    }
+    case 'announce':
+      announceClaim(deps, occurrence, runOf(here).runId, slot);
+      return undefined;
+    case 'cancel_earlier':
+      await cancelEarlier(deps, occurrence);
+      return undefined;
+    case 'wait_for_lock': {
+      const turn = await waitForLock(deps, occurrence, runOf(here), controller);
+      if (turn.kind === 'locked') return { type: 'locked', token: turn.token };
+      if (turn.kind === 'skipped') return { type: 'refused', reason: turn.reason };
+      here.result = turn;
+      return { type: 'recorded', status: turn.outcome.success ? 'success' : 'failed' };
+    }
+    case 'send': {
+      const call = await callAgent(deps, loadedOf(here), occurrence, runOf(here), controller);
+      if (call === 'handed_back') return { type: 'refused', reason: 'handed_back' };
+      here.call = call;
+      return { type: 'answered' };
+    }
+    case 'free_slot':
+      slot.release();
+      return undefined;
+    case 'record': {
+      if (!here.call) throw new Error('nothing to record: the agent was not called');
+      const result = await recordRun(deps, occurrence, runOf(here).runId, here.call);
+      here.result = result;
+      const success = result.kind === 'ran' && result.outcome.success;
+      return { type: 'recorded', status: success ? 'success' : 'failed' };
+    }
+    case 'release_lock': {
+      const doneAtMs = effect.done ? scheduledAtMs : null;
+      await releaseQuietly(deps, jobId, effect.token, doneAtMs, effect.key);
+      return undefined;
+    }
+    case 'hand_back':
+      await handBack(deps, [occurrence.adopted?.runId ?? '']);
+      return undefined;
+    case 'fail_claimed':
+      await failClaimed(deps, occurrence);
+      return undefined;
+    case 'skip':
+      here.result = skip(effect.reason, effect.holder);
+      return undefined;
+  }
+}
+
+function runOf(here: Here): ClaimedRun {
+  if (!here.run) throw new Error('the occurrence has no claimed run');
+  return here.run;
+}
+
+function loadedOf(here: Here): LoadedJob {
+  if (!here.loaded) throw new Error('the job is not loaded');
+  return here.loaded;
 }
 
 /** The occurrence will run here: the dispatcher's slot and the scheduler's events learn it. */
@@ -107,7 +170,7 @@ async function takeLock(
   deps: PipelineDeps,
   occurrence: Occurrence,
   key: string | undefined,
-): Promise<{ kind: 'locked'; token: string } | (RunResult & { kind: 'skipped' })> {
+): Promise<LifeEvent> {
   const { jobId, scheduledAtMs } = occurrence;
   const ttlMs = deps.settings.lockTtlMs;
   const options = key === undefined ? undefined : { key };
@@ -118,11 +181,23 @@ async function takeLock(
       await deps.locks.releaseHeldBy(jobId, lock.holder?.podId ?? '');
       lock = await deps.locks.acquire(jobId, scheduledAtMs, ttlMs, options);
     }
-    if (lock.acquired) return { kind: 'locked', token: lock.token };
+    if (lock.acquired) return { type: 'locked', token: lock.token };
     deps.metrics.lockSkips.inc();
-    return { kind: 'skipped', reason: 'lock_held', holder: lock.holder };
+    return { type: 'lock_held', holder: lock.holder };
   } catch {
-    return { kind: 'skipped', reason: 'redis_error' };
+    return { type: 'refused', reason: 'redis_error' };
+  }
+}
+
+/** A taken queued run's one try at the job's lock (at this pod's now). */
+async function tryLockAtNow(deps: PipelineDeps, occurrence: Occurrence): Promise<LifeEvent> {
+  try {
+    const lock = await tryQueuedRunLock(deps, occurrence);
+    if (lock.acquired) return { type: 'locked', token: lock.token };
+    return { type: 'lock_held', holder: lock.holder };
+  } catch {
+    // Redis is down: the scheduler pauses; the claimed run is adopted once it is back.
+    return { type: 'refused', reason: 'redis_error' };
   }
 }
 
@@ -191,13 +266,12 @@ async function claimOccurrence(
   }
 }
 
-/** An adopted run whose job this pod no longer holds (disabled or deleted meanwhile). */
-async function dropAdopted(deps: PipelineDeps, occurrence: Occurrence): Promise<RunResult> {
+/** An adopted or queued run whose job this pod no longer holds (disabled or deleted meanwhile). */
+async function failClaimed(deps: PipelineDeps, occurrence: Occurrence): Promise<void> {
   const runId = occurrence.adopted?.runId as string;
   await deps.store
     .failRuns([runId], 'pod crash before the run started; the job is no longer enabled', 'pod_lost')
     .catch(() => {});
-  return skip('not_loaded');
 }
 
 /** Releases by token; `doneAtMs` marks the occurrence done so other pods skip it cheaply. */

@@ -2,7 +2,7 @@
 // is claimed first (its run row makes it durable: if this pod dies, recovery adopts it), a
 // cancel_other one asks the running one to stop (the cancel channel, heard by every pod), and it
 // then takes the lock as soon as the running one lets go, wherever that runs.
-import type { SchedulerEvents } from './events.js';
+import type { SchedulerEvents, SkipReason } from './events.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
 import { lockPollDelayMs, waitDeadlineMs } from './overlap.js';
 import type { ClaimedRun, LockHolder, RunOutcome } from './ports.js';
@@ -14,7 +14,7 @@ export type Turn = { kind: 'locked'; token: string } | RunResult;
 export async function claimWaiting(
   deps: PipelineDeps,
   occurrence: Occurrence,
-): Promise<{ kind: 'claimed'; run: ClaimedRun } | RunResult> {
+): Promise<{ kind: 'claimed'; run: ClaimedRun } | { kind: 'skipped'; reason: SkipReason }> {
   if (!deps.store.claimWaiting) return { kind: 'skipped', reason: 'lock_held' };
   try {
     const answer = await deps.store.claimWaiting(
