@@ -122,6 +122,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       databaseUrl: appDatabaseUrl,
       log,
       onJobsChanged: (ids) => running.jobsChanged(ids),
+      onManyJobsChanged: () => running.resync(),
       onTrigger: (jobId, scheduledAtMs) => running.trigger(jobId, scheduledAtMs),
       onCancel: (jobId, runId, why) => running.cancelRun(jobId, runId, why),
       onReconnected: () => running.resync(),

@@ -396,8 +396,9 @@ CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
 CREATE TRIGGER cron_jobs_notify_deleted AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_notify_deleted_rows AFTER DELETE ON public.cron_jobs REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
 CREATE TRIGGER cron_jobs_notify_ends_at AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.ends_at IS DISTINCT FROM new.ends_at)) EXECUTE FUNCTION cron_jobs_notify()
-CREATE TRIGGER cron_jobs_notify_insert AFTER INSERT OR DELETE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_notify_inserted AFTER INSERT ON public.cron_jobs REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
 CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.jitter_ms IS DISTINCT FROM new.jitter_ms)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_overlap AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.overlap IS DISTINCT FROM new.overlap)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
@@ -419,6 +420,7 @@ cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
 cron_job_runs_retry_attempt() INVOKER execute:  +PUBLIC
 cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
+cron_jobs_notify_rows() INVOKER execute:  +PUBLIC
 cron_jobs_track_controls() INVOKER execute:  +PUBLIC
 cron_jobs_track_definition() INVOKER execute:  +PUBLIC
 cron_jobs_track_retry() INVOKER execute:  +PUBLIC
@@ -641,6 +643,19 @@ AS $function$
     row_id uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END;
   BEGIN
     PERFORM pg_notify('hermesx_cron_jobs', row_id::text);
+    RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_notify_rows()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF (SELECT count(*) FROM (SELECT 1 FROM changed LIMIT 1001) AS c) > 1000 THEN
+      PERFORM pg_notify('hermesx_cron_jobs', '*');
+    ELSE
+      PERFORM pg_notify('hermesx_cron_jobs', c.id::text) FROM changed c;
+    END IF;
     RETURN NULL;
   END
   $function$

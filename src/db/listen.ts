@@ -14,6 +14,11 @@ export interface JobListenerOptions {
   log: Logger;
   /** Called with the ids of changed jobs, batched over a few milliseconds. */
   onJobsChanged: (ids: string[]) => void;
+  /**
+   * Called instead when more than MAX_NOTIFIED_IDS jobs changed together (an import by SQL, or
+   * the '*' notification a bulk statement sends, migration 311): re-read rather than load by id.
+   */
+  onManyJobsChanged: () => void;
   /** Called for "run now" requests: the job and the nominal time of that one-off occurrence. */
   onTrigger: (jobId: string, scheduledAtMs: number) => void;
   /** Called for a cancel request: the pod running it stops it. */
@@ -28,6 +33,9 @@ export interface JobListener {
 }
 
 const RECONNECT_MAX_MS = 10_000;
+/** More ids than this in one batch are not kept: the pod re-reads instead (memory stays bounded). */
+export const MAX_NOTIFIED_IDS = 1000;
+const MANY_JOBS = '*';
 
 /**
  * LISTENs for job changes on a dedicated connection, reconnecting with back-off. Ids arriving
@@ -40,13 +48,24 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
   let failures = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let batch = new Set<string>();
+  let many = false;
   let batchTimer: NodeJS.Timeout | undefined;
 
   const flush = () => {
     batchTimer = undefined;
     const ids = [...batch];
     batch = new Set();
-    if (ids.length > 0) options.onJobsChanged(ids);
+    if (many) options.onManyJobsChanged();
+    else if (ids.length > 0) options.onJobsChanged(ids);
+    many = false;
+  };
+  const note = (payload: string) => {
+    if (!many && (payload === MANY_JOBS || batch.size >= MAX_NOTIFIED_IDS)) {
+      many = true;
+      batch.clear();
+    }
+    if (!many) batch.add(payload);
+    batchTimer ??= setTimeout(flush, batchMs);
   };
 
   const connect = async (isReconnect: boolean) => {
@@ -66,9 +85,7 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
         if (jobId && runId) options.onCancel?.(jobId, runId, why);
         return;
       }
-      if (message.channel !== JOBS_CHANNEL) return;
-      batch.add(message.payload);
-      batchTimer ??= setTimeout(flush, batchMs);
+      if (message.channel === JOBS_CHANNEL) note(message.payload);
     });
     next.on('error', (err) => {
       log.warn({ error: err.message }, 'job notifications: connection lost');
