@@ -42,6 +42,7 @@ describe('Scheduler: firing', () => {
       prompt: 'tick',
       timezone: 'UTC',
       scheduledAt: new Date(at('00:00:01')),
+      runId: world.store.runsOf(job.id)[0]?.id,
     });
     expect(calls.every((c) => c.podId === 'pod-a')).toBe(true);
 
