@@ -103,6 +103,7 @@ describe('PostgreSQL job store', () => {
         prompt: 'v2',
         timeoutMs: null,
         model: null,
+        agent: { skills: [], previousResult: false, tenantVersion: expect.any(String) },
       },
     });
     const taken = { kind: 'taken' };
