@@ -9,7 +9,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createPool, withTenant } from '../src/db/pool.js';
 import { listRunsOfJob } from '../src/db/run-history.js';
 import { createLogger } from '../src/log.js';
-import { createPgJobStore } from '../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../src/db/job-store.js';
 import { startBenchPostgres, withClient } from './infra.js';
 
 const TENANT = '00000000-0000-0000-0000-000000000001';

@@ -21,7 +21,7 @@ import { countRedisFailovers } from './redis/metrics.js';
 import { redisTargetOf } from './redis/target.js';
 import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
-import { createPgJobStore } from './scheduler/pg-store.js';
+import { createPgJobStore } from './db/job-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';

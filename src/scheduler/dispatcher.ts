@@ -1,8 +1,9 @@
 // The one owner of a pod's run slots. Occurrences are offered to it; it runs each through
 // runOccurrence while it has a free slot (SCHEDULER_MAX_CONCURRENT_RUNS), sets the rest aside in
 // a FairQueue (round-robin across tenants), holds back tenants at their max_concurrent_runs, and
-// takes over other owners' occurrences (StealLists) when it has room. What happened to each
-// occurrence is announced on the scheduler's events.
+// takes over other owners' occurrences (StealLists) when it has room. What became of each
+// occurrence goes back to its owner through `settled` (the one return channel), and is then
+// announced on the scheduler's events for observers.
 import type { SchedulerEvents, SkipReason } from './events.js';
 import { FairQueue, orderFairly } from './fair-queue.js';
 import type { SchedulerMetrics } from './metrics.js';
@@ -12,9 +13,9 @@ import type { Clock, LockHolder } from './ports.js';
 import type { RunResult, Slot } from './pipeline.js';
 import type { SchedulerSettings } from './settings.js';
 import { StealLists } from './steal-lists.js';
+import { TenantHolds } from './tenant-holds.js';
 
-// A tenant at its cap is tried again after this, or as soon as one of its runs here ends.
-export const CAP_RETRY_MS = 1000;
+export { CAP_RETRY_MS } from './tenant-holds.js';
 
 export interface DispatcherDeps {
   settings: Pick<SchedulerSettings, 'maxConcurrentRuns' | 'pollIntervalMs' | 'catchupWindowMs'>;
@@ -22,12 +23,19 @@ export interface DispatcherDeps {
   metrics: SchedulerMetrics;
   events: SchedulerEvents;
   run(occurrence: Occurrence, controller: AbortController, slot: Slot): Promise<RunResult>;
+  /**
+   * What became of an occurrence: its run's result, or why the dispatcher skipped it itself
+   * (overlap, expired, passed_over). Called before the `skipped` event goes out.
+   */
+  settled?(occurrence: Occurrence, result: RunResult): void;
 }
 
 interface InFlight {
   occurrence: Occurrence;
   controller: AbortController;
   done: Promise<void>;
+  /** Its run, once claimed (a cancel names it). */
+  runId?: string;
 }
 
 export interface DispatcherSnapshot {
@@ -45,13 +53,13 @@ export class Dispatcher {
   private inFlightCount = 0;
   private readonly waiting = new FairQueue();
   private readonly steals: StealLists;
-  /** Tenants at their cap, until when they are not tried. */
-  private readonly capped = new Map<string, number>();
-  private capTimer: unknown;
+  /** Tenants at their cap, held back for a moment. */
+  private readonly capped: TenantHolds;
   private active = false;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.steals = new StealLists(deps.clock, deps.settings.pollIntervalMs, () => this.drain());
+    this.capped = new TenantHolds(deps.clock, () => this.drain());
   }
 
   /** Starts handing out occurrences (the scheduler is running). */
@@ -66,8 +74,6 @@ export class Dispatcher {
     this.waiting.clear();
     this.steals.clear();
     this.capped.clear();
-    if (this.capTimer !== undefined) this.deps.clock.clearTimeout(this.capTimer);
-    this.capTimer = undefined;
   }
 
   /** This pod's own occurrences (its jobs at a tick, catch-ups, run-now, adopted runs). */
@@ -120,6 +126,13 @@ export class Dispatcher {
   abort(jobId: string, reason: Error, scheduledAtMs?: number): void {
     for (const [ms, run] of this.inFlight.get(jobId) ?? []) {
       if (scheduledAtMs === undefined || ms === scheduledAtMs) run.controller.abort(reason);
+    }
+  }
+
+  /** Aborts the job's occurrence in flight here whose claimed run is runId, if any. */
+  abortRun(jobId: string, runId: string, reason: Error): void {
+    for (const run of this.inFlight.get(jobId)?.values() ?? []) {
+      if (run.runId === runId) run.controller.abort(reason);
     }
   }
 
@@ -186,7 +199,7 @@ export class Dispatcher {
       this.deps.settings.pollIntervalMs,
     );
     for (;;) {
-      const occurrence = this.waiting.shift((tenant) => (this.capped.get(tenant) ?? 0) > nowMs);
+      const occurrence = this.waiting.shift((tenant) => this.capped.holds(tenant, nowMs));
       if (!occurrence) return undefined;
       const decision = occurrence.adopted ? 'start' : this.decide(occurrence);
       if (decision !== 'start') {
@@ -205,8 +218,14 @@ export class Dispatcher {
     const controller = new AbortController();
     this.busySlots += 1;
     let held = true;
+    let settle: () => void = () => {};
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    const run: InFlight = { occurrence, controller, done };
     const slot: Slot = {
-      claimed: onClaimed,
+      claimed: (runId) => {
+        run.runId = runId;
+        onClaimed();
+      },
       release: () => {
         if (!held) return;
         held = false;
@@ -214,12 +233,10 @@ export class Dispatcher {
         this.drain();
       },
     };
-    let settle: () => void = () => {};
-    const done = new Promise<void>((resolve) => (settle = resolve));
     const { jobId, scheduledAtMs } = occurrence;
     let ofJob = this.inFlight.get(jobId);
     if (!ofJob) this.inFlight.set(jobId, (ofJob = new Map()));
-    ofJob.set(scheduledAtMs, { occurrence, controller, done });
+    ofJob.set(scheduledAtMs, run);
     this.inFlightCount += 1;
     this.deps.metrics.inFlight.set(this.inFlightCount);
     const result = this.deps
@@ -251,46 +268,29 @@ export class Dispatcher {
   private settleResult(occurrence: Occurrence, result: RunResult): void {
     if (result.kind === 'ran') {
       // One of the tenant's runs ended here: it may have room again.
-      this.capped.delete(occurrence.tenantId);
+      this.capped.release(occurrence.tenantId);
+      this.deps.settled?.(occurrence, result);
       return;
     }
     if (result.reason === 'capped') {
       this.deps.metrics.capDeferrals.inc();
       if (this.active) {
         this.waiting.unshift(occurrence);
-        this.holdTenant(occurrence.tenantId);
+        this.capped.hold(occurrence.tenantId);
       }
     }
-    this.skipped(occurrence, result.reason);
+    this.skipped(occurrence, result.reason, result);
   }
 
-  private holdTenant(tenantId: string): void {
-    this.capped.set(tenantId, this.deps.clock.now() + CAP_RETRY_MS);
-    this.armCapTimer();
-  }
-
-  /** One timer for all held tenants, at the earliest release. */
-  private armCapTimer(): void {
-    if (this.capTimer !== undefined || this.capped.size === 0) return;
-    const { clock } = this.deps;
-    const earliestMs = Math.min(...this.capped.values());
-    this.capTimer = clock.setTimeout(
-      () => {
-        this.capTimer = undefined;
-        const nowMs = clock.now();
-        for (const [tenant, untilMs] of this.capped) {
-          if (untilMs <= nowMs) this.capped.delete(tenant);
-        }
-        this.armCapTimer();
-        this.drain();
-      },
-      Math.max(0, earliestMs - clock.now()),
-    );
-  }
-
-  private skipped(occurrence: Occurrence, reason: SkipReason): void {
+  /** Returns the skip to the owner, then announces it. */
+  private skipped(
+    occurrence: Occurrence,
+    reason: SkipReason,
+    result: RunResult = { kind: 'skipped', reason },
+  ): void {
     if (reason === 'overlap') this.deps.metrics.overlapSkips.inc();
     if (reason === 'expired') this.deps.metrics.missed.inc();
+    this.deps.settled?.(occurrence, result);
     this.deps.events.emit('skipped', {
       jobId: occurrence.jobId,
       scheduledAtMs: occurrence.scheduledAtMs,

@@ -22,5 +22,5 @@ export interface SchedulerEventMap {
   ];
 }
 
-/** The scheduler's named events: what tests and the scheduler itself wait on. */
+/** The scheduler's named events, for observers (tests, metrics): nothing in the scheduler listens. */
 export class SchedulerEvents extends EventEmitter<SchedulerEventMap> {}

@@ -11,12 +11,14 @@ export interface PipelineDeps extends SchedulerDeps {
   lookup(jobId: string): LoadedJob | undefined;
   /** This pod has that occurrence of the job in flight (absent: it runs a job once at a time). */
   inFlightHere?(jobId: string, scheduledAtMs: number): boolean;
+  /** Calls `wake` when a run of the job ends on this pod; returns the way to stop waiting. */
+  whenRunEnds?(jobId: string, wake: () => void): () => void;
 }
 
 /** The slot the dispatcher lent. */
 export interface Slot {
-  /** The lock and the claim are this pod's: the occurrence will run here. */
-  claimed(): void;
+  /** The lock and the claim are this pod's: the occurrence will run here, as that run. */
+  claimed(runId: string): void;
   /** Freed as soon as the agent has answered (idempotent). */
   release(): void;
 }

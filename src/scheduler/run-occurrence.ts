@@ -151,7 +151,7 @@ function announceClaim(
   runId: string,
   slot: Slot,
 ): void {
-  slot.claimed();
+  slot.claimed(runId);
   deps.events.emit('claimed', {
     jobId: occurrence.jobId,
     runId,

@@ -2,7 +2,7 @@
 // is claimed first (its run row makes it durable: if this pod dies, recovery adopts it), a
 // cancel_other one asks the running one to stop (the cancel channel, heard by every pod), and it
 // then takes the lock as soon as the running one lets go, wherever that runs.
-import type { SchedulerEvents, SkipReason } from './events.js';
+import type { SkipReason } from './events.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
 import { lockPollDelayMs, waitDeadlineMs } from './overlap.js';
 import type { ClaimedRun, LockHolder, RunOutcome } from './ports.js';
@@ -140,34 +140,8 @@ function pause(
     };
     const timer = deps.clock.setTimeout(done, delayMs);
     signal.addEventListener('abort', done);
-    const forget = onRunRecorded(deps.events, jobId, done);
+    const forget = deps.whenRunEnds?.(jobId, done) ?? (() => {});
   });
-}
-
-// One 'recorded' listener per scheduler, however many occurrences wait (each would otherwise add
-// its own, and thousands of buffered jobs would each be told of every run).
-const waitersOf = new WeakMap<SchedulerEvents, Map<string, Set<() => void>>>();
-
-/** Calls `wake` when a run of the job is recorded on this pod; returns the way to stop. */
-function onRunRecorded(events: SchedulerEvents, jobId: string, wake: () => void): () => void {
-  let byJob = waitersOf.get(events);
-  if (!byJob) {
-    const waiters = new Map<string, Set<() => void>>();
-    events.on('recorded', (event) => {
-      for (const waiter of [...(waiters.get(event.jobId) ?? [])]) waiter();
-    });
-    waitersOf.set(events, waiters);
-    byJob = waiters;
-  }
-  const waiters = byJob;
-  let ofJob = waiters.get(jobId);
-  if (!ofJob) waiters.set(jobId, (ofJob = new Set()));
-  const set = ofJob;
-  set.add(wake);
-  return () => {
-    set.delete(wake);
-    if (set.size === 0 && waiters.get(jobId) === set) waiters.delete(jobId);
-  };
 }
 
 /** Aborted while waiting: a cancel is recorded; a shutdown leaves the claim for another pod. */

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCronjobTool } from '../../src/agent/tools/cronjob.js';
 import type { RunOutcome } from '../../src/scheduler/ports.js';
-import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../../src/db/job-store.js';
 import {
   buildTestApp,
   call,

@@ -4,7 +4,7 @@
 // quota, and tenant isolation of backfill and retry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunOutcome } from '../../src/scheduler/ports.js';
-import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../../src/db/job-store.js';
 import {
   buildTestApp,
   call,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
 import type { JobStore } from '../../src/scheduler/ports.js';
-import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../../src/db/job-store.js';
 import { describeJobStoreContract, type RunState } from '../contract/job-store.contract.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 

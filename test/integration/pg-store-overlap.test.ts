@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANCELS_CHANNEL } from '../../src/db/listen.js';
 import type { Pool } from '../../src/db/pool.js';
 import type { JobStore, OverlapPolicy } from '../../src/scheduler/ports.js';
-import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../../src/db/job-store.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 import { waitFor } from '../helpers/process-wait.js';
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
 import type { JobStore } from '../../src/scheduler/ports.js';
-import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../../src/db/job-store.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 
 /** The start of the catch-up window the planning sweep passes: before every run of these tests. */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant, type Pool } from '../../src/db/pool.js';
 import { listRunsOfJob } from '../../src/db/run-history.js';
-import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../../src/db/job-store.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 
 const DAY_MS = 86_400_000;

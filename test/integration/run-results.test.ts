@@ -15,7 +15,7 @@ import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
-import { createPgJobStore } from '../../src/scheduler/pg-store.js';
+import { createPgJobStore } from '../../src/db/job-store.js';
 import { maintainRunHistory } from '../../src/scheduler/run-history.js';
 import { DiskObjectStore } from '../../src/storage/disk-store.js';
 import { S3ObjectStore } from '../../src/storage/s3-store.js';

@@ -1,4 +1,6 @@
-// No import cycles in src/: a module's dependencies can be read without coming back to it.
+// No import cycles in src/: a module's dependencies can be read without coming back to it. And
+// the scheduler's core (src/scheduler/) imports no adapter: PostgreSQL, Redis and HTTP reach it
+// only through the ports it is given (src/main.ts wires them).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,5 +50,22 @@ describe('module graph', () => {
     const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
     const cycle = findCycle(graph)?.map((file) => path.relative(SRC, file));
     expect(cycle ?? null).toBeNull();
+  });
+
+  it('keeps the adapters out of the scheduler core', () => {
+    const adapters = ['db', 'redis', 'http'].map((dir) => path.join(SRC, dir) + path.sep);
+    const drivers = ['pg', 'ioredis', 'fastify'];
+    const files = sourceFiles(path.join(SRC, 'scheduler'));
+    expect(files.length).toBeGreaterThan(10);
+    const crossings = files.flatMap((file) => {
+      const relative = importsOf(file).filter((dep) => adapters.some((dir) => dep.startsWith(dir)));
+      const bare = [...readFileSync(file, 'utf8').matchAll(/from '([^.][^']*)'/g)]
+        .map((m) => m[1] as string)
+        .filter((spec) => drivers.some((d) => spec === d || spec.startsWith(`${d}/`)));
+      return [...relative.map((dep) => path.relative(SRC, dep)), ...bare].map(
+        (dep) => `${path.relative(SRC, file)} -> ${dep}`,
+      );
+    });
+    expect(crossings).toEqual([]);
   });
 });

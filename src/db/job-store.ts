@@ -1,4 +1,4 @@
-import { Batcher } from '../db/batch.js';
+import { Batcher } from './batch.js';
 import {
   advanceJobs,
   loadDueJobs,
@@ -6,9 +6,9 @@ import {
   planUnplannedJobs,
   type AdvanceRequest,
   type PlanCursor,
-} from '../db/jobs.js';
-import type { Pool } from '../db/pool.js';
-import { requeueRuns, takeQueuedRuns } from '../db/queued-runs.js';
+} from './jobs.js';
+import type { Pool } from './pool.js';
+import { requeueRuns, takeQueuedRuns } from './queued-runs.js';
 import {
   adoptRuns,
   claimRuns,
@@ -22,9 +22,9 @@ import {
   type ClaimRequest,
   type FinishRequest,
   type MarkRequest,
-} from '../db/runs.js';
-import { cancelOlderRuns, claimWaitingRun, startWaitingRun } from '../db/overlap-runs.js';
-import type { ClaimAnswer, JobStore } from './ports.js';
+} from './runs.js';
+import { cancelOlderRuns, claimWaitingRun, startWaitingRun } from './overlap-runs.js';
+import type { ClaimAnswer, JobStore } from '../scheduler/ports.js';
 
 /**
  * The scheduler's JobStore on PostgreSQL. Claims, marks and records issued in the same

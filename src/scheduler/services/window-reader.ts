@@ -1,0 +1,214 @@
+// The due-window reader: every second it reads the jobs due within the look-ahead into the
+// timeline, the planning sweep gives jobs without next_run_at one, and notifications re-read the
+// jobs they name. Reads are serialised on one chain; after each, the ticker is re-armed, the
+// catch-ups go to the dispatcher and jobs with nothing to catch up are moved on.
+import type { Dispatcher } from '../dispatcher.js';
+import {
+  planBatch,
+  PLAN_BATCH,
+  readJobs,
+  readWindow,
+  type WindowDeps,
+  type WindowRead,
+} from '../due-window.js';
+import { attachJobs } from '../attach-jobs.js';
+import { startLoop, type Loop } from '../loop.js';
+import { errorMessage } from '../occurrence.js';
+import {
+  DEFAULT_PLAN_INTERVAL_MS,
+  DEFAULT_WINDOW_READ_INTERVAL_MS,
+  type SchedulerDeps,
+} from '../settings.js';
+import type { Lifecycle, Service } from './service.js';
+import type { Ticker } from './ticker.js';
+
+// A notification naming more jobs than this (a bulk import) wakes the sweep and the window read
+// instead of loading each job by id.
+const MAX_NOTIFIED_IDS = 1000;
+// The planning sweep gives the event loop back after this much work in one go.
+const PLAN_BUDGET_MS = 300;
+
+export interface WindowReaderDeps {
+  deps: SchedulerDeps;
+  window: WindowDeps;
+  lifecycle: Lifecycle;
+  ticker: Ticker;
+  dispatcher: Dispatcher;
+}
+
+export class WindowReader implements Service {
+  private windowLoop: Loop | undefined;
+  private planLoop: Loop | undefined;
+  private syncChain: Promise<void> = Promise.resolve();
+  private readonly changedIds = new Set<string>();
+  /** An occurrence may have been lost (database or Redis trouble): the next read catches up. */
+  private needsCatchUp = false;
+
+  constructor(private readonly room: WindowReaderDeps) {}
+
+  private get running(): boolean {
+    return this.room.lifecycle.state === 'running';
+  }
+
+  start(): void {
+    const { clock, log, settings } = this.room.deps;
+    this.windowLoop = startLoop({
+      name: 'due window',
+      intervalMs: settings.windowReadIntervalMs ?? DEFAULT_WINDOW_READ_INTERVAL_MS,
+      clock,
+      log,
+      body: async () => {
+        if (this.running) await this.readWindowNow();
+      },
+    });
+    this.planLoop = startLoop({
+      name: 'planning sweep',
+      intervalMs: settings.planIntervalMs ?? DEFAULT_PLAN_INTERVAL_MS,
+      clock,
+      log,
+      body: async () => {
+        if (this.running) await this.sweep();
+      },
+    });
+  }
+
+  stop(): void {
+    this.windowLoop?.stop();
+    this.planLoop?.stop();
+  }
+
+  /** Resolves once the reads under way are over. */
+  idle(): Promise<void> {
+    return this.syncChain;
+  }
+
+  /** The database's record tells, at the next read, whether any pod ran what this pod may not have. */
+  markCatchUp(): void {
+    this.needsCatchUp = true;
+  }
+
+  /** The read that starts scheduling: one batch of planning first, so new jobs are in it. */
+  async readFirst(): Promise<WindowRead> {
+    this.room.window.timeline.clear();
+    await planBatch(this.room.window, null);
+    return this.serialiseStrict(() => readWindow(this.room.window));
+  }
+
+  /** Scheduling starts from `read`: nothing is left to catch up before it. */
+  begin(read: WindowRead): void {
+    this.needsCatchUp = false;
+    this.afterRead(read);
+  }
+
+  /** Runs the planning sweep now. */
+  kickPlanning(): void {
+    this.planLoop?.kick();
+  }
+
+  /** Jobs named by notifications changed: re-read just those (serialised with the reads). */
+  jobsChanged(ids: readonly string[]): void {
+    if (!this.running) return;
+    if (ids.length > MAX_NOTIFIED_IDS) {
+      this.planLoop?.kick();
+      this.windowLoop?.kick();
+      return;
+    }
+    for (const id of ids) this.changedIds.add(id);
+    this.serialise(async () => {
+      const batch = [...this.changedIds];
+      this.changedIds.clear();
+      if (batch.length === 0 || !this.running) return;
+      // Written by SQL without next_run_at, or re-planned by an edit: plan them now.
+      await planBatch(this.room.window, batch);
+      this.afterRead(await readJobs(this.room.window, batch));
+    }, 'job notification read');
+  }
+
+  /** "Run now": one extra occurrence of the job at the given nominal time (pods race as usual). */
+  runNow(jobId: string, scheduledAtMs: number): void {
+    if (!this.running) return;
+    this.serialise(async () => {
+      const [occurrence] = await attachJobs(this.room.window, [
+        { jobId, tenantId: '', scheduledAtMs, kind: 'manual' },
+      ]);
+      if (!occurrence?.job) return;
+      this.room.dispatcher.offer([{ ...occurrence, tenantId: occurrence.job.job.tenantId }]);
+    }, 'run-now read');
+  }
+
+  /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
+  resync(): void {
+    if (!this.running) return;
+    this.windowLoop?.kick();
+    this.planLoop?.kick();
+  }
+
+  /** One read of the due window; after trouble, planned from the database's record alone. */
+  private async readWindowNow(): Promise<void> {
+    const catchUp = this.needsCatchUp;
+    this.needsCatchUp = false;
+    try {
+      this.afterRead(
+        await this.serialiseStrict(() => {
+          if (catchUp) this.room.window.timeline.forgetFired();
+          return readWindow(this.room.window);
+        }),
+      );
+    } catch (err) {
+      this.needsCatchUp ||= catchUp;
+      throw err;
+    }
+  }
+
+  /** Plans jobs without next_run_at, batch after batch, for a bounded time. */
+  private async sweep(): Promise<void> {
+    const { clock } = this.room.deps;
+    const startedMs = clock.now();
+    let planned = 0;
+    for (;;) {
+      const count = await planBatch(this.room.window, null);
+      planned += count;
+      if (count < PLAN_BATCH || !this.running) break;
+      if (clock.now() - startedMs >= PLAN_BUDGET_MS) {
+        this.planLoop?.kick();
+        break;
+      }
+    }
+    if (planned > 0) this.windowLoop?.kick();
+  }
+
+  /** The timeline changed: re-arm the timer, offer the catch-ups, move skipped jobs on. */
+  private afterRead(read: WindowRead): void {
+    if (!this.running) return;
+    const { store, log } = this.room.deps;
+    this.room.ticker.start();
+    this.room.dispatcher.offer(read.catchUps);
+    for (const skip of read.skipped) {
+      const next = skip.nextMs === null ? null : new Date(skip.nextMs);
+      store.advanceJob(skip.jobId, new Date(skip.pastAtMs), next).catch((err) => {
+        log.warn(
+          { job_id: skip.jobId, error: errorMessage(err) },
+          'cannot move next_run_at past missed occurrences; the next read retries',
+        );
+      });
+    }
+  }
+
+  private serialise(body: () => Promise<void>, what: string): void {
+    this.syncChain = this.syncChain.then(body).catch((err: unknown) => {
+      this.room.deps.log.warn(
+        { error: errorMessage(err), task: what },
+        'sync failed; the next poll retries',
+      );
+    });
+  }
+
+  private serialiseStrict<T>(body: () => Promise<T>): Promise<T> {
+    const result = this.syncChain.then(body);
+    this.syncChain = result.then(
+      () => {},
+      () => {},
+    );
+    return result;
+  }
+}
