@@ -1,5 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
+import { createTenantContexts } from './agent/run-context.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelConnections } from './agent/model-connections.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
@@ -83,10 +84,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const skills = createSkillLibrary(pool, objects);
   // One pool to the model server for chat and scheduled runs, handed out fairly across tenants.
   const modelConnections = createModelConnections(config.llm.url, config.modelConnections);
+  const contexts = createTenantContexts(pool, vault, skills);
   const runnerDeps = {
     pool,
     vault,
     skills,
+    contexts,
     sendHttp: sendOutbound,
     allowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? false,
     toolMetrics: createToolMetrics(registry),
@@ -116,6 +119,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       metrics: createSchedulerMetrics(registry),
       settings: schedulerSettings(config),
       results: objects,
+      prepareTenants: (tenantIds) => contexts.warm(tenantIds),
     });
     const running = scheduler;
     listener = listenForJobChanges({

@@ -51,6 +51,8 @@ export interface CronRunnerDeps {
   allowPrivateNetworks: boolean;
   toolMetrics?: ToolMetrics | undefined;
   log?: Logger | undefined;
+  /** The pod's tenant contexts, shared with the scheduler's read-ahead (created if absent). */
+  contexts?: TenantContexts | undefined;
   now?: () => Date;
 }
 
@@ -59,7 +61,8 @@ export interface CronRunnerDeps {
  * tenant, and when the occurrence is in the job's time zone (so "reply with the current time" works).
  */
 export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
-  const contexts = deps && createTenantContexts(deps.pool, deps.vault, deps.skills);
+  const contexts =
+    deps && (deps.contexts ?? createTenantContexts(deps.pool, deps.vault, deps.skills));
   return async (request, context) => {
     let redactor: Redactor = NO_SECRETS;
     try {

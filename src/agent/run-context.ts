@@ -24,6 +24,11 @@ export interface TenantContexts {
   get(tenantId: string, version: string): Promise<TenantRunContext>;
   /** Reads it inside the caller's tenant transaction (and keeps it). */
   load(client: Pick<PoolClient, 'query'>, tenantId: string): Promise<TenantRunContext>;
+  /**
+   * Tenants whose runs are due soon: those not held are read ahead, a few at a time, so their
+   * first runs find them (a pod just started, a tenant new to it). Never throws.
+   */
+  warm(tenantIds: readonly string[]): void;
 }
 
 /** Tenants held at once, and an upper bound on the bytes their secrets take in memory. */
@@ -32,6 +37,8 @@ export const TENANT_CONTEXTS_MAX_BYTES = 16 * 1024 * 1024;
 /** A secret value is at most 4 KiB, kept in three forms (as is, URL-encoded, JSON-escaped). */
 const SECRET_WEIGHT_BYTES = 3 * 4096;
 const ENTRY_WEIGHT_BYTES = 1024;
+/** Reads ahead at once: the pool is the claims' first (a pod has a handful of connections). */
+const WARM_READS_AT_ONCE = 2;
 
 export function createTenantContexts(
   pool: Pool,
@@ -87,8 +94,33 @@ export function createTenantContexts(
     return pending;
   };
 
+  const toWarm = new Set<string>();
+  let warming = 0;
+  const pump = () => {
+    for (const tenantId of toWarm) {
+      if (warming >= WARM_READS_AT_ONCE) return;
+      toWarm.delete(tenantId);
+      if (held.has(tenantId) || reading.has(tenantId)) continue;
+      warming += 1;
+      // A failed read ahead costs nothing: the tenant's first run reads again and reports it.
+      read(tenantId)
+        .catch(() => {})
+        .finally(() => {
+          warming -= 1;
+          pump();
+        });
+    }
+  };
+
   return {
     load,
+    warm(tenantIds) {
+      for (const tenantId of tenantIds) {
+        if (toWarm.size >= limits.maxEntries) break;
+        if (!held.has(tenantId)) toWarm.add(tenantId);
+      }
+      pump();
+    },
     async get(tenantId, version) {
       const wanted = BigInt(version);
       const entry = held.get(tenantId);

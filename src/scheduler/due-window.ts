@@ -24,6 +24,7 @@ export interface WindowDeps {
   schedules: ScheduleCache;
   catchupWindowMs: number;
   lookaheadMs: number;
+  prepareTenants?: ((tenantIds: readonly string[]) => void) | undefined;
 }
 
 export interface WindowRead {
@@ -53,6 +54,9 @@ export async function readWindow(deps: WindowDeps): Promise<WindowRead> {
     after = { atMs: last.nextRunAt.getTime(), id: last.id };
   }
   const read = deps.timeline.apply(rows, clock.now(), deps.catchupWindowMs, complete);
+  if (deps.prepareTenants && rows.length > 0) {
+    deps.prepareTenants([...new Set(rows.map((job) => job.tenantId))]);
+  }
   deps.metrics.syncDuration.observe((clock.now() - startedMs) / 1000);
   return read;
 }

@@ -46,4 +46,9 @@ export interface SchedulerDeps {
   events?: SchedulerEvents;
   /** Holds answers over 8 KiB (src/storage/run-results.ts); without it they are cut to 8 KiB. */
   results?: ObjectStore;
+  /**
+   * Told, at each read of the due window, the tenants with jobs due within the look-ahead, so the
+   * runner can read what their runs need before they fire (src/agent/run-context.ts).
+   */
+  prepareTenants?: (tenantIds: readonly string[]) => void;
 }

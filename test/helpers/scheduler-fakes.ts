@@ -886,6 +886,7 @@ export class World {
       log?: Logger;
       /** This pod's own view of the database (default: the shared store). */
       store?: JobStore;
+      prepareTenants?: (tenantIds: readonly string[]) => void;
     } = {},
   ): Pod {
     const podId = options.podId ?? `pod-${this.pods.length + 1}`;
@@ -902,6 +903,7 @@ export class World {
       log: options.log ?? silentLogger(),
       metrics,
       settings: { ...DEFAULT_SETTINGS, ...options.settings, podId },
+      prepareTenants: options.prepareTenants,
     });
     const pod: Pod = {
       podId,

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { upsertHttpAllowedHosts } from '../../src/agent/agent-settings.js';
 import { createTenantContexts } from '../../src/agent/run-context.js';
 import { loadConfig } from '../../src/config.js';
@@ -151,5 +151,27 @@ describe('tenant contexts held by a pod', () => {
     expect(await contexts.get(ids[3] as string, '0')).toBe(held[3]);
     expect(await contexts.get(ids[1] as string, '0')).toBe(held[1]);
     expect(await contexts.get(ids[0] as string, '0')).not.toBe(held[0]);
+  });
+
+  it('reads ahead the tenants it is told of, so their first runs read nothing', async () => {
+    const ids = await withOwner(url, async (owner) => {
+      const { rows } = await owner.query<{ id: string }>(
+        "INSERT INTO tenants (name) SELECT 'soon ' || n FROM generate_series(1, 3) n RETURNING id",
+      );
+      return rows.map((row) => row.id);
+    });
+    const connect = vi.spyOn(pool, 'connect');
+    try {
+      const contexts = createTenantContexts(pool, vault, skills);
+      contexts.warm([...ids, ...ids]);
+      // One read per tenant, at most two at once; told again, it reads nothing more.
+      await vi.waitFor(() => expect(connect).toHaveBeenCalledTimes(3));
+      contexts.warm(ids);
+      const first = await Promise.all(ids.map((id) => contexts.get(id, '0')));
+      expect(first.every((context) => context.version === '0')).toBe(true);
+      expect(connect).toHaveBeenCalledTimes(3);
+    } finally {
+      connect.mockRestore();
+    }
   });
 });

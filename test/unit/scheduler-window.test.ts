@@ -99,6 +99,20 @@ describe('Scheduler: the due window', () => {
     expect(world.runner.calls.filter((c) => c.request.jobId !== perSecond.id)).toEqual([]);
   });
 
+  it('tells the runner which tenants have jobs due within the look-ahead, at each read', async () => {
+    const world = new World(T0);
+    const soon = 'aaaaaaaa-0000-4000-8000-000000000001';
+    const later = 'aaaaaaaa-0000-4000-8000-000000000002';
+    world.store.addJob({ schedule: '3 * * * * *', tenantId: soon });
+    world.store.addJob({ schedule: '0 0 12 * * *', tenantId: later });
+    const told: string[][] = [];
+    start(world.pod({ prepareTenants: (ids) => told.push([...ids]) }));
+    await world.clock.advanceTo(at('00:00:02.500'));
+    // Every read so far saw the job due at 00:00:03, none the one due at noon.
+    expect(told.length).toBeGreaterThanOrEqual(2);
+    expect(told.every((ids) => ids.length === 1 && ids[0] === soon)).toBe(true);
+  });
+
   it('the database knows every job’s next occurrence: each claim moves it on', async () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '*/10 * * * * *' });
