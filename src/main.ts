@@ -55,10 +55,6 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const pool = createPool(appDatabaseUrl, log, {
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
-  // The scheduler's batched claims, marks and records (one batch of each in flight) on three
-  // connections of their own that stay open: each plans scheduler_claim's statements once
-  // (~15 ms), so a burst never waits behind the API for a connection or pays that on a fresh one.
-  const hotPool = createPool(appDatabaseUrl, log, { max: 3, idleTimeoutMs: 0 });
   // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
   // whose answer needs it fail with result_not_stored until it does.
   const objects = await openObjectStore(config.objectStore, {
@@ -103,7 +99,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   let listener: JobListener | undefined;
   if (redis) {
     scheduler = new Scheduler({
-      store: createPgJobStore(pool, config.podId, hotPool),
+      store: createPgJobStore(pool, config.podId),
       locks: createRedisLockStore(redis, config.podId, await loadInstallationId(pool)),
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
@@ -196,7 +192,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       ]);
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
-      await Promise.all([pool.end(), hotPool.end()]);
+      await pool.end();
       objects.close();
       log.info('stopped');
     })();

@@ -29,17 +29,12 @@ import type { ClaimAnswer, JobStore } from '../scheduler/ports.js';
 /**
  * The scheduler's JobStore on PostgreSQL. Claims, marks and records issued in the same
  * event-loop turn go out as one statement each, so a burst of thousands of occurrences stays
- * cheap; a batch that fails is retried item by item, so one bad item fails alone. Those three
- * go through `hotPool` (main.ts gives them connections of their own), the rest through `pool`.
+ * cheap; a batch that fails is retried item by item, so one bad item fails alone.
  */
-export function createPgJobStore(pool: Pool, podId: string, hotPool: Pool = pool): JobStore {
-  const claims = new Batcher<ClaimRequest, ClaimAnswer>((items) =>
-    claimRuns(hotPool, items, podId),
-  );
-  const marks = new Batcher<MarkRequest, boolean>((items) => markRunsSent(hotPool, items, podId));
-  const finishes = new Batcher<FinishRequest, boolean>((items) =>
-    finishRuns(hotPool, items, podId),
-  );
+export function createPgJobStore(pool: Pool, podId: string): JobStore {
+  const claims = new Batcher<ClaimRequest, ClaimAnswer>((items) => claimRuns(pool, items, podId));
+  const marks = new Batcher<MarkRequest, boolean>((items) => markRunsSent(pool, items, podId));
+  const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items, podId));
   const advances = new Batcher<AdvanceRequest, void>(async (items) => {
     await advanceJobs(pool, items);
     return items.map(() => undefined);
