@@ -41,10 +41,15 @@ async function readiness(pod: Pod): Promise<{ status: number; body: Record<strin
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** Samples every pod's /health/ready until stopped. */
+/**
+ * Samples every pod's /health/ready until stopped. A failed sample ends the sampling and is
+ * thrown by stop(), never left as an unhandled rejection (a failed attempt stops its pods while
+ * the sampler may still be polling them).
+ */
 function sampleReadiness(pods: Pod[]): { stop(): Promise<ReadySample[]> } {
   const samples: ReadySample[] = [];
   let stopped = false;
+  let failure: unknown;
   const loop = (async () => {
     while (!stopped) {
       await Promise.all(
@@ -57,11 +62,14 @@ function sampleReadiness(pods: Pod[]): { stop(): Promise<ReadySample[]> } {
       );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-  })();
+  })().catch((err: unknown) => {
+    failure = err;
+  });
   return {
     stop: async () => {
       stopped = true;
       await loop;
+      if (failure !== undefined) throw failure;
       return samples;
     },
   };
@@ -122,30 +130,38 @@ export async function exerciseFailover(
   const marks = pods.map((pod) => pod.lines.length);
   const sampler = sampleReadiness(pods);
   const killedAt = Date.now();
-  await kill();
-
-  // Every pod pauses, then starts scheduling again on the new primary.
+  let lastResume: number;
+  let windowEnd: number;
   const resumedAt: number[] = [];
-  for (const [i, pod] of pods.entries()) {
-    await pod.waitForLine(/msg="scheduler disabled: redis unavailable"/, 15_000, marks[i]);
-    const line = await pod.waitForLine(/msg="scheduler started"/, 30_000, marks[i]);
-    resumedAt.push(Date.parse(logField(line, 'time') ?? ''));
+  try {
+    await kill();
+
+    // Every pod pauses, then starts scheduling again on the new primary.
+    for (const [i, pod] of pods.entries()) {
+      await pod.waitForLine(/msg="scheduler disabled: redis unavailable"/, 15_000, marks[i]);
+      const line = await pod.waitForLine(/msg="scheduler started"/, 30_000, marks[i]);
+      resumedAt.push(Date.parse(logField(line, 'time') ?? ''));
+    }
+    lastResume = Math.max(...resumedAt);
+    windowEnd = lastResume + EDGE_MS;
+    // Runs go on: every job runs the occurrences after the failover.
+    await waitFor(
+      async () => {
+        const runs = await runsOf(db, ids);
+        for (const id of ids) {
+          const after = runs.filter(
+            (r) => r.cron_job_id === id && r.scheduled_at.getTime() >= windowEnd + 3 * SECOND,
+          );
+          expect(after.filter((r) => r.status === 'success').length).toBeGreaterThanOrEqual(1);
+        }
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'every job to run after the failover' },
+    );
+  } catch (err) {
+    // The attempt failed: stop sampling before its pods are stopped.
+    await sampler.stop().catch(() => {});
+    throw err;
   }
-  const lastResume = Math.max(...resumedAt);
-  const windowEnd = lastResume + EDGE_MS;
-  // Runs go on: every job runs the occurrences after the failover.
-  await waitFor(
-    async () => {
-      const runs = await runsOf(db, ids);
-      for (const id of ids) {
-        const after = runs.filter(
-          (r) => r.cron_job_id === id && r.scheduled_at.getTime() >= windowEnd + 3 * SECOND,
-        );
-        expect(after.filter((r) => r.status === 'success').length).toBeGreaterThanOrEqual(1);
-      }
-    },
-    { timeoutMs: 20_000, intervalMs: 200, what: 'every job to run after the failover' },
-  );
   const samples = await sampler.stop();
   const endMs = windowEnd + 3 * SECOND;
   await waitFor(
