@@ -2,20 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, messageOf, type Page, type RunListItem } from '../api';
 import { Alert, Pager, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatDuration, formatInZone } from '../format';
+// The API's own list, so the filter offers every kind a run can fail with.
+import { ERROR_KINDS } from '../../../src/scheduler/life-cycle-vocabulary.js';
 
 const PER_PAGE = 25;
-const ERROR_KINDS = [
-  'timeout',
-  'pod_lost',
-  'shutdown',
-  'model_throttled',
-  'model_error',
-  'model_unreachable',
-  'bad_response',
-  'agent_error',
-  'lock_lost',
-  'not_recorded',
-];
 
 interface Filters {
   status: string;
