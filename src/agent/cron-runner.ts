@@ -13,7 +13,6 @@ import type { SkillLibrary } from '../skills/library.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
 import { AgentError, runAgent, truncateText } from './loop.js';
 import {
-  findActiveRunId,
   insertToolCall,
   selectJobAgentSettings,
   selectPreviousResult,
@@ -151,20 +150,16 @@ async function prepareRun(
       ),
     );
   }
-  let runId: Promise<string | null> | undefined;
   const record = async (call: ToolCallRecord) => {
-    runId ??= request.runId
-      ? Promise.resolve(request.runId)
-      : findActiveRunId(pool, tenantId, jobId, request.scheduledAt);
-    const id = await runId;
-    if (id === null) {
+    // The scheduler names the run it claimed; a runner called without one has nothing to audit under.
+    if (!request.runId) {
       deps.log?.warn(
         { job_id: jobId, tool: call.tool },
-        'tool call of a run not found: not audited',
+        'tool call of an unnamed run: not audited',
       );
       return;
     }
-    await insertToolCall(pool, tenantId, id, call);
+    await insertToolCall(pool, tenantId, request.runId, call);
   };
   return {
     messages,

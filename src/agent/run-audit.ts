@@ -1,5 +1,5 @@
-// A scheduled run's side of the database: which run it is, the job's agent settings, the
-// previous result, and the audit rows of its tool calls (cron_run_tool_calls, migration 224).
+// A scheduled run's side of the database: the job's agent settings, the previous result, and
+// the audit rows of its tool calls (cron_run_tool_calls, migration 224).
 // Every statement runs in withTenant, so row-level security scopes it to the job's tenant.
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import type { ToolOutcome } from './tool-metrics.js';
@@ -10,23 +10,6 @@ type Query = Pick<PoolClient, 'query'>;
 export interface JobAgentSettings {
   skills: string[];
   previousResult: boolean;
-}
-
-/** The run of (job, nominal time) in flight: the scheduler's unique key names it. */
-export async function findActiveRunId(
-  pool: Pool,
-  tenantId: string,
-  jobId: string,
-  scheduledAt: Date,
-): Promise<string | null> {
-  const { rows } = await withTenant(pool, tenantId, (client) =>
-    client.query<{ id: string }>(
-      `SELECT id FROM cron_job_runs WHERE cron_job_id = $1 AND scheduled_at = $2
-       ORDER BY (status IN ('claimed', 'running')) DESC, started_at DESC NULLS LAST LIMIT 1`,
-      [jobId, scheduledAt],
-    ),
-  );
-  return rows[0]?.id ?? null;
 }
 
 export async function selectJobAgentSettings(
