@@ -16,7 +16,9 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const ADMIN = 'admin-token-for-job-soft-delete';
 const MANUAL_RUNS_PER_MINUTE = 10;
-const CYCLES = 20;
+// More than two budgets, so that whichever minutes the loop spans, one of them is spent.
+const CYCLES = 21;
+const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 
 let db: pg.Client;
 let llm: FakeLlm;
@@ -100,6 +102,8 @@ describe('create → trigger → delete, in a burst', () => {
 
     const admitted: { jobId: string; runId: string; name: string }[] = [];
     const refused: number[] = [];
+    // The budget counts in fixed minutes: each trigger's minute (null: sent across a boundary).
+    const minutes: { minute: number | null; admitted: boolean }[] = [];
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       const name = `burst ${cycle}`;
       const created = await api(tenantKey, 'POST', '/v1/cron-jobs', {
@@ -109,7 +113,10 @@ describe('create → trigger → delete, in a burst', () => {
       });
       expect(created.status).toBe(201);
       const jobId = created.json.id as string;
+      const sentMinute = minuteOf(Date.now());
       const triggered = await api(tenantKey, 'POST', `/v1/cron-jobs/${jobId}/trigger`);
+      const minute = minuteOf(Date.now()) === sentMinute ? sentMinute : null;
+      minutes.push({ minute, admitted: triggered.status !== 429 });
       if (triggered.status === 429) {
         expect(triggered.json.error.code).toBe('manual_run_budget');
         refused.push(cycle);
@@ -130,9 +137,19 @@ describe('create → trigger → delete, in a burst', () => {
       expect((await api(tenantKey, 'GET', `/v1/cron-jobs/${jobId}`)).status).toBe(404);
     }
 
-    // The budget held: deleting and re-creating jobs did not escape it.
-    expect(admitted).toHaveLength(MANUAL_RUNS_PER_MINUTE);
-    expect(refused).toHaveLength(CYCLES - MANUAL_RUNS_PER_MINUTE);
+    // The budget held in every minute: deleting and re-creating jobs did not escape it, and a
+    // trigger was refused only once its minute's budget was spent.
+    expect(refused.length).toBeGreaterThan(0);
+    const edges = minutes.filter((m) => m.minute === null).length;
+    for (const minute of new Set(minutes.map((m) => m.minute).filter((m) => m !== null))) {
+      const inMinute = minutes.filter((m) => m.minute === minute);
+      const admittedIn = inMinute.filter((m) => m.admitted).length;
+      expect(admittedIn).toBeLessThanOrEqual(MANUAL_RUNS_PER_MINUTE);
+      if (inMinute.some((m) => !m.admitted)) {
+        expect(admittedIn + edges).toBeGreaterThanOrEqual(MANUAL_RUNS_PER_MINUTE);
+      }
+    }
+    expect(admitted.length + refused.length).toBe(CYCLES);
 
     // Each deleted job's run was stopped on the pod holding it and recorded cancelled.
     await waitFor(
