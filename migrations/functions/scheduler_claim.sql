@@ -34,13 +34,23 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
         FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats,
                     coalesce(p_origins, array_fill(NULL::text, ARRAY[cardinality(p_job_ids)])))
              WITH ORDINALITY AS c (job_id, scheduled_at, next_run_at, origin, ord)
+    ), job AS MATERIALIZED (
+      -- The batch's jobs by primary key first: after a bulk import the statistics say "a few
+      -- jobs", and the planner then read every job of every tenant to join them with the batch.
+      -- (enabled and deleted_at are tested after: here they would make the due index, whose
+      -- predicate they are, look like the cheaper way to find the ids.)
+      SELECT j.id, j.tenant_id, j.overlap, j.name, j.prompt, j.timeout_ms, j.model, j.skills,
+             j.context_previous_result, j.enabled AND j.deleted_at IS NULL AS live
+        FROM cron_jobs j
+       WHERE j.id = ANY (p_job_ids)
     ), candidate AS (
       SELECT i.job_id, i.scheduled_at, i.origin, j.tenant_id, t.max_concurrent_runs AS cap,
+             t.run_context_version,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
         FROM input i
-        JOIN cron_jobs j ON j.id = i.job_id
+        JOIN job j ON j.id = i.job_id
         JOIN tenants t ON t.id = j.tenant_id
-       WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
+       WHERE j.live AND t.deleted_at IS NULL
          -- overlap 'allow_all': occurrences of the job run side by side (each once, by the key).
          AND (j.overlap = 'allow_all'
               OR NOT EXISTS (SELECT 1 FROM cron_job_runs x
@@ -70,8 +80,9 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model,
-           j.skills, j.context_previous_result, t.run_context_version
-      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id JOIN tenants t ON t.id = j.tenant_id
+           j.skills, j.context_previous_result, m.run_context_version
+      FROM claimed c JOIN candidate m ON m.job_id = c.cron_job_id AND m.scheduled_at = c.scheduled_at
+      JOIN job j ON j.id = c.cron_job_id
     UNION ALL
     SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
            NULL, NULL, NULL

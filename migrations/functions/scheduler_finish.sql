@@ -5,12 +5,16 @@
 -- not touched: the claim moved it on. A failed attempt that the job's retry policy sends back to
 -- `queued` (the cron_job_runs_retry_attempt trigger, migration 250) is returned too, but leaves
 -- the job alone: only the final attempt is the run's outcome.
+-- No bitmap scans: the planner finds the batch's runs through a partial index of in-flight runs,
+-- which during a burst fills with entries of runs already finished; a plain index scan marks
+-- those dead as it passes them, a bitmap scan reads them all again on every call.
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
                                  p_pod_id text, p_details jsonb[] DEFAULT NULL)
   RETURNS SETOF uuid
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
+  SET enable_bitmapscan = off
   AS $$
   #variable_conflict use_column
   BEGIN

@@ -21,13 +21,19 @@ CREATE FUNCTION scheduler_take_queued(p_pod_id text, p_limit integer)
                       WHERE q.status = 'queued' AND q.not_before <= now())
       ORDER BY t.id;
     RETURN QUERY
-    WITH heads AS (
+    WITH due AS MATERIALIZED (
+      -- The due queued runs first, through the queued index: there are few, and the planner must
+      -- not start from the jobs (after a bulk import its statistics say there are a few jobs,
+      -- and it then probed every partition for every job).
+      SELECT q.id, q.scheduled_at, q.cron_job_id, q.tenant_id, q.not_before
+        FROM cron_job_runs q
+       WHERE q.status = 'queued' AND q.not_before <= now()
+    ), heads AS (
       -- The oldest due queued run of each job that may run now.
       SELECT DISTINCT ON (q.cron_job_id) q.id, q.scheduled_at, q.cron_job_id, q.tenant_id,
              q.not_before
-        FROM cron_job_runs q
-       WHERE q.status = 'queued' AND q.not_before <= now()
-         AND EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+        FROM due q
+       WHERE EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
                       WHERE j.id = q.cron_job_id AND j.enabled AND j.deleted_at IS NULL
                         AND t.deleted_at IS NULL)
          AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
