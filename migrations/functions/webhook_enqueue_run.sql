@@ -1,12 +1,15 @@
 -- One delivery per enabled endpoint of the run's tenant that wants the run's event (all events,
 -- or this one; all jobs, or this job). Called by the trigger on cron_job_runs inside the
--- transaction that records the run (the outbox), whoever records it.
+-- transaction that records the run (the outbox), whoever records it, once per recorded run:
+-- plpgsql, so its INSERT is planned once per connection (a LANGUAGE sql body is planned on every
+-- call, and this one runs for every run).
 CREATE FUNCTION webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid,
                                     p_status text)
   RETURNS void
-  LANGUAGE sql SECURITY DEFINER
+  LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
+  BEGIN
     INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type)
     SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, t.event_type
       FROM webhook_endpoints e,
@@ -16,7 +19,8 @@ CREATE FUNCTION webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_
        AND e.enabled
        AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
        AND (cardinality(e.events) = 0 OR t.event_type = ANY (e.events))
-    ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING
+    ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING;
+  END
   $$;
 
 REVOKE ALL ON FUNCTION webhook_enqueue_run(uuid, uuid, uuid, text) FROM PUBLIC;
