@@ -32,33 +32,54 @@ export interface WindowRead {
   skipped: SkippedAhead[];
 }
 
+export interface WindowScan extends WindowRead {
+  /**
+   * The key of the last row that was already due when read (NULL if none): every row up to it
+   * has been acted on, so a later read may start after it (see readWindow's `after`).
+   */
+  overdueUpTo: DueKey | null;
+}
+
 /**
- * Reads every job due within the look-ahead (overdue ones first) and hands them to the timeline.
- * A read that hit the page limit is incomplete: it drops nothing it did not see.
+ * Reads the jobs due within the look-ahead (overdue ones first) and hands them to the timeline.
+ * With `after`, only rows past that key: the overdue rows a previous read handed over are not
+ * read again. During a backlog (a burst waiting for slots) they are thousands, unchanged until
+ * claimed, and a claim moves a row past the key, where this read sees it. A read that started
+ * at a key or hit the page limit is incomplete: it drops nothing it did not see.
  */
-export async function readWindow(deps: WindowDeps): Promise<WindowRead> {
+export async function readWindow(deps: WindowDeps, after: DueKey | null = null): Promise<WindowScan> {
   const { store, clock } = deps;
   const startedMs = clock.now();
   const untilMs = startedMs + deps.lookaheadMs;
   const rows: StoredJob[] = [];
-  let after: DueKey | null = null;
+  let key = after;
   let complete = false;
   for (let page = 0; page < WINDOW_MAX_PAGES; page++) {
-    const batch = await store.dueJobs(untilMs, after, WINDOW_PAGE_ROWS);
+    const batch = await store.dueJobs(untilMs, key, WINDOW_PAGE_ROWS);
     rows.push(...batch);
     const last = batch.at(-1);
     if (batch.length < WINDOW_PAGE_ROWS || !last?.nextRunAt) {
-      complete = true;
+      complete = after === null;
       break;
     }
-    after = { atMs: last.nextRunAt.getTime(), id: last.id };
+    key = { atMs: last.nextRunAt.getTime(), id: last.id };
   }
   const read = deps.timeline.apply(rows, clock.now(), deps.catchupWindowMs, complete);
   if (deps.prepareTenants && rows.length > 0) {
     deps.prepareTenants([...new Set(rows.map((job) => job.tenantId))]);
   }
   deps.metrics.syncDuration.observe((clock.now() - startedMs) / 1000);
-  return read;
+  return { ...read, overdueUpTo: lastOverdue(rows, startedMs) ?? after };
+}
+
+/** The key of the last row (in read order) whose next_run_at was at or before `atMs`. */
+function lastOverdue(rows: readonly StoredJob[], atMs: number): DueKey | null {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i] as StoredJob;
+    const nextMs = row.nextRunAt?.getTime();
+    if (nextMs !== undefined && nextMs <= atMs) return { atMs: nextMs, id: row.id };
+  }
+  return null;
 }
 
 /**

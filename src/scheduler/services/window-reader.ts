@@ -1,6 +1,7 @@
 // The due-window reader: every second it reads the jobs due within the look-ahead into the
-// timeline, the planning sweep gives jobs without next_run_at one, and notifications re-read the
-// jobs they name. Reads are serialised on one chain; after each, the ticker is re-armed, the
+// timeline (the whole window once per look-ahead, or when asked to; in between, past the overdue
+// rows already handed over), the planning sweep gives jobs without next_run_at one, and
+// notifications re-read the jobs they name. Reads are serialised on one chain; after each, the ticker is re-armed, the
 // catch-ups go to the dispatcher and jobs with nothing to catch up are moved on.
 import type { Dispatcher } from '../dispatcher.js';
 import {
@@ -11,6 +12,7 @@ import {
   type WindowDeps,
   type WindowRead,
 } from '../due-window.js';
+import type { DueKey } from '../ports.js';
 import { attachJobs } from '../attach-jobs.js';
 import { startLoop, type Loop } from '../loop.js';
 import { errorMessage } from '../occurrence.js';
@@ -43,6 +45,10 @@ export class WindowReader implements Service {
   private readonly changedIds = new Set<string>();
   /** An occurrence may have been lost (database or Redis trouble): the next read catches up. */
   private needsCatchUp = false;
+  /** The next read reads the whole window (else it starts after `overdueUpTo`). */
+  private fullReadWanted = true;
+  private nextFullReadMs = 0;
+  private overdueUpTo: DueKey | null = null;
 
   constructor(private readonly room: WindowReaderDeps) {}
 
@@ -91,7 +97,8 @@ export class WindowReader implements Service {
   async readFirst(): Promise<WindowRead> {
     this.room.window.timeline.clear();
     await planBatch(this.room.window, null);
-    return this.serialiseStrict(() => readWindow(this.room.window));
+    this.fullReadWanted = true;
+    return this.serialiseStrict(() => this.read());
   }
 
   /** Scheduling starts from `read`: nothing is left to catch up before it. */
@@ -109,6 +116,7 @@ export class WindowReader implements Service {
   jobsChanged(ids: readonly string[]): void {
     if (!this.running) return;
     if (ids.length > MAX_NOTIFIED_IDS) {
+      this.fullReadWanted = true;
       this.planLoop?.kick();
       this.windowLoop?.kick();
       return;
@@ -139,6 +147,7 @@ export class WindowReader implements Service {
   /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
   resync(): void {
     if (!this.running) return;
+    this.fullReadWanted = true;
     this.windowLoop?.kick();
     this.planLoop?.kick();
   }
@@ -150,8 +159,11 @@ export class WindowReader implements Service {
     try {
       this.afterRead(
         await this.serialiseStrict(() => {
-          if (catchUp) this.room.window.timeline.forgetFired();
-          return readWindow(this.room.window);
+          if (catchUp) {
+            this.room.window.timeline.forgetFired();
+            this.fullReadWanted = true;
+          }
+          return this.read();
         }),
       );
     } catch (err) {
@@ -174,7 +186,29 @@ export class WindowReader implements Service {
         break;
       }
     }
-    if (planned > 0) this.windowLoop?.kick();
+    if (planned > 0) {
+      this.fullReadWanted = true;
+      this.windowLoop?.kick();
+    }
+  }
+
+  /**
+   * One read: the whole window when asked, or once per look-ahead (so every job due within it is
+   * seen again, whatever happened to it); otherwise only past the overdue rows already handled.
+   */
+  private async read(): Promise<WindowRead> {
+    const nowMs = this.room.deps.clock.now();
+    const full = this.fullReadWanted || nowMs >= this.nextFullReadMs;
+    this.fullReadWanted = false;
+    if (full) this.nextFullReadMs = nowMs + this.room.window.lookaheadMs;
+    try {
+      const scan = await readWindow(this.room.window, full ? null : this.overdueUpTo);
+      this.overdueUpTo = scan.overdueUpTo;
+      return scan;
+    } catch (err) {
+      this.fullReadWanted ||= full;
+      throw err;
+    }
   }
 
   /** The timeline changed: re-arm the timer, offer the catch-ups, move skipped jobs on. */
