@@ -402,9 +402,9 @@ CREATE TRIGGER cron_jobs_notify_inserted AFTER INSERT ON public.cron_jobs REFERE
 CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.jitter_ms IS DISTINCT FROM new.jitter_ms)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_overlap AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.overlap IS DISTINCT FROM new.overlap)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
-CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_controls()
-CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_definition()
-CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_track_retry()
+CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((((new.labels IS DISTINCT FROM old.labels) OR (new.pause_after_failures IS DISTINCT FROM old.pause_after_failures)) OR (new.ends_at IS DISTINCT FROM old.ends_at)) OR (new.max_runs IS DISTINCT FROM old.max_runs)) OR (new.timeout_ms IS DISTINCT FROM old.timeout_ms)) OR (new.model IS DISTINCT FROM old.model)) OR (new.jitter_ms IS DISTINCT FROM old.jitter_ms)) OR (new.overlap IS DISTINCT FROM old.overlap))) EXECUTE FUNCTION cron_jobs_track_controls()
+CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((new.tenant_id IS DISTINCT FROM old.tenant_id) OR (new.name IS DISTINCT FROM old.name)) OR (new.schedule IS DISTINCT FROM old.schedule)) OR (new.timezone IS DISTINCT FROM old.timezone)) OR (new.prompt IS DISTINCT FROM old.prompt)) OR (new.enabled IS DISTINCT FROM old.enabled))) EXECUTE FUNCTION cron_jobs_track_definition()
+CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((((new.retry_max_attempts IS DISTINCT FROM old.retry_max_attempts) OR (new.retry_backoff_ms IS DISTINCT FROM old.retry_backoff_ms)) OR (new.retry_after_side_effects IS DISTINCT FROM old.retry_after_side_effects))) EXECUTE FUNCTION cron_jobs_track_retry()
 CREATE TRIGGER cron_jobs_webhooks_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by IS NOT NULL))) EXECUTE FUNCTION webhook_enqueue_job_paused_trigger()
 CREATE TRIGGER tenant_agent_settings_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_agent_settings FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenant_secrets_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_secrets FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
@@ -804,13 +804,23 @@ AS $function$
         FROM unnest(p_job_ids, p_scheduled_ats, p_next_run_ats,
                     coalesce(p_origins, array_fill(NULL::text, ARRAY[cardinality(p_job_ids)])))
              WITH ORDINALITY AS c (job_id, scheduled_at, next_run_at, origin, ord)
+    ), job AS MATERIALIZED (
+      -- The batch's jobs by primary key first: after a bulk import the statistics say "a few
+      -- jobs", and the planner then read every job of every tenant to join them with the batch.
+      -- (enabled and deleted_at are tested after: here they would make the due index, whose
+      -- predicate they are, look like the cheaper way to find the ids.)
+      SELECT j.id, j.tenant_id, j.overlap, j.name, j.prompt, j.timeout_ms, j.model, j.skills,
+             j.context_previous_result, j.enabled AND j.deleted_at IS NULL AS live
+        FROM cron_jobs j
+       WHERE j.id = ANY (p_job_ids)
     ), candidate AS (
       SELECT i.job_id, i.scheduled_at, i.origin, j.tenant_id, t.max_concurrent_runs AS cap,
+             t.run_context_version,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
         FROM input i
-        JOIN cron_jobs j ON j.id = i.job_id
+        JOIN job j ON j.id = i.job_id
         JOIN tenants t ON t.id = j.tenant_id
-       WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
+       WHERE j.live AND t.deleted_at IS NULL
          -- overlap 'allow_all': occurrences of the job run side by side (each once, by the key).
          AND (j.overlap = 'allow_all'
               OR NOT EXISTS (SELECT 1 FROM cron_job_runs x
@@ -840,8 +850,9 @@ AS $function$
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model,
-           j.skills, j.context_previous_result, t.run_context_version
-      FROM claimed c JOIN cron_jobs j ON j.id = c.cron_job_id JOIN tenants t ON t.id = j.tenant_id
+           j.skills, j.context_previous_result, m.run_context_version
+      FROM claimed c JOIN candidate m ON m.job_id = c.cron_job_id AND m.scheduled_at = c.scheduled_at
+      JOIN job j ON j.id = c.cron_job_id
     UNION ALL
     SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
            NULL, NULL, NULL
@@ -919,8 +930,9 @@ CREATE OR REPLACE FUNCTION public.scheduler_due_jobs(p_until timestamp with time
 AS $function$
     SELECT j.id, j.tenant_id, j.schedule, j.timezone, j.due_from, j.updated_at, j.next_run_at,
            j.ends_at, j.jitter_ms, j.overlap
-      FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
-     WHERE j.enabled AND j.deleted_at IS NULL AND t.deleted_at IS NULL
+      FROM cron_jobs j
+     WHERE j.enabled AND j.deleted_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.id = j.tenant_id AND t.deleted_at IS NOT NULL)
        AND j.next_run_at <= p_until
        AND (j.next_run_at, j.id) > (coalesce(p_after_at, '-infinity'),
                                     coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
@@ -962,6 +974,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success b
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET enable_bitmapscan TO 'off'
 AS $function$
   #variable_conflict use_column
   BEGIN
@@ -1246,13 +1259,19 @@ AS $function$
                       WHERE q.status = 'queued' AND q.not_before <= now())
       ORDER BY t.id;
     RETURN QUERY
-    WITH heads AS (
+    WITH due AS MATERIALIZED (
+      -- The due queued runs first, through the queued index: there are few, and the planner must
+      -- not start from the jobs (after a bulk import its statistics say there are a few jobs,
+      -- and it then probed every partition for every job).
+      SELECT q.id, q.scheduled_at, q.cron_job_id, q.tenant_id, q.not_before
+        FROM cron_job_runs q
+       WHERE q.status = 'queued' AND q.not_before <= now()
+    ), heads AS (
       -- The oldest due queued run of each job that may run now.
       SELECT DISTINCT ON (q.cron_job_id) q.id, q.scheduled_at, q.cron_job_id, q.tenant_id,
              q.not_before
-        FROM cron_job_runs q
-       WHERE q.status = 'queued' AND q.not_before <= now()
-         AND EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
+        FROM due q
+       WHERE EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
                       WHERE j.id = q.cron_job_id AND j.enabled AND j.deleted_at IS NULL
                         AND t.deleted_at IS NULL)
          AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
@@ -1436,10 +1455,11 @@ END
 $function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text)
  RETURNS void
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+  BEGIN
     INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type)
     SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, t.event_type
       FROM webhook_endpoints e,
@@ -1449,7 +1469,8 @@ AS $function$
        AND e.enabled
        AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
        AND (cardinality(e.events) = 0 OR t.event_type = ANY (e.events))
-    ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING
+    ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_run_trigger()
  RETURNS trigger
