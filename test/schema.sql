@@ -790,6 +790,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
   #variable_conflict use_column
   BEGIN
@@ -974,6 +975,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success b
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
  SET enable_bitmapscan TO 'off'
 AS $function$
   #variable_conflict use_column

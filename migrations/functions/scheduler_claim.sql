@@ -20,6 +20,9 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                  previous_result boolean, context_version bigint)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
+  -- One plan per connection: every call's plan is the same (the batch's rows, by key), and
+  -- planning it again on each call cost more than running it.
+  SET plan_cache_mode = force_generic_plan
   AS $$
   #variable_conflict use_column
   BEGIN

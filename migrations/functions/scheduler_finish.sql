@@ -14,6 +14,9 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   RETURNS SETOF uuid
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
+  -- One plan per connection: every call's plan is the same (the batch's rows, by key), and
+  -- planning it again on each call cost more than running it.
+  SET plan_cache_mode = force_generic_plan
   SET enable_bitmapscan = off
   AS $$
   #variable_conflict use_column
