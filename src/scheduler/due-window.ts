@@ -47,7 +47,10 @@ export interface WindowScan extends WindowRead {
  * claimed, and a claim moves a row past the key, where this read sees it. A read that started
  * at a key or hit the page limit is incomplete: it drops nothing it did not see.
  */
-export async function readWindow(deps: WindowDeps, after: DueKey | null = null): Promise<WindowScan> {
+export async function readWindow(
+  deps: WindowDeps,
+  after: DueKey | null = null,
+): Promise<WindowScan> {
   const { store, clock } = deps;
   const startedMs = clock.now();
   const untilMs = startedMs + deps.lookaheadMs;

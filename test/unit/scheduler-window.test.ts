@@ -162,6 +162,37 @@ describe('Scheduler: the due window', () => {
     ]);
   });
 
+  it('during a backlog, reads between whole reads skip the overdue rows already handed over', async () => {
+    const world = new World(T0);
+    const jobs = Array.from({ length: 2500 }, () =>
+      world.store.addJob({ schedule: '1 0 0 * * *' }),
+    );
+    // Runs never end: 100 take the pod's slots, the other 2,400 stay overdue and unclaimed.
+    world.runner.behaviour = () => ({ kind: 'hang' });
+    const rowsAt = new Map<number, number>();
+    const dueJobs = world.store.dueJobs.bind(world.store);
+    world.store.dueJobs = async (untilMs, after, limit) => {
+      const nowMs = world.clock.now();
+      const rows = await dueJobs(untilMs, after, limit);
+      rowsAt.set(nowMs, (rowsAt.get(nowMs) ?? 0) + rows.length);
+      return rows;
+    };
+    start(world.pod());
+    await world.clock.advanceTo(at('00:00:06'));
+    const readAt = (from: string, to: string) =>
+      [...rowsAt].filter(([ms]) => ms >= at(from) && ms < at(to)).map(([, rows]) => rows);
+    // The read after the jobs came due hands the 2,400 overdue rows over...
+    expect(readAt('00:00:01', '00:00:02')).toEqual([2400]);
+    // ...the next three start past them (nothing else is due)...
+    expect(readAt('00:00:02', '00:00:05')).toEqual([0, 0, 0]);
+    // ...and the whole window is read again one look-ahead after the last whole read.
+    expect(readAt('00:00:05', '00:00:06')).toEqual([2400]);
+    // Nothing was fired twice by those reads.
+    expect(world.runner.calls).toHaveLength(100);
+    expect(new Set(world.runner.calls.map((c) => c.request.jobId)).size).toBe(100);
+    expect(jobs.filter((job) => world.store.runsOf(job.id).length > 0)).toHaveLength(100);
+  });
+
   it('a run-now of a job outside the window loads it and leaves next_run_at alone', async () => {
     const world = new World(T0);
     const job = world.store.addJob({ schedule: '0 0 * * * *' });
