@@ -971,7 +971,7 @@ AS $function$
     SELECT f.id, f.cron_job_id, f.status = 'queued' FROM failed f
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[] DEFAULT NULL::jsonb[])
- RETURNS SETOF uuid
+ RETURNS TABLE(run_id uuid, requeued boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1011,7 +1011,7 @@ AS $function$
         FROM run
        WHERE j.id = run.cron_job_id AND run.status <> 'queued'
     )
-    SELECT run.id FROM run;
+    SELECT run.id, run.status = 'queued' FROM run;
   END
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_installation_id()

@@ -1,5 +1,6 @@
 -- Finishes runs of this pod and updates their jobs in one statement. Returns the runs it
--- finished; one failed by recovery or adopted by another pod is left as it is. p_details (per
+-- finished, each with whether its job's retry policy sent it back to `queued` (below); one failed
+-- by recovery or adopted by another pod is left as it is. p_details (per
 -- run: result_object_key, result_bytes, result_truncated, detail) may be NULL for callers that
 -- have none; `result` is bounded by the caller and the table's CHECK (8 KiB). next_run_at is
 -- not touched: the claim moved it on. A failed attempt that the job's retry policy sends back to
@@ -11,7 +12,7 @@
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
                                  p_pod_id text, p_details jsonb[] DEFAULT NULL)
-  RETURNS SETOF uuid
+  RETURNS TABLE (run_id uuid, requeued boolean)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   -- One plan per connection: every call's plan is the same (the batch's rows, by key), and
@@ -52,7 +53,7 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
         FROM run
        WHERE j.id = run.cron_job_id AND run.status <> 'queued'
     )
-    SELECT run.id FROM run;
+    SELECT run.id, run.status = 'queued' FROM run;
   END
   $$;
 

@@ -24,7 +24,7 @@ import {
   type MarkRequest,
 } from './runs.js';
 import { cancelOlderRuns, claimWaitingRun, startWaitingRun } from './overlap-runs.js';
-import type { ClaimAnswer, JobStore } from '../scheduler/ports.js';
+import type { ClaimAnswer, JobStore, RecordAnswer } from '../scheduler/ports.js';
 
 /**
  * The scheduler's JobStore on PostgreSQL. Claims, marks and records issued in the same
@@ -34,7 +34,9 @@ import type { ClaimAnswer, JobStore } from '../scheduler/ports.js';
 export function createPgJobStore(pool: Pool, podId: string): JobStore {
   const claims = new Batcher<ClaimRequest, ClaimAnswer>((items) => claimRuns(pool, items, podId));
   const marks = new Batcher<MarkRequest, boolean>((items) => markRunsSent(pool, items, podId));
-  const finishes = new Batcher<FinishRequest, boolean>((items) => finishRuns(pool, items, podId));
+  const finishes = new Batcher<FinishRequest, RecordAnswer>((items) =>
+    finishRuns(pool, items, podId),
+  );
   const advances = new Batcher<AdvanceRequest, void>(async (items) => {
     await advanceJobs(pool, items);
     return items.map(() => undefined);

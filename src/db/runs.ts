@@ -4,6 +4,7 @@ import type {
   AttemptRecord,
   ClaimAnswer,
   ErrorKind,
+  RecordAnswer,
   RunHistoryUpkeep,
   RunOrigin,
   RunOutcome,
@@ -204,14 +205,14 @@ export interface FinishRequest {
   outcome: RunOutcome;
 }
 
-/** Records many outcomes in one statement; true for each run that was still this pod's. */
+/** Records many outcomes in one statement; false for each run that was no longer this pod's. */
 export async function finishRuns(
   pool: Pool,
   items: readonly FinishRequest[],
   podId: string,
-): Promise<boolean[]> {
-  const { rows } = await pool.query<{ id: string }>(
-    'SELECT scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8) AS id',
+): Promise<RecordAnswer[]> {
+  const { rows } = await pool.query<{ run_id: string; requeued: boolean }>(
+    'SELECT run_id, requeued FROM scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8)',
     [
       items.map((i) => i.runId),
       items.map((i) => i.outcome.success),
@@ -223,8 +224,11 @@ export async function finishRuns(
       items.map((i) => finishDetails(i.outcome)),
     ],
   );
-  const finished = new Set(rows.map((row) => row.id));
-  return items.map((i) => finished.has(i.runId));
+  const finished = new Map(rows.map((row) => [row.run_id, row.requeued]));
+  return items.map((i) => {
+    const requeued = finished.get(i.runId);
+    return requeued === undefined ? false : requeued ? 'requeued' : 'recorded';
+  });
 }
 
 /** A run a pod takes to run (adopted or queued), as the scheduler's functions return it. */

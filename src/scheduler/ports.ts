@@ -72,6 +72,9 @@ export interface AgentContextRef {
   tenantVersion: string;
 }
 
+/** What recording a run's outcome did: see JobStore.finishRun. */
+export type RecordAnswer = 'recorded' | 'requeued' | false;
+
 /**
  * A claim's answer: the run; or "capped" (the tenant is at its max_concurrent_runs: wait and try
  * again); or "taken" (already claimed, or the job is gone, disabled or still in flight).
@@ -189,8 +192,12 @@ export interface JobStore {
     attempts: number,
     log: AttemptRecord[],
   ): Promise<void>;
-  /** Records the outcome and updates the job in one transaction; false if the run was no longer podId's. */
-  finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<boolean>;
+  /**
+   * Records the outcome and updates the job in one transaction: 'requeued' when the job's retry
+   * policy sent the failed attempt back to the queue (the database decides, migration 250);
+   * false if the run was no longer podId's.
+   */
+  finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<RecordAnswer>;
   /**
    * Fails runs in flight; a run whose job retries it goes back to the queue instead
    * (`requeued`: the database decides, migration 250).

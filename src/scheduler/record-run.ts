@@ -2,7 +2,7 @@
 // short database blips, then the log line, the metrics and the "recorded" event.
 import { cutUtf8, placeResult, RESULT_INLINE_BYTES, shortResult } from '../storage/run-results.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
-import type { RunOutcome } from './ports.js';
+import type { RecordAnswer, RunOutcome } from './ports.js';
 import type { AgentCall } from './call-agent.js';
 import type { PipelineDeps, RunResult } from './pipeline.js';
 import { tenantErrorText } from './tenant-error.js';
@@ -20,7 +20,8 @@ export async function recordRun(
   const stored = outcome.success
     ? outcome
     : { ...outcome, error: tenantErrorText(outcome.errorKind, runId, outcome.error ?? '') };
-  const recorded = await recordOutcome(deps, runId, stored);
+  const answer = await recordOutcome(deps, runId, stored);
+  const recorded = answer !== false;
   if (!recorded && outcome.resultObjectKey) {
     // Recovery failed the run meanwhile (or it was never recorded): its object has no row.
     await deps.results?.delete(outcome.resultObjectKey).catch(() => {});
@@ -34,7 +35,8 @@ export async function recordRun(
     tenant_id: occurrence.tenantId,
     run_id: runId,
     scheduled_at: new Date(occurrence.scheduledAtMs).toISOString(),
-    status,
+    // A failed attempt its job retries: the run waits in the queue for its next attempt.
+    status: answer === 'requeued' ? 'queued' : status,
     duration_ms: durationMs,
     pod: deps.settings.podId,
     attempts: outcome.attempts,
@@ -119,7 +121,7 @@ async function recordOutcome(
   deps: PipelineDeps,
   runId: string,
   outcome: RunOutcome,
-): Promise<boolean> {
+): Promise<RecordAnswer> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await deps.store.finishRun(runId, outcome, deps.settings.podId);

@@ -56,7 +56,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await a.claimRun(job, at(2), 'pod-a')).toEqual({ kind: 'taken' });
       expect(await a.markSent(runId, 'pod-a')).toBe(true);
       expect(await a.claimRun(job, at(2), 'pod-a')).toEqual({ kind: 'taken' });
-      expect(await a.finishRun(runId, success, 'pod-a')).toBe(true);
+      expect(await a.finishRun(runId, success, 'pod-a')).toBe('recorded');
       expect(await a.claimRun(job, at(1), 'pod-a')).toEqual({ kind: 'taken' });
       expect((await a.claimRun(job, at(2), 'pod-a')).kind).toBe('claimed');
     });
@@ -74,7 +74,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await a.claimRun(job, at(2), 'pod-a', null, 'scheduled')).toEqual({ kind: 'taken' });
       expect(await b.adoptRuns([{ runId, fromPodId: 'pod-a' }], 'pod-b')).toEqual([]);
       expect(await a.markSent(runId, 'pod-a')).toBe(false);
-      expect(await a.finishRun(runId, success, 'pod-a')).toBe(true);
+      expect(await a.finishRun(runId, success, 'pod-a')).toBe('recorded');
       expect(await h.run(runId)).toMatchObject({ status: 'success', attempts: 1 });
     });
 
@@ -105,7 +105,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
         errorKind: 'model_throttled',
         attempts: 3,
       };
-      expect(await a.finishRun(runId, failure, 'pod-a')).toBe(true);
+      expect(await a.finishRun(runId, failure, 'pod-a')).toBe('recorded');
       expect(await h.run(runId)).toEqual({
         status: 'failed',
         podId: 'pod-a',
@@ -147,7 +147,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await a.markSent(claimed, 'pod-a')).toBe(false);
       expect(await a.finishRun(claimed, success, 'pod-a')).toBe(false);
       expect(await b.markSent(claimed, 'pod-b')).toBe(true);
-      expect(await b.finishRun(claimed, success, 'pod-b')).toBe(true);
+      expect(await b.finishRun(claimed, success, 'pod-b')).toBe('recorded');
     });
 
     it('fails named runs with their kind, and stale ones at the lock TTL', async () => {
@@ -180,7 +180,7 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await a.claimRun(jobs[2] as string, at(1), 'pod-a')).toEqual({ kind: 'capped' });
       // Another tenant is not held back.
       expect((await a.claimRun(await h.addJob(), at(1), 'pod-a')).kind).toBe('claimed');
-      expect(await a.finishRun(first, success, 'pod-a')).toBe(true);
+      expect(await a.finishRun(first, success, 'pod-a')).toBe('recorded');
       expect((await b.claimRun(jobs[2] as string, at(1), 'pod-b')).kind).toBe('claimed');
     });
 
@@ -236,11 +236,11 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       // A run-now claim (no next) leaves it alone.
       const manual = runIdOf(await a.claimRun(job, later(0), 'pod-a', null));
       expect(await h.nextRunAt(job)).toEqual(later(1));
-      expect(await a.finishRun(manual, success, 'pod-a')).toBe(true);
+      expect(await a.finishRun(manual, success, 'pod-a')).toBe('recorded');
       const run = runIdOf(await a.claimRun(job, later(1), 'pod-a', later(2)));
       expect(await h.nextRunAt(job)).toEqual(later(2));
       // Finishing does not touch it; a late claim of an older occurrence cannot move it back.
-      expect(await a.finishRun(run, success, 'pod-a')).toBe(true);
+      expect(await a.finishRun(run, success, 'pod-a')).toBe('recorded');
       expect(await h.nextRunAt(job)).toEqual(later(2));
       const older = new Date(later(0).getTime() + 30_000);
       runIdOf(await a.claimRun(job, older, 'pod-a', later(1)));

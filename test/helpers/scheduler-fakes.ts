@@ -21,6 +21,7 @@ import type {
   RunReply,
   DueKey,
   PlanDecider,
+  RecordAnswer,
   RunHistoryUpkeep,
   RunRequest,
   StoredJob,
@@ -468,7 +469,7 @@ export class FakeJobStore implements JobStore {
     return true;
   }
 
-  async finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<boolean> {
+  async finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<RecordAnswer> {
     await this.enter('finishRun');
     const run = this.runs.get(runId);
     if (!run || !inFlight(run) || run.podId !== podId) return false;
@@ -488,7 +489,7 @@ export class FakeJobStore implements JobStore {
       job.lastRunErrorKind = run.errorKind;
       job.runCount += 1;
     }
-    return true;
+    return 'recorded';
   }
 
   async failRuns(

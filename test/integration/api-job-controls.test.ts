@@ -82,7 +82,7 @@ describe('per-job run controls', () => {
     const at = new Date(Date.UTC(2029, 11, 31, 0, minute));
     const claim = await store.claimRun(jobId, at, 'pod-test');
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
-    expect(await store.finishRun(claim.run.runId, outcome, 'pod-test')).toBe(true);
+    expect(await store.finishRun(claim.run.runId, outcome, 'pod-test')).toBe('recorded');
     return claim.run.runId;
   }
 

@@ -79,7 +79,7 @@ describe('queued runs', () => {
     const claim = await store.claimRun(job.id, new Date('2029-12-31T09:00:00Z'), 'pod-a');
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
     expect(await store.markSent(claim.run.runId, 'pod-a', 'scheduled')).toBe(true);
-    expect(await store.finishRun(claim.run.runId, MODEL_500, 'pod-a')).toBe(true);
+    expect(await store.finishRun(claim.run.runId, MODEL_500, 'pod-a')).toBe('requeued');
     const run = await withOwner(url, (client) =>
       client.query<{ status: string; attempt: number; pod_id: string | null; wait_s: number }>(
         `SELECT status, attempt, pod_id, extract(epoch FROM not_before - now())::integer AS wait_s
@@ -101,7 +101,7 @@ describe('queued runs', () => {
     expect(await store.takeQueuedRuns!('pod-a', 10)).toEqual([]);
     // The second attempt is the last: its failure is the run's.
     expect(await store.markSent(claim.run.runId, 'pod-b')).toBe(true);
-    expect(await store.finishRun(claim.run.runId, MODEL_500, 'pod-b')).toBe(true);
+    expect(await store.finishRun(claim.run.runId, MODEL_500, 'pod-b')).toBe('recorded');
     const final = await call(api.app, key, 'GET', `/v1/runs/${claim.run.runId}`);
     expect(final.json()).toMatchObject({
       status: 'failed',

@@ -115,7 +115,7 @@ describe('PostgreSQL job store', () => {
     const next = new Date('2026-01-01T00:02:00Z');
     const outcome = { success: true, result: 'done', error: null, errorKind: null, attempts: 1 };
     const runId = first.kind === 'claimed' ? first.run.runId : '';
-    expect(await store.finishRun(runId, outcome, 'pod-a')).toBe(true);
+    expect(await store.finishRun(runId, outcome, 'pod-a')).toBe('recorded');
     expect(await store.finishRun(runId, outcome, 'pod-a')).toBe(false);
     const { rows } = await sql(
       `SELECT run_count, last_run_success, next_run_at FROM cron_jobs WHERE id = $1`,

@@ -12,13 +12,14 @@ import { startService, type RunningService } from '../../src/main.js';
 import { cronCallOf, DEFAULT_TENANT, duplicateRuns } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm, type Handler } from '../helpers/fake-llm.js';
-import { silentLogger } from '../helpers/log.js';
+import { capturingLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
 
 const KEY = 'retries-test-key-0123456789abcdef';
 const ADMIN = 'retries-test-admin-0123456789abcdef';
 let db: pg.Client;
 let llm: FakeLlm;
+const logged = capturingLogger('json');
 let service: RunningService;
 let target: http.Server;
 let targetUrl = '';
@@ -53,7 +54,7 @@ beforeAll(async () => {
     SCHEDULER_POLL_INTERVAL: '2s',
     SCHEDULER_SHUTDOWN_GRACE: '1s',
   });
-  service = await startService(config, silentLogger());
+  service = await startService(config, logged.log);
   await waitFor(() => expect(service.scheduler?.running).toBe(true), {
     timeoutMs: 10_000,
     what: 'the scheduler to start',
@@ -240,6 +241,17 @@ describe('retries of failed attempts', () => {
     const detail = await api('GET', `/v1/runs/${runId}`);
     expect(detail.body).toMatchObject({ status: 'success', attempt: 3 });
     expect(detail.body.previous_attempts).toHaveLength(2);
+    // Each attempt's line: the two the job retried say the run went back to the queue.
+    await waitFor(
+      () =>
+        expect(
+          logged.lines
+            .map((line) => JSON.parse(line) as { msg: string; run_id?: string; status?: string })
+            .filter((line) => line.msg === 'cron job executed' && line.run_id === runId)
+            .map((line) => line.status),
+        ).toEqual(['queued', 'queued', 'success']),
+      { timeoutMs: 5000, what: 'the three attempts logged' },
+    );
   });
 
   it('stops after max_attempts: the last failure is the run’s, delivered once', async () => {

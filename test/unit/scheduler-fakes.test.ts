@@ -52,7 +52,7 @@ describe('FakeJobStore', () => {
     const taken = { kind: 'taken' };
     expect(await store.claimRun(job.id, new Date('2026-01-01T00:02:00Z'), 'p2')).toEqual(taken);
     const ok = { success: true, result: 'r', error: null, errorKind: null, attempts: 1 };
-    expect(await store.finishRun(runId, ok, 'p1')).toBe(true);
+    expect(await store.finishRun(runId, ok, 'p1')).toBe('recorded');
     const failed = { success: false, result: null, error: 'x', errorKind: null, attempts: 1 };
     expect(await store.finishRun(runId, failed, 'p1')).toBe(false);
     expect(await store.claimRun(job.id, at, 'p2')).toEqual(taken); // same occurrence
