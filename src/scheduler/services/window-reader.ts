@@ -1,8 +1,9 @@
 // The due-window reader: every second it reads the jobs due within the look-ahead into the
 // timeline (the whole window once per look-ahead, or when asked to; in between, past the overdue
 // rows already handed over), the planning sweep gives jobs without next_run_at one, and
-// notifications re-read the jobs they name. Reads are serialised on one chain; after each, the ticker is re-armed, the
-// catch-ups go to the dispatcher and jobs with nothing to catch up are moved on.
+// notifications re-read the jobs they name. Reads are serialised on one chain; after each, the
+// ticker is re-armed, the catch-ups go to the dispatcher and jobs with nothing to catch up are
+// moved on.
 import type { Dispatcher } from '../dispatcher.js';
 import {
   planBatch,
@@ -45,8 +46,10 @@ export class WindowReader implements Service {
   private readonly changedIds = new Set<string>();
   /** An occurrence may have been lost (database or Redis trouble): the next read catches up. */
   private needsCatchUp = false;
-  /** The next read reads the whole window (else it starts after `overdueUpTo`). */
-  private fullReadWanted = true;
+  /**
+   * From this time on a read takes the whole window (0: the next one); before it, a read starts
+   * after `overdueUpTo`.
+   */
   private nextFullReadMs = 0;
   private overdueUpTo: DueKey | null = null;
 
@@ -97,7 +100,7 @@ export class WindowReader implements Service {
   async readFirst(): Promise<WindowRead> {
     this.room.window.timeline.clear();
     await planBatch(this.room.window, null);
-    this.fullReadWanted = true;
+    this.nextFullReadMs = 0;
     return this.serialiseStrict(() => this.read());
   }
 
@@ -116,9 +119,8 @@ export class WindowReader implements Service {
   jobsChanged(ids: readonly string[]): void {
     if (!this.running) return;
     if (ids.length > MAX_NOTIFIED_IDS) {
-      this.fullReadWanted = true;
       this.planLoop?.kick();
-      this.windowLoop?.kick();
+      this.readWholeWindow();
       return;
     }
     for (const id of ids) this.changedIds.add(id);
@@ -147,8 +149,7 @@ export class WindowReader implements Service {
   /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
   resync(): void {
     if (!this.running) return;
-    this.fullReadWanted = true;
-    this.windowLoop?.kick();
+    this.readWholeWindow();
     this.planLoop?.kick();
   }
 
@@ -161,7 +162,7 @@ export class WindowReader implements Service {
         await this.serialiseStrict(() => {
           if (catchUp) {
             this.room.window.timeline.forgetFired();
-            this.fullReadWanted = true;
+            this.nextFullReadMs = 0;
           }
           return this.read();
         }),
@@ -186,10 +187,13 @@ export class WindowReader implements Service {
         break;
       }
     }
-    if (planned > 0) {
-      this.fullReadWanted = true;
-      this.windowLoop?.kick();
-    }
+    if (planned > 0) this.readWholeWindow();
+  }
+
+  /** Reads the whole window now. */
+  private readWholeWindow(): void {
+    this.nextFullReadMs = 0;
+    this.windowLoop?.kick();
   }
 
   /**
@@ -198,15 +202,14 @@ export class WindowReader implements Service {
    */
   private async read(): Promise<WindowRead> {
     const nowMs = this.room.deps.clock.now();
-    const full = this.fullReadWanted || nowMs >= this.nextFullReadMs;
-    this.fullReadWanted = false;
+    const full = nowMs >= this.nextFullReadMs;
     if (full) this.nextFullReadMs = nowMs + this.room.window.lookaheadMs;
     try {
       const scan = await readWindow(this.room.window, full ? null : this.overdueUpTo);
       this.overdueUpTo = scan.overdueUpTo;
       return scan;
     } catch (err) {
-      this.fullReadWanted ||= full;
+      if (full) this.nextFullReadMs = 0;
       throw err;
     }
   }
