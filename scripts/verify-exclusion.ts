@@ -2,6 +2,7 @@
 // created by chatting through nginx plus three per-second jobs; every occurrence runs once, on
 // some pod, with one model call, none missed, and each pod logs exactly the runs it recorded.
 import { DEFAULT_TENANT, duplicateRuns, runsOf, type RunRow } from '../test/helpers/cluster.js';
+import { jobIdsSpreadOver } from '../test/helpers/owned-job-id.js';
 import { ADMIN_TOKEN, API_KEY, lbFetch, until, type Cluster } from './verify-infra.js';
 import type { Report } from './verify-report.js';
 import {
@@ -67,7 +68,13 @@ export async function verifyMutualExclusion(
 
   const schedules = new Map<string, string>();
   if (chatJob) schedules.set(chatJob.id, chatJob.schedule);
-  for (const job of DIRECT_JOBS) schedules.set(await insertJobRow(c, job), job.schedule);
+  // One inserted job owned by each pod: the spread checked below is then not left to chance.
+  const ownedIds = jobIdsSpreadOver(
+    c.pods.map((pod) => pod.podId),
+    DIRECT_JOBS.length,
+  );
+  for (const [i, job] of DIRECT_JOBS.entries())
+    schedules.set(await insertJobRow(c, job, ownedIds[i]), job.schedule);
   const ids = [...schedules.keys()];
   say(
     `${ids.length} jobs (1 by chat, ${DIRECT_JOBS.length} inserted); running ~${WINDOW_MS / 1000} s`,

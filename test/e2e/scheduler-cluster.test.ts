@@ -18,6 +18,7 @@ import {
   type Pod,
   type RunRow,
 } from '../helpers/cluster.js';
+import { jobIdsSpreadOver } from '../helpers/owned-job-id.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { waitFor } from '../helpers/process-wait.js';
@@ -85,6 +86,11 @@ describe('three pods sharing one database, one Redis and one LLM', () => {
 
   it('runs every occurrence of five per-second jobs exactly once for 10+ s', async () => {
     const pods = await startPods(3);
+    // Owners spread over the pods, so "the work was shared" below is not left to chance.
+    const ownedIds = jobIdsSpreadOver(
+      pods.map((pod) => pod.podId),
+      5,
+    );
     const jobs = [];
     for (let i = 0; i < 5; i++) {
       jobs.push(
@@ -92,6 +98,7 @@ describe('three pods sharing one database, one Redis and one LLM', () => {
           name: `cluster job ${i}`,
           schedule: EVERY_SECOND,
           prompt: `job ${i}`,
+          id: ownedIds[i],
         }),
       );
     }

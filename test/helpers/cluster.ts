@@ -267,6 +267,8 @@ export interface JobFields {
   schedule: string;
   prompt: string;
   timezone?: string;
+  /** Default: the table's own (random). */
+  id?: string;
 }
 
 /** Inserts a job the way plain SQL would (only the required columns); returns id and created_at. */
@@ -274,16 +276,19 @@ export async function insertJob(
   db: Queryable,
   fields: JobFields,
 ): Promise<{ id: string; createdAt: Date }> {
+  const columns: Record<string, string> = {
+    tenant_id: DEFAULT_TENANT,
+    name: fields.name,
+    schedule: fields.schedule,
+    prompt: fields.prompt,
+    ...(fields.timezone ? { timezone: fields.timezone } : {}),
+    ...(fields.id ? { id: fields.id } : {}),
+  };
+  const names = Object.keys(columns);
   const { rows } = await db.query<{ id: string; created_at: Date }>(
-    `INSERT INTO cron_jobs (tenant_id, name, schedule, prompt${fields.timezone ? ', timezone' : ''})
-     VALUES ($1, $2, $3, $4${fields.timezone ? ', $5' : ''}) RETURNING id, created_at`,
-    [
-      DEFAULT_TENANT,
-      fields.name,
-      fields.schedule,
-      fields.prompt,
-      ...(fields.timezone ? [fields.timezone] : []),
-    ],
+    `INSERT INTO cron_jobs (${names.join(', ')})
+     VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id, created_at`,
+    Object.values(columns),
   );
   const row = rows[0];
   if (!row) throw new Error('insert returned no row');
