@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LOCK_STATES, lockValueOf, type LockState } from '../scheduler/life-cycle-vocabulary.js';
 import type { LockAttempt, LockHolder, LockStore } from '../scheduler/ports.js';
 import { pingRedis, type Redis } from './connection.js';
 
@@ -7,16 +8,19 @@ export const livenessKey = (podId: string) => `hermesx:pod:${podId}`;
 /** Scheduling pods of one installation, scored by when their registration expires (Redis time, ms). */
 export const peersKey = (installationId: string) => `hermesx:peers:${installationId}`;
 
-// A lock value is "<state>|<scheduled ms>|<random>|<pod id>"; the pod id goes last because it is
-// free text. "run" while an occurrence runs; "done" for a short while after, so pods that come
-// late to that occurrence skip it without asking PostgreSQL, while a later occurrence takes it.
+// A lock value is "<state>|<scheduled ms>|<random>|<pod id>" (lockValueOf). Its states are the
+// life cycle's (LOCK_STATES): "run" while an occurrence runs; "done" for a short while after, so
+// pods that come late to that occurrence skip it without asking PostgreSQL, while a later
+// occurrence takes it. The scripts below are written with those words, not their own.
 const DONE_MARKER_TTL_MS = 120_000;
+const RUN = 'run' satisfies LockState;
+const DONE = 'done' satisfies LockState;
 
 const ACQUIRE = `
 local cur = redis.call('GET', KEYS[1])
 if cur then
   local state, ms = string.match(cur, '^(%a+)|(%d+)|')
-  if not (state == 'done' and (ARGV[4] == '1' or tonumber(ms) < tonumber(ARGV[2]))) then return cur end
+  if not (state == '${DONE}' and (ARGV[4] == '1' or tonumber(ms) < tonumber(ARGV[2]))) then return cur end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return false`;
@@ -31,7 +35,7 @@ const RELEASE_HELD_BY = `
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 0 end
 local state, pod = string.match(cur, '^(%a+)|%d+|[^|]*|(.*)$')
-if state == 'run' and pod == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
+if state == '${RUN}' and pod == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
 return 0`;
 
 // Redis's own clock scores the registrations, so pods with skewed clocks still agree. One key per
@@ -74,7 +78,8 @@ export function createRedisLockStore(
   client.defineCommand('hxRegisterPeer', { numberOfKeys: 1, lua: REGISTER_PEER });
   return {
     async acquire(jobId, scheduledAtMs, ttlMs, options = {}): Promise<LockAttempt> {
-      const token = `run|${scheduledAtMs}|${tokenPrefix}${(tokenSeq++).toString(36)}|${podId}`;
+      const random = `${tokenPrefix}${(tokenSeq++).toString(36)}`;
+      const token = lockValueOf(RUN, scheduledAtMs, random, podId);
       const held = await client.hxAcquire(
         lockKey(options.key ?? jobId),
         token,
@@ -87,7 +92,7 @@ export function createRedisLockStore(
         : { acquired: false, holder: parseHolder(held) };
     },
     async release(jobId, token, doneAtMs, key) {
-      const done = doneAtMs === null ? '' : `done|${doneAtMs}|-|${podId}`;
+      const done = doneAtMs === null ? '' : lockValueOf(DONE, doneAtMs, '-', podId);
       await client.hxRelease(lockKey(key ?? jobId), token, done, String(DONE_MARKER_TTL_MS));
     },
     async releaseHeldBy(jobId, holderPodId) {
@@ -132,9 +137,11 @@ export async function readLiveness(
   return present;
 }
 
+const HOLDER_PATTERN = new RegExp(`^(${LOCK_STATES.join('|')})\\|(\\d+)\\|[^|]*\\|(.*)$`);
+
 /** Reads a lock value ("<state>|<scheduled ms>|<token>|<pod id>"); null for anything else. */
 export function parseHolder(value: string): LockHolder | null {
-  const match = /^(run|done)\|(\d+)\|[^|]*\|(.*)$/.exec(value);
+  const match = HOLDER_PATTERN.exec(value);
   if (!match) return null;
   return {
     state: match[1] as LockHolder['state'],

@@ -109,6 +109,14 @@ export const LOCK_STATES = [
 ] as const;
 export type LockState = (typeof LOCK_STATES)[number];
 
+/** A Redis lock value; the pod id goes last because it is free text. */
+export const lockValueOf = (
+  state: LockState,
+  scheduledAtMs: number,
+  token: string,
+  podId: string,
+): string => `${state}|${scheduledAtMs}|${token}|${podId}`;
+
 type Row = RunStatus | null;
 type Held = LockState | null;
 

@@ -27,6 +27,7 @@ import type {
   StoredJob,
 } from '../../src/scheduler/ports.js';
 import { livenessKey, lockKey, parseHolder } from '../../src/redis/lock.js';
+import { lockValueOf } from '../../src/scheduler/life-cycle-vocabulary.js';
 import { SchedulerEvents, type SchedulerEventMap } from '../../src/scheduler/events.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import type { SchedulerSettings } from '../../src/scheduler/settings.js';
@@ -666,7 +667,7 @@ export class FakeRedis {
         this.enter('acquire');
         this.acquiresByJob.set(jobId, (this.acquiresByJob.get(jobId) ?? 0) + 1);
         const key = FakeRedis.lockKey(jobId);
-        const token = `run|${scheduledAtMs}|${(++this.tokenSeq).toString(16)}|${podId}`;
+        const token = lockValueOf('run', scheduledAtMs, (++this.tokenSeq).toString(16), podId);
         const current = this.get(key);
         if (current !== null) {
           const match = /^([A-Za-z]+)\|(\d+)\|/.exec(current);
@@ -681,7 +682,7 @@ export class FakeRedis {
         const key = FakeRedis.lockKey(jobId);
         if (this.get(key) !== token) return;
         if (doneAtMs === null) this.del(key);
-        else this.set(key, `done|${doneAtMs}|-|${podId}`, DONE_MARKER_TTL_MS);
+        else this.set(key, lockValueOf('done', doneAtMs, '-', podId), DONE_MARKER_TTL_MS);
       },
       releaseHeldBy: async (jobId, holderPodId) => {
         this.enter('releaseHeldBy');
