@@ -147,6 +147,8 @@ export interface PodSettings {
    * instead of the sources through tsx, which compiles them at every start.
    */
   fromDist?: boolean;
+  /** More node flags for the replica (an experiment: `--heap-growing-percent=0`, V8's own growth). */
+  nodeFlags?: string[];
 }
 
 /** Compiles src/ into dist/ (tsc -p tsconfig.build.json), for pods started with fromDist. */
@@ -185,9 +187,12 @@ export async function startPod(settings: PodSettings, timeoutMs = 120_000): Prom
       LOG_FORMAT: 'text',
     }),
     undefined,
-    settings.cpuProfileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(settings.cpuProfileDir, settings.podId)}`]
-      : [],
+    [
+      ...(settings.cpuProfileDir
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.join(settings.cpuProfileDir, settings.podId)}`]
+        : []),
+      ...(settings.nodeFlags ?? []),
+    ],
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;

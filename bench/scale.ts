@@ -5,7 +5,7 @@
 // due work (pg_stat_statements, per replica and minute), and the per-minute jobs' fire lag with
 // duplicates and misses, counted where the model calls arrive.
 //   node --import tsx bench/scale.ts --jobs 1000000 --tenants 1000 --per-minute 1000 \
-//     --pods 3 --observe-s 120 [--latency-ms 50] [--from dist|src]
+//     --pods 3 --observe-s 120 [--latency-ms 50] [--from dist|src] [--node-flags "--flag ..."]
 // Pods run the built service (`node dist/cli.js saas-api`, what a deployment starts; dist/ is
 // built first) unless --from src (tsx compiling the sources at every start).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +35,8 @@ interface Options {
   latencyMs: number;
   /** dist: pods run the built service (node dist/cli.js, built first); src: tsx on the sources. */
   from: 'dist' | 'src';
+  /** More node flags for each pod (--node-flags "--a --b"). */
+  nodeFlags: string[];
 }
 
 function parseOptions(argv: string[]): Options {
@@ -50,6 +52,9 @@ function parseOptions(argv: string[]): Options {
     observeS: value('observe-s', 120),
     latencyMs: value('latency-ms', 50),
     from: argv[argv.indexOf('--from') + 1] === 'src' && argv.includes('--from') ? 'src' : 'dist',
+    nodeFlags: argv.includes('--node-flags')
+      ? (argv[argv.indexOf('--node-flags') + 1] ?? '').split(' ').filter(Boolean)
+      : [],
   };
 }
 
@@ -58,6 +63,17 @@ const quantile = (sorted: number[], q: number) =>
   sorted.length === 0
     ? NaN
     : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN);
+
+/** Occurrences of the per-minute jobs (job n at second n % 60) in [fromMs, toMs), whole seconds. */
+function expectedOccurrences(perMinute: number, fromMs: number, toMs: number): number {
+  let n = 0;
+  for (let ms = fromMs; ms < toMs; ms += 1000) {
+    const second = Math.floor(ms / 1000) % 60;
+    // Jobs second, second + 60, second + 120, ... below perMinute.
+    n += second < perMinute ? Math.ceil((perMinute - second) / 60) : 0;
+  }
+  return n;
+}
 
 /** Tenants, then jobs in one INSERT … SELECT: the per-minute ones first, at second i % 60. */
 async function writeJobs(url: string, o: Options): Promise<number> {
@@ -93,17 +109,53 @@ async function unplanned(url: string): Promise<number> {
   });
 }
 
-/** Total execution time (ms) and calls of the statements that find due work. */
-async function discoveryTime(url: string): Promise<{ ms: number; calls: number }> {
+interface Discovery {
+  ms: number;
+  calls: number;
+  /** Per statement (its function's name): ms and calls. */
+  by: Record<string, { ms: number; calls: number }>;
+}
+
+const DISCOVERY_FUNCTIONS = [
+  'scheduler_due_jobs',
+  'scheduler_plan_take',
+  'scheduler_plan_set',
+  'scheduler_load_schedules',
+];
+
+/** Execution time (ms) and calls of the statements that find due work, in all and per function. */
+async function discoveryTime(url: string): Promise<Discovery> {
   return withClient(url, async (c) => {
-    const { rows } = await c.query<{ ms: number; calls: number }>(
-      `SELECT coalesce(sum(total_exec_time), 0)::float AS ms, coalesce(sum(calls), 0)::int AS calls
-         FROM pg_stat_statements
-        WHERE query ILIKE '%scheduler_due_jobs%' OR query ILIKE '%scheduler_plan_take%'
-           OR query ILIKE '%scheduler_plan_set%' OR query ILIKE '%scheduler_load_schedules%'`,
+    const { rows } = await c.query<{ query: string; ms: number; calls: number }>(
+      `SELECT query, total_exec_time::float AS ms, calls::int AS calls FROM pg_stat_statements`,
     );
-    return rows[0] ?? { ms: 0, calls: 0 };
+    const found: Discovery = { ms: 0, calls: 0, by: {} };
+    for (const row of rows) {
+      const name = DISCOVERY_FUNCTIONS.find((fn) => row.query.includes(fn));
+      if (!name) continue;
+      const entry = (found.by[name] ??= { ms: 0, calls: 0 });
+      entry.ms += row.ms;
+      entry.calls += row.calls;
+      found.ms += row.ms;
+      found.calls += row.calls;
+    }
+    return found;
   });
+}
+
+const NO_DISCOVERY: Discovery = { ms: 0, calls: 0, by: {} };
+
+/** What was spent between two readings, per function. */
+function discoverySince(before: Discovery, after: Discovery): Discovery['by'] {
+  return Object.fromEntries(
+    Object.entries(after.by).map(([name, { ms, calls }]) => [
+      name,
+      {
+        ms: Math.round(ms - (before.by[name]?.ms ?? 0)),
+        calls: calls - (before.by[name]?.calls ?? 0),
+      },
+    ]),
+  );
 }
 
 async function main(): Promise<void> {
@@ -142,6 +194,7 @@ async function main(): Promise<void> {
           podId: `scale-${i + 1}`,
           maxConcurrentRuns: 200,
           fromDist: o.from === 'dist',
+          nodeFlags: o.nodeFlags,
         });
         spawnS.push((Date.now() - startMs) / 1000);
         pods.push(pod);
@@ -192,9 +245,9 @@ async function main(): Promise<void> {
     // Observe whole minutes of the per-minute jobs once everything is planned.
     const fromMs = Math.ceil((Date.now() + 2000) / 1000) * 1000;
     const toMs = fromMs + o.observeS * 1000;
-    const before = pg.statements ? await discoveryTime(pg.url) : { ms: 0, calls: 0 };
+    const before = pg.statements ? await discoveryTime(pg.url) : NO_DISCOVERY;
     await new Promise((resolve) => setTimeout(resolve, toMs - Date.now() + 3000));
-    const after = pg.statements ? await discoveryTime(pg.url) : { ms: 0, calls: 0 };
+    const after = pg.statements ? await discoveryTime(pg.url) : NO_DISCOVERY;
     clearInterval(rssTimer);
     sampleRss();
 
@@ -214,7 +267,7 @@ async function main(): Promise<void> {
       perOccurrence.set(`${jobId}|${occurrenceMs}`, answered);
       lags.push(firstMs - occurrenceMs);
     }
-    const expected = o.perMinute * (o.observeS / 60);
+    const expected = expectedOccurrences(o.perMinute, fromMs, toMs);
     const duplicates = [...perOccurrence.values()].filter((n) => n > 1).length;
     const misses = Math.max(0, expected - perOccurrence.size);
     lags.sort((a, b) => a - b);
@@ -242,6 +295,7 @@ async function main(): Promise<void> {
         calls: after.calls - before.calls,
         msPerPodPerMinute: discoveryMsPerPodMinute,
         shareOfOneCorePerPod: discoveryMsPerPodMinute / 60_000,
+        byStatement: discoverySince(before, after),
       },
       modelCalls: { occurrences: perOccurrence.size, expected, duplicates, misses },
       fireLagMs: { p50: quantile(lags, 0.5), p99: quantile(lags, 0.99) },
