@@ -6,11 +6,13 @@
 // announced on the scheduler's events for observers.
 import type { SchedulerEvents, SkipReason } from './events.js';
 import { FairQueue, orderFairly } from './fair-queue.js';
+import { dropOccurrence, type DropReason, type WaitingStage } from './life-cycle.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
 import { decideHere, policyOf } from './overlap.js';
 import type { Clock, LockHolder } from './ports.js';
 import type { RunResult, Slot } from './pipeline.js';
+import { RunsInFlight, type InFlight } from './runs-in-flight.js';
 import type { SchedulerSettings } from './settings.js';
 import { StealLists } from './steal-lists.js';
 import { TenantHolds } from './tenant-holds.js';
@@ -30,14 +32,6 @@ export interface DispatcherDeps {
   settled?(occurrence: Occurrence, result: RunResult): void;
 }
 
-interface InFlight {
-  occurrence: Occurrence;
-  controller: AbortController;
-  done: Promise<void>;
-  /** Its run, once claimed (a cancel names it). */
-  runId?: string;
-}
-
 export interface DispatcherSnapshot {
   busySlots: number;
   inFlight: number;
@@ -48,9 +42,7 @@ export interface DispatcherSnapshot {
 
 export class Dispatcher {
   private busySlots = 0;
-  /** Per job, its occurrences in flight here by nominal time (several: its overlap policy). */
-  private readonly inFlight = new Map<string, Map<number, InFlight>>();
-  private inFlightCount = 0;
+  private readonly inFlight = new RunsInFlight();
   private readonly waiting = new FairQueue();
   private readonly steals: StealLists;
   /** Tenants at their cap, held back for a moment. */
@@ -83,14 +75,14 @@ export class Dispatcher {
     for (const occurrence of orderFairly(occurrences)) {
       if (!occurrence.adopted) {
         const decision = this.decide(occurrence);
-        if (decision === 'skip') this.skipped(occurrence, 'overlap');
+        if (decision === 'skip') this.dropped(occurrence, 'waiting', 'overlap');
         if (decision !== 'start') continue;
       }
       const queued = this.waiting.get(occurrence.jobId);
       // The same occurrence offered again (a catch-up of one waiting here), or an older one.
       if (queued && queued.scheduledAtMs >= occurrence.scheduledAtMs) continue;
       const overtaken = this.waiting.push(occurrence);
-      if (overtaken) this.skipped(overtaken, 'expired');
+      if (overtaken) this.dropped(overtaken, 'waiting', 'expired');
       else if (room-- <= 0) this.deps.metrics.capacityDeferrals.inc();
     }
     this.drain();
@@ -99,7 +91,9 @@ export class Dispatcher {
   /** Another owner's occurrences of a tick, tried only if that owner leaves them. */
   offerStealable(owner: string, occurrences: readonly Occurrence[]): void {
     if (!this.active || occurrences.length === 0) return;
-    for (const dropped of this.steals.add(owner, occurrences)) this.skipped(dropped, 'passed_over');
+    for (const old of this.steals.add(owner, occurrences)) {
+      this.dropped(old, 'stealable', 'passed_over');
+    }
   }
 
   /** The job has an occurrence in flight or waiting here. */
@@ -109,13 +103,13 @@ export class Dispatcher {
 
   /** That occurrence of the job is in flight here. */
   inFlightAt(jobId: string, scheduledAtMs: number): boolean {
-    return this.inFlight.get(jobId)?.has(scheduledAtMs) ?? false;
+    return this.inFlight.at(jobId, scheduledAtMs) !== undefined;
   }
 
   snapshot(): DispatcherSnapshot {
     return {
       busySlots: this.busySlots,
-      inFlight: this.inFlightCount,
+      inFlight: this.inFlight.size,
       waiting: this.waiting.size,
       stealable: this.steals.size,
       cappedTenants: this.capped.size,
@@ -124,26 +118,28 @@ export class Dispatcher {
 
   /** Aborts that occurrence of the job in flight on this pod (all of the job's without one). */
   abort(jobId: string, reason: Error, scheduledAtMs?: number): void {
-    for (const [ms, run] of this.inFlight.get(jobId) ?? []) {
-      if (scheduledAtMs === undefined || ms === scheduledAtMs) run.controller.abort(reason);
+    for (const run of this.inFlight.ofJob(jobId)) {
+      if (scheduledAtMs === undefined || run.occurrence.scheduledAtMs === scheduledAtMs) {
+        run.controller.abort(reason);
+      }
     }
   }
 
   /** Aborts the job's occurrence in flight here whose claimed run is runId, if any. */
   abortRun(jobId: string, runId: string, reason: Error): void {
-    for (const run of this.inFlight.get(jobId)?.values() ?? []) {
+    for (const run of this.inFlight.ofJob(jobId)) {
       if (run.runId === runId) run.controller.abort(reason);
     }
   }
 
   /** Aborts every run in flight with the given reason. */
   abortAll(reason: Error): void {
-    for (const run of this.runs()) run.controller.abort(reason);
+    for (const run of this.inFlight.all()) run.controller.abort(reason);
   }
 
   /** Resolves true once nothing is in flight, or false after timeoutMs. */
   async waitIdle(timeoutMs: number): Promise<boolean> {
-    const all = Promise.all(this.runs().map((run) => run.done));
+    const all = Promise.all(this.inFlight.all().map((run) => run.done));
     let timer: unknown;
     const timeout = new Promise<false>((resolve) => {
       timer = this.deps.clock.setTimeout(() => resolve(false), timeoutMs);
@@ -164,16 +160,16 @@ export class Dispatcher {
     while (this.active && this.busySlots < settings.maxConcurrentRuns) {
       const own = this.nextOwn();
       if (own) {
-        this.start(own);
+        this.start(own, 'waiting');
         continue;
       }
       if (this.waiting.size > 0) return;
-      const steal = this.steals.take((occurrence) => this.skipped(occurrence, 'passed_over'));
+      const steal = this.steals.take((old) => this.dropped(old, 'stealable', 'passed_over'));
       if (!steal) return;
       // This pod runs the job itself (it owned it a moment ago): an overlap like its own.
       const decision = this.decide(steal.occurrence);
       if (decision !== 'start') {
-        if (decision === 'skip') this.skipped(steal.occurrence, 'overlap');
+        if (decision === 'skip') this.dropped(steal.occurrence, 'stealable', 'overlap');
         steal.done({ taken: false, holder: null });
         continue;
       }
@@ -186,7 +182,7 @@ export class Dispatcher {
         steal.done({ taken, holder });
         this.drain();
       };
-      void this.start(steal.occurrence, () => done(true, null)).then((result) =>
+      void this.start(steal.occurrence, 'stealable', () => done(true, null)).then((result) =>
         done(result.kind === 'ran', result.kind === 'skipped' ? (result.holder ?? null) : null),
       );
     }
@@ -203,18 +199,22 @@ export class Dispatcher {
       if (!occurrence) return undefined;
       const decision = occurrence.adopted ? 'start' : this.decide(occurrence);
       if (decision !== 'start') {
-        if (decision === 'skip') this.skipped(occurrence, 'overlap');
+        if (decision === 'skip') this.dropped(occurrence, 'waiting', 'overlap');
         continue;
       }
       if (!occurrence.adopted && nowMs - occurrence.scheduledAtMs > maxWaitMs) {
-        this.skipped(occurrence, 'expired');
+        this.dropped(occurrence, 'waiting', 'expired');
         continue;
       }
       return occurrence;
     }
   }
 
-  private start(occurrence: Occurrence, onClaimed: () => void = () => {}): Promise<RunResult> {
+  private start(
+    occurrence: Occurrence,
+    from: WaitingStage,
+    onClaimed: () => void = () => {},
+  ): Promise<RunResult> {
     const controller = new AbortController();
     this.busySlots += 1;
     let held = true;
@@ -222,6 +222,7 @@ export class Dispatcher {
     const done = new Promise<void>((resolve) => (settle = resolve));
     const run: InFlight = { occurrence, controller, done };
     const slot: Slot = {
+      from,
       claimed: (runId) => {
         run.runId = runId;
         onClaimed();
@@ -233,20 +234,14 @@ export class Dispatcher {
         this.drain();
       },
     };
-    const { jobId, scheduledAtMs } = occurrence;
-    let ofJob = this.inFlight.get(jobId);
-    if (!ofJob) this.inFlight.set(jobId, (ofJob = new Map()));
-    ofJob.set(scheduledAtMs, run);
-    this.inFlightCount += 1;
-    this.deps.metrics.inFlight.set(this.inFlightCount);
+    this.inFlight.add(run);
+    this.deps.metrics.inFlight.set(this.inFlight.size);
     const result = this.deps
       .run(occurrence, controller, slot)
       .catch((): RunResult => ({ kind: 'skipped', reason: 'db_error' }));
     return result.then((outcome) => {
-      const runs = this.inFlight.get(jobId);
-      if (runs?.delete(scheduledAtMs)) this.inFlightCount -= 1;
-      if (runs?.size === 0) this.inFlight.delete(jobId);
-      this.deps.metrics.inFlight.set(this.inFlightCount);
+      this.inFlight.delete(occurrence);
+      this.deps.metrics.inFlight.set(this.inFlight.size);
       this.settleResult(occurrence, outcome);
       settle();
       slot.release();
@@ -256,13 +251,9 @@ export class Dispatcher {
 
   /** What the job's overlap policy makes of an occurrence, given its runs in flight here. */
   private decide(occurrence: Occurrence): 'start' | 'skip' | 'ignore' {
-    const runs = this.inFlight.get(occurrence.jobId);
-    if (!runs) return 'start';
-    return decideHere(policyOf(occurrence.job), [...runs.keys()], occurrence.scheduledAtMs);
-  }
-
-  private runs(): InFlight[] {
-    return [...this.inFlight.values()].flatMap((runs) => [...runs.values()]);
+    const nominalTimes = this.inFlight.nominalTimesOf(occurrence.jobId);
+    if (!nominalTimes) return 'start';
+    return decideHere(policyOf(occurrence.job), nominalTimes, occurrence.scheduledAtMs);
   }
 
   private settleResult(occurrence: Occurrence, result: RunResult): void {
@@ -280,6 +271,13 @@ export class Dispatcher {
       }
     }
     this.skipped(occurrence, result.reason, result);
+  }
+
+  /** The dispatcher ends a waiting occurrence itself, as the life cycle says. */
+  private dropped(occurrence: Occurrence, where: WaitingStage, reason: DropReason): void {
+    const { kind, jobId, scheduledAtMs } = occurrence;
+    const input = { kind, policy: policyOf(occurrence.job), jobId, scheduledAtMs };
+    this.skipped(occurrence, dropOccurrence(input, where, reason));
   }
 
   /** Returns the skip to the owner, then announces it. */

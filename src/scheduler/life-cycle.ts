@@ -1,17 +1,28 @@
 // The life of one occurrence in one place (docs/scheduler.md, "Life cycle of an occurrence"):
 // the words the code, the logs, the metrics and the API use for it, the stages it goes through,
 // and `step`, which says what each event does to it as data (effects) for run-occurrence.ts to
-// perform. Pure: no I/O, no clock. It imports only its vocabulary, so every other module may use it.
+// perform. The dispatcher holds an occurrence in the stages before a slot (`waitFor`) and ends it
+// there itself (`dropOccurrence`); run-occurrence.ts takes it from its slot to its end. Pure: no
+// I/O, no clock. It imports only its vocabulary and lock rules, so every other module may use it.
 
 import {
   OCCURRENCE_KINDS,
   settles,
-  type LockState,
   type OccurrenceKind,
   type OverlapPolicy,
   type SkipReason,
   type Stage,
 } from './life-cycle-vocabulary.js';
+import { decideOnHeld, lockRuleOf, type HolderView, type LockRule } from './lock-rules.js';
+
+export {
+  decideOnHeld,
+  lockKeyOf,
+  lockRuleOf,
+  waitsForLock,
+  type HolderView,
+  type LockRule,
+} from './lock-rules.js';
 
 export {
   ERROR_KINDS,
@@ -33,74 +44,6 @@ export {
 
 /** The stages whose end (or failure) also frees the slot: the claim has been asked for. */
 const CLAIM_PHASE: readonly Stage[] = ['locked', 'running', 'recording'];
-
-/** Who holds a lock, as read from its value (ports.ts LockHolder is this). */
-export interface HolderView {
-  state: LockState;
-  scheduledAtMs: number;
-  podId: string;
-}
-
-/** buffer_one and cancel_other claim an occurrence first, then wait for the job's lock. */
-export const waitsForLock = (policy: OverlapPolicy): boolean =>
-  policy === 'buffer_one' || policy === 'cancel_other';
-
-/** The lock an occurrence takes: its own for allow_all (each still once), else the job's. */
-export function lockKeyOf(
-  policy: OverlapPolicy,
-  jobId: string,
-  scheduledAtMs: number,
-): string | undefined {
-  return policy === 'allow_all' ? `${jobId}@${scheduledAtMs}` : undefined;
-}
-
-/**
- * The job's lock is held: an earlier occurrence running (on any pod) makes a buffer_one
- * occurrence wait its turn and a cancel_other one stop it first; anything else is skipped.
- */
-export function decideOnHeld(
-  policy: OverlapPolicy,
-  holder: HolderView | null,
-  scheduledAtMs: number,
-): 'skip' | 'wait' | 'cancel' {
-  if (holder?.state !== 'run' || holder.scheduledAtMs >= scheduledAtMs) return 'skip';
-  if (policy === 'buffer_one') return 'wait';
-  if (policy === 'cancel_other') return 'cancel';
-  return 'skip';
-}
-
-export interface LockRule {
-  /** The key when it is not the job's own (allow_all: the occurrence's); undefined: the job's. */
-  key: string | undefined;
-  /**
-   * try: once, at the nominal time, before the claim; try_at_now: once, at this pod's now (a done
-   * marker of a later occurrence must not hide an earlier run), the run handed back if held;
-   * wait: until the earlier run lets go (the run holds its claim); none: not at all.
-   */
-  take: 'try' | 'try_at_now' | 'wait' | 'none';
-  /** Released as a "done" marker once the occurrence is settled (else the key simply goes). */
-  leavesDone: boolean;
-}
-
-/** Which lock an occurrence takes, how, and what it leaves: the one rule for every kind. */
-export function lockRuleOf(
-  kind: OccurrenceKind,
-  policy: OverlapPolicy,
-  jobId: string,
-  scheduledAtMs: number,
-): LockRule {
-  // A queued run may be queued again (its retry policy), so no marker may say it is done.
-  if (kind === 'queued') return { key: undefined, take: 'try_at_now', leavesDone: false };
-  const key = lockKeyOf(policy, jobId, scheduledAtMs);
-  // An adopted run's dead claimant's lock is freed by recovery; it only waits its turn behind
-  // an earlier run when the policy makes occurrences wait for each other.
-  if (kind === 'adopted') {
-    return waitsForLock(policy)
-      ? { key, take: 'wait', leavesDone: true }
-      : { key: undefined, take: 'none', leavesDone: true };
-  }
-  return { key, take: 'try', leavesDone: true };
-}
 
 export interface OccurrenceInput {
   kind: OccurrenceKind;
@@ -165,9 +108,44 @@ export function arrive(input: OccurrenceInput): OccurrenceState {
   return { ...input, stage, lock, token: null, claimed, announced: false };
 }
 
+/** Where an occurrence waits for a slot here: this pod's queue, or another owner's take-over list. */
+export type WaitingStage = Extract<Stage, 'waiting' | 'stealable'>;
+
+/**
+ * An occurrence as the dispatcher holds it: a fired one in this pod's queue (its owner is this
+ * pod) or in a take-over list (another owner's), a queued one taken from the database, an adopted
+ * one as it arrived (claimed, waiting).
+ */
+export function waitFor(input: OccurrenceInput, where: WaitingStage): OccurrenceState {
+  const state = arrive(input);
+  if (state.stage === 'planned') {
+    return step(state, { type: 'fired', owned: where === 'waiting' }).state;
+  }
+  return state.stage === 'queued' ? step(state, { type: 'taken' }).state : state;
+}
+
 /** The occurrence got a slot here: the transition run-occurrence.ts starts from. */
-export const startOccurrence = (input: OccurrenceInput, loaded: boolean): Transition =>
-  step({ ...arrive(input), stage: 'waiting' }, { type: 'slot', loaded });
+export const startOccurrence = (
+  input: OccurrenceInput,
+  loaded: boolean,
+  where: WaitingStage = 'waiting',
+): Transition => step(waitFor(input, where), { type: 'slot', loaded });
+
+/** Why the dispatcher itself ends an occurrence that waits for a slot. */
+export type DropReason = Extract<LifeEvent, { type: 'dropped' }>['reason'];
+
+/** The dispatcher drops a waiting occurrence: the reason its end is recorded and announced with. */
+export function dropOccurrence(
+  input: OccurrenceInput,
+  where: WaitingStage,
+  reason: DropReason,
+): SkipReason {
+  const { state } = step(waitFor(input, where), { type: 'dropped', reason });
+  if (!state.end || !('skipped' in state.end)) {
+    throw new Error(`occurrence life cycle: a drop ended in ${state.stage}`);
+  }
+  return state.end.skipped;
+}
 
 /** The one transition function: where `event` takes `state`, and what that does. */
 export function step(state: OccurrenceState, event: LifeEvent): Transition {

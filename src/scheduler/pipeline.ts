@@ -1,5 +1,6 @@
 // What the steps of an occurrence share: their dependencies, the slot they hold, their result.
 import type { SchedulerEvents, SkipReason } from './events.js';
+import type { WaitingStage } from './life-cycle.js';
 import type { LoadedJob } from './occurrence.js';
 import type { LockHolder, RunOutcome } from './ports.js';
 import type { SchedulerDeps } from './settings.js';
@@ -17,6 +18,8 @@ export interface PipelineDeps extends SchedulerDeps {
 
 /** The slot the dispatcher lent. */
 export interface Slot {
+  /** Where the occurrence waited for it: this pod's queue, or another owner's take-over list. */
+  readonly from: WaitingStage;
   /** The lock and the claim are this pod's: the occurrence will run here, as that run. */
   claimed(runId: string): void;
   /** Freed as soon as the agent has answered (idempotent). */

@@ -33,6 +33,7 @@ export async function runOccurrence(
   let move: Transition = startOccurrence(
     { kind, policy: policyOf(loaded), jobId, scheduledAtMs },
     loaded !== undefined,
+    slot.from,
   );
   try {
     for (;;) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   abandon,
   arrive,
+  dropOccurrence,
   ERROR_KINDS,
   LOCK_STATES,
   lockRuleOf,
@@ -15,6 +16,7 @@ import {
   STAGES,
   startOccurrence,
   step,
+  waitFor,
   type Effect,
   type HolderView,
   type LifeEvent,
@@ -304,6 +306,28 @@ describe('before the slot: timeline, queue, take-over lists, dispatcher', () => 
       expect(move.effects).toEqual([{ type: 'skip', reason }]);
     }
   });
+
+  it("waitFor: where the dispatcher holds each kind, through the life cycle's own moves", () => {
+    expect(waitFor(input('scheduled'), 'waiting').stage).toBe('waiting');
+    expect(waitFor(input('catchup'), 'stealable').stage).toBe('stealable');
+    expect(waitFor(input('queued'), 'waiting')).toMatchObject({ stage: 'waiting', claimed: true });
+    expect(waitFor(input('adopted'), 'waiting')).toMatchObject({ stage: 'waiting', claimed: true });
+  });
+
+  it('a taken-over occurrence starts from its take-over list like an own one', () => {
+    const own = startOccurrence(input('scheduled'), true, 'waiting');
+    const taken = startOccurrence(input('scheduled'), true, 'stealable');
+    expect(taken).toEqual(own);
+  });
+
+  it.each(['overlap', 'expired', 'passed_over'] as const)(
+    'dropOccurrence (%s): the skip the dispatcher announces',
+    (reason) => {
+      expect(dropOccurrence(input('scheduled'), 'waiting', reason)).toBe(reason);
+      expect(dropOccurrence(input('manual'), 'stealable', reason)).toBe(reason);
+      expect(settles(dropOccurrence(input('catchup'), 'waiting', reason))).toBe(true);
+    },
+  );
 
   it('refuses a move the life cycle does not have', () => {
     expect(() => step(arrive(input('scheduled')), answered)).toThrow(/no move from planned/);
