@@ -29,6 +29,8 @@ export interface BenchArgs {
   absorbLimitS: number;
   /** Write V8 CPU profiles of the HermesX replicas here (summarised by bench/profile-summary.ts). */
   cpuProf?: string;
+  /** More node flags for the HermesX replicas (an experiment: --node-flags "--heap-growing-percent=0"). */
+  nodeFlags: string[];
   /** Keep the work directory (worker run logs, Redis and PostgreSQL data) for a look afterwards. */
   keep: boolean;
   /** W5 / W5t (HermesX only): the big tenant's jobs, the small tenants, the model's latency. */
@@ -64,6 +66,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --limit S                  W3: bound of a replica's cold start with every job (90)
   --absorb-limit S           W3: bound of the wait for replicas to take the jobs by notification (10)
   --cpu-prof DIR             write V8 CPU profiles of the HermesX replicas into DIR
+  --node-flags "FLAGS"       more node flags for the HermesX replicas (e.g. "--heap-growing-percent=0")
   --keep yes                 keep the work directory (BullMQ run logs, data) and print its path
 contention (HermesX only; BullMQ is not started when only these are chosen):
   --workloads w5,w5t         w5: one tenant's backlog and small tenants' jobs all due at the same
@@ -94,7 +97,7 @@ const CONTENTION = {
 
 const PRESETS: Record<
   BenchArgs['size'],
-  Omit<BenchArgs, 'size' | 'databaseUrl' | 'redisUrl' | 'out' | 'keep'>
+  Omit<BenchArgs, 'size' | 'databaseUrl' | 'redisUrl' | 'out' | 'keep' | 'nodeFlags'>
 > = {
   default: {
     jobs: 10_000,
@@ -148,7 +151,7 @@ export function parseArgs(argv: string[]): BenchArgs {
   }
   const size = (values.get('size') ?? 'default') as BenchArgs['size'];
   if (!(size in PRESETS)) throw new UsageError(`--size must be tiny or default`);
-  const args: BenchArgs = { size, ...PRESETS[size], keep: false };
+  const args: BenchArgs = { size, ...PRESETS[size], keep: false, nodeFlags: [] };
   const int = (key: string, min: number) => {
     const text = values.get(key);
     if (text === undefined) return undefined;
@@ -222,6 +225,7 @@ export function parseArgs(argv: string[]): BenchArgs {
   args.redisUrl = values.get('redis-url');
   args.out = values.get('out');
   args.cpuProf = values.get('cpu-prof');
+  args.nodeFlags = (values.get('node-flags') ?? '').split(' ').filter(Boolean);
   args.keep = values.get('keep') === 'yes';
   const known = new Set([
     'size',
@@ -241,6 +245,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     'limit',
     'absorb-limit',
     'cpu-prof',
+    'node-flags',
     'keep',
     'contention-jobs',
     'contention-tenants',

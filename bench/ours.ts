@@ -18,6 +18,7 @@ export interface HermesOptions {
   db: pg.Client;
   redisMemory: () => Promise<number>;
   cpuProfileDir?: string;
+  nodeFlags?: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,7 +49,7 @@ export class Hermes implements System {
   }
 
   private podSettings(podId: string) {
-    const { databaseUrl, redisUrl, llmUrl, maxConcurrentRuns, cpuProfileDir } = this.o;
+    const { databaseUrl, redisUrl, llmUrl, maxConcurrentRuns, cpuProfileDir, nodeFlags } = this.o;
     return {
       databaseUrl,
       redisUrl,
@@ -56,6 +57,7 @@ export class Hermes implements System {
       podId,
       maxConcurrentRuns,
       ...(cpuProfileDir ? { cpuProfileDir } : {}),
+      ...(nodeFlags ? { nodeFlags } : {}),
     };
   }
 

@@ -190,6 +190,7 @@ async function main(): Promise<number> {
               maxConcurrentRuns: args.concurrency,
               db,
               ...(args.cpuProf ? { cpuProfileDir: path.resolve(args.cpuProf) } : {}),
+              nodeFlags: args.nodeFlags,
             })
           : new Bull({
               ...common,

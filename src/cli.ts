@@ -11,7 +11,6 @@ import {
 } from './config.js';
 import { checkLoginRole } from './db/login-role.js';
 import { MigrationError, migrate } from './db/migrate.js';
-import { boundHeapGrowth } from './heap-growth.js';
 import { createLogger, type Logger } from './log.js';
 import { startService } from './main.js';
 import { waitForSignal } from './cli-signals.js';
@@ -125,7 +124,6 @@ async function main(argv: string[]): Promise<number> {
 
 async function runService(config: Config, log: Logger): Promise<number> {
   for (const warning of checkSecretStrength(config)) log.warn(warning);
-  boundHeapGrowth();
   const service = await startService(config, log);
   // Listening now: a SIGTERM from here on must stop the service, not kill the process.
   const signal = waitForSignal();

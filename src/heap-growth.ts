@@ -2,17 +2,29 @@
 // up to 4x on its own when a process allocates fast, and planning a million-job import does: a
 // pod whose live heap is ~30 MB grew to ~150 MB of heap, ~220 MB RSS (docs/benchmarks.md,
 // "Memory at a million jobs"). At 1.5x a full collection comes sooner; it marks only the small
-// live heap, so it costs little, and the peak stays where 10,000 jobs put it.
+// live heap, so the peak stays where 10,000 jobs put it. The bound holds only while the planning
+// sweep works through an import: kept on, it cost a W2 burst ~6 % (more full collections of the
+// burst's garbage), where V8's own growth is the better trade.
 import { setFlagsFromString } from 'node:v8';
 
 export const HEAP_GROWING_PERCENT = 50;
 
-/**
- * Applies the growth bound, unless node was started with its own (--heap-growing-percent=N).
- * Returns whether it did.
- */
-export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return false;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  return true;
+export interface HeapGrowth {
+  /** False when node was started with its own --heap-growing-percent: it is left alone. */
+  readonly managed: boolean;
+  /** Bounds the growth (true) or gives V8 its own back (false). */
+  setBounded(bounded: boolean): void;
+}
+
+export function createHeapGrowth(execArgv: readonly string[] = process.execArgv): HeapGrowth {
+  const managed = !execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg));
+  let current = false;
+  return {
+    managed,
+    setBounded(bounded) {
+      if (!managed || bounded === current) return;
+      current = bounded;
+      setFlagsFromString(`--heap-growing-percent=${bounded ? HEAP_GROWING_PERCENT : 0}`);
+    },
+  };
 }

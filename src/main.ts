@@ -26,6 +26,7 @@ import { createPgJobStore } from './db/job-store.js';
 import { systemClock } from './scheduler/ports.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
+import { createHeapGrowth } from './heap-growth.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { readQueueStats } from './webhooks/outbox.js';
 import { sealSecretsAtStart } from './webhooks/secret-seal.js';
@@ -98,6 +99,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
   if (redis) {
+    const heapGrowth = createHeapGrowth();
     scheduler = new Scheduler({
       store: createPgJobStore(pool, config.podId),
       locks: createRedisLockStore(redis, config.podId, await loadInstallationId(pool)),
@@ -120,6 +122,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       settings: schedulerSettings(config),
       results: objects,
       prepareTenants: (tenantIds) => contexts.warm(tenantIds),
+      onBulkPlanning: (underway) => heapGrowth.setBounded(underway),
     });
     const running = scheduler;
     listener = listenForJobChanges({

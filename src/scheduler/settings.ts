@@ -51,4 +51,9 @@ export interface SchedulerDeps {
    * runner can read what their runs need before they fire (src/agent/run-context.ts).
    */
   prepareTenants?: (tenantIds: readonly string[]) => void;
+  /**
+   * Told when the planning sweep starts planning batch after batch (an import, a bulk re-plan)
+   * and when it has caught up: the process bounds its heap's growth meanwhile (src/heap-growth.ts).
+   */
+  onBulkPlanning?: (underway: boolean) => void;
 }

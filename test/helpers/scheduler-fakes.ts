@@ -889,6 +889,7 @@ export class World {
       /** This pod's own view of the database (default: the shared store). */
       store?: JobStore;
       prepareTenants?: (tenantIds: readonly string[]) => void;
+      onBulkPlanning?: (underway: boolean) => void;
     } = {},
   ): Pod {
     const podId = options.podId ?? `pod-${this.pods.length + 1}`;
@@ -906,6 +907,7 @@ export class World {
       metrics,
       settings: { ...DEFAULT_SETTINGS, ...options.settings, podId },
       prepareTenants: options.prepareTenants,
+      onBulkPlanning: options.onBulkPlanning,
     });
     const pod: Pod = {
       podId,

@@ -99,6 +99,23 @@ describe('Scheduler: the due window', () => {
     expect(world.runner.calls.filter((c) => c.request.jobId !== perSecond.id)).toEqual([]);
   });
 
+  it('says when the sweep starts working through an import, and when it has caught up', async () => {
+    const world = new World(T0);
+    const told: boolean[] = [];
+    start(world.pod({ onBulkPlanning: (underway) => told.push(underway) }));
+    await world.clock.advanceTo(at('00:00:03'));
+    // Nothing to plan yet: nothing said.
+    expect(told).toEqual([]);
+    // A batch takes 200 ms, so the sweep's 300 ms rounds end on full batches, as in an import.
+    world.store.methodLatencyMs.planJobs = 200;
+    const jobs = Array.from({ length: 5500 }, (_, i) =>
+      world.store.addJob({ schedule: `0 ${i % 60} 12 * * *` }),
+    );
+    await world.clock.advanceTo(at('00:00:12'));
+    expect(told).toEqual([true, false]);
+    for (const job of jobs) expect(world.store.job(job.id).nextRunAt).not.toBeNull();
+  });
+
   it('tells the runner which tenants have jobs due within the look-ahead, at each read', async () => {
     const world = new World(T0);
     const soon = 'aaaaaaaa-0000-4000-8000-000000000001';

@@ -52,6 +52,8 @@ export class WindowReader implements Service {
    */
   private nextFullReadMs = 0;
   private overdueUpTo: DueKey | null = null;
+  /** The sweep's last round ended on a full batch: there is more to plan (an import). */
+  private bulkPlanning = false;
 
   constructor(private readonly room: WindowReaderDeps) {}
 
@@ -178,16 +180,25 @@ export class WindowReader implements Service {
     const { clock } = this.room.deps;
     const startedMs = clock.now();
     let planned = 0;
+    let full: boolean;
     for (;;) {
       const count = await planBatch(this.room.window, null);
       planned += count;
-      if (count < PLAN_BATCH || !this.running) break;
+      full = count >= PLAN_BATCH;
+      if (!full || !this.running) break;
       if (clock.now() - startedMs >= PLAN_BUDGET_MS) {
         this.planLoop?.kick();
         break;
       }
     }
+    this.noteBulkPlanning(full);
     if (planned > 0) this.readWholeWindow();
+  }
+
+  private noteBulkPlanning(underway: boolean): void {
+    if (underway === this.bulkPlanning) return;
+    this.bulkPlanning = underway;
+    this.room.deps.onBulkPlanning?.(underway);
   }
 
   /** Reads the whole window now. */
