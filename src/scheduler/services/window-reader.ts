@@ -52,7 +52,7 @@ export class WindowReader implements Service {
    */
   private nextFullReadMs = 0;
   private overdueUpTo: DueKey | null = null;
-  /** The sweep's last round ended on a full batch: there is more to plan (an import). */
+  /** An import is being planned (see noteBulkPlanning). */
   private bulkPlanning = false;
 
   constructor(private readonly room: WindowReaderDeps) {}
@@ -180,22 +180,26 @@ export class WindowReader implements Service {
     const { clock } = this.room.deps;
     const startedMs = clock.now();
     let planned = 0;
-    let full: boolean;
     for (;;) {
       const count = await planBatch(this.room.window, null);
       planned += count;
-      full = count >= PLAN_BATCH;
-      if (!full || !this.running) break;
+      if (count < PLAN_BATCH || !this.running) break;
       if (clock.now() - startedMs >= PLAN_BUDGET_MS) {
         this.planLoop?.kick();
         break;
       }
     }
-    this.noteBulkPlanning(full);
+    this.noteBulkPlanning(planned);
     if (planned > 0) this.readWholeWindow();
   }
 
-  private noteBulkPlanning(underway: boolean): void {
+  /**
+   * An import is under way from a round that planned half a batch or more, and over once a round
+   * finds nothing: pods sweeping side by side skip each other's locked rows, so a round in the
+   * middle of an import may end on a short batch.
+   */
+  private noteBulkPlanning(planned: number): void {
+    const underway = planned >= PLAN_BATCH / 2 ? true : planned === 0 ? false : this.bulkPlanning;
     if (underway === this.bulkPlanning) return;
     this.bulkPlanning = underway;
     this.room.deps.onBulkPlanning?.(underway);
