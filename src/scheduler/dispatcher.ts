@@ -9,7 +9,7 @@ import { FairQueue, orderFairly } from './fair-queue.js';
 import { dropOccurrence, type DropReason, type WaitingStage } from './life-cycle.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
-import { decideHere, policyOf } from './overlap.js';
+import { decideHere, lifeInputOf, policyOf } from './overlap.js';
 import type { Clock, LockHolder } from './ports.js';
 import type { RunResult, Slot } from './pipeline.js';
 import { RunsInFlight, type InFlight } from './runs-in-flight.js';
@@ -275,9 +275,10 @@ export class Dispatcher {
 
   /** The dispatcher ends a waiting occurrence itself, as the life cycle says. */
   private dropped(occurrence: Occurrence, where: WaitingStage, reason: DropReason): void {
-    const { kind, jobId, scheduledAtMs } = occurrence;
-    const input = { kind, policy: policyOf(occurrence.job), jobId, scheduledAtMs };
-    this.skipped(occurrence, dropOccurrence(input, where, reason));
+    this.skipped(
+      occurrence,
+      dropOccurrence(lifeInputOf(occurrence, occurrence.job), where, reason),
+    );
   }
 
   /** Returns the skip to the owner, then announces it. */

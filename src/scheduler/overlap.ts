@@ -3,13 +3,19 @@
 // the runs in flight on this pod. What the policy makes of the job's lock (which tells about runs
 // on every pod: its key, a held lock, a wait) is part of the life cycle (life-cycle.ts), whose
 // rules are re-exported here.
-import { waitsForLock, type OverlapPolicy } from './life-cycle.js';
-import type { LoadedJob } from './occurrence.js';
+import { waitsForLock, type OccurrenceInput, type OverlapPolicy } from './life-cycle.js';
+import type { LoadedJob, Occurrence } from './occurrence.js';
 
 export { decideOnHeld, lockKeyOf, waitsForLock } from './life-cycle.js';
 export type { OverlapPolicy };
 
 export const policyOf = (job: LoadedJob | undefined): OverlapPolicy => job?.job.overlap ?? 'skip';
+
+/** What the life cycle knows of an occurrence: its kind, its job's policy, its job and instant. */
+export const lifeInputOf = (
+  { kind, jobId, scheduledAtMs }: Occurrence,
+  job: LoadedJob | undefined,
+): OccurrenceInput => ({ kind, policy: policyOf(job), jobId, scheduledAtMs });
 
 /**
  * An occurrence of a job with runs in flight on this pod (their nominal times): start it (the

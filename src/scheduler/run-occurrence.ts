@@ -14,7 +14,7 @@ import {
   type Transition,
 } from './life-cycle.js';
 import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
-import { policyOf } from './overlap.js';
+import { lifeInputOf } from './overlap.js';
 import type { ClaimAnswer, ClaimedRun, LockHolder, RunOrigin } from './ports.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
 import { handBack, tryQueuedRunLock } from './queued-runs.js';
@@ -28,10 +28,9 @@ export async function runOccurrence(
   slot: Slot,
 ): Promise<RunResult> {
   const loaded = occurrence.job ?? deps.lookup(occurrence.jobId);
-  const { kind, jobId, scheduledAtMs } = occurrence;
   const here: Here = { deps, occurrence, loaded, controller, slot, run: occurrence.adopted };
   let move: Transition = startOccurrence(
-    { kind, policy: policyOf(loaded), jobId, scheduledAtMs },
+    lifeInputOf(occurrence, loaded),
     loaded !== undefined,
     slot.from,
   );
