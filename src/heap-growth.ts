@@ -7,7 +7,7 @@
 // burst's garbage), where V8's own growth is the better trade.
 import { setFlagsFromString } from 'node:v8';
 
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 export interface HeapGrowth {
   /** False when node was started with its own --heap-growing-percent: it is left alone. */
@@ -16,7 +16,10 @@ export interface HeapGrowth {
   setBounded(bounded: boolean): void;
 }
 
-export function createHeapGrowth(execArgv: readonly string[] = process.execArgv): HeapGrowth {
+export function createHeapGrowth(
+  execArgv: readonly string[] = process.execArgv,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): HeapGrowth {
   const managed = !execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg));
   let current = false;
   return {
@@ -24,7 +27,7 @@ export function createHeapGrowth(execArgv: readonly string[] = process.execArgv)
     setBounded(bounded) {
       if (!managed || bounded === current) return;
       current = bounded;
-      setFlagsFromString(`--heap-growing-percent=${bounded ? HEAP_GROWING_PERCENT : 0}`);
+      setFlags(`--heap-growing-percent=${bounded ? HEAP_GROWING_PERCENT : 0}`);
     },
   };
 }
