@@ -138,6 +138,10 @@ const PRESETS: Record<
   },
 };
 
+/** The flags of a `--node-flags "--a --b"` option, one per word. */
+export const splitNodeFlags = (text: string | undefined): string[] =>
+  (text ?? '').split(' ').filter(Boolean);
+
 export function parseArgs(argv: string[]): BenchArgs {
   const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -225,7 +229,7 @@ export function parseArgs(argv: string[]): BenchArgs {
   args.redisUrl = values.get('redis-url');
   args.out = values.get('out');
   args.cpuProf = values.get('cpu-prof');
-  args.nodeFlags = (values.get('node-flags') ?? '').split(' ').filter(Boolean);
+  args.nodeFlags = splitNodeFlags(values.get('node-flags'));
   args.keep = values.get('keep') === 'yes';
   const known = new Set([
     'size',

@@ -24,6 +24,7 @@ import {
   withClient,
   type PodProcess,
 } from './infra.js';
+import { splitNodeFlags } from './args.js';
 import { procSample, stopAll } from './procs.js';
 
 interface Options {
@@ -52,9 +53,9 @@ function parseOptions(argv: string[]): Options {
     observeS: value('observe-s', 120),
     latencyMs: value('latency-ms', 50),
     from: argv[argv.indexOf('--from') + 1] === 'src' && argv.includes('--from') ? 'src' : 'dist',
-    nodeFlags: argv.includes('--node-flags')
-      ? (argv[argv.indexOf('--node-flags') + 1] ?? '').split(' ').filter(Boolean)
-      : [],
+    nodeFlags: splitNodeFlags(
+      argv.includes('--node-flags') ? argv[argv.indexOf('--node-flags') + 1] : undefined,
+    ),
   };
 }
 
