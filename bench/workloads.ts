@@ -43,7 +43,13 @@ export interface WindowResult {
   eventLoopMaxMs: Record<string, number>;
   events: string[];
   /** W2: the nominal second, and the time (ms after it) by which every run had started. */
-  burst?: { nominalMs: number; allStartedMs: number; within2s: number };
+  burst?: {
+    nominalMs: number;
+    allStartedMs: number;
+    within2s: number;
+    /** Runs started in each half second after the nominal one: the burst's ramp. */
+    startsPerHalfSecond: number[];
+  };
 }
 
 export interface ScaleOutcome {
@@ -261,7 +267,13 @@ export async function runBurst(
   );
   const allStartedMs = result.acc.lag.max;
   const within2s = result.acc.lags.filter((lag) => lag <= 2000).length;
-  result.burst = { nominalMs, allStartedMs, within2s };
+  const startsPerHalfSecond: number[] = [];
+  for (const lag of result.acc.lags) {
+    const bucket = Math.max(0, Math.floor(lag / 500));
+    while (startsPerHalfSecond.length <= bucket) startsPerHalfSecond.push(0);
+    startsPerHalfSecond[bucket] = (startsPerHalfSecond[bucket] ?? 0) + 1;
+  }
+  result.burst = { nominalMs, allStartedMs, within2s, startsPerHalfSecond };
   await unloadQuietly(ctx, system, result);
   return result;
 }

@@ -32,6 +32,10 @@ cron_job_runs.detail jsonb
 cron_job_runs.attempt integer NOT NULL DEFAULT 1
 cron_job_runs.not_before timestamp with time zone
 cron_job_runs.previous_attempts jsonb NOT NULL DEFAULT '[]'::jsonb
+cron_job_runs_in_flight.run_id uuid NOT NULL
+cron_job_runs_in_flight.cron_job_id uuid NOT NULL
+cron_job_runs_in_flight.tenant_id uuid NOT NULL
+cron_job_runs_in_flight.scheduled_at timestamp with time zone NOT NULL
 cron_jobs.id uuid NOT NULL DEFAULT gen_random_uuid()
 cron_jobs.tenant_id uuid NOT NULL
 cron_jobs.name text NOT NULL
@@ -187,6 +191,7 @@ cron_job_runs cron_job_runs_result_bytes_check CHECK ((result_bytes >= 0))
 cron_job_runs cron_job_runs_result_inline_check CHECK ((octet_length(result) <= 8192))
 cron_job_runs cron_job_runs_result_object_key_check CHECK ((length(result_object_key) <= 512))
 cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
+cron_job_runs_in_flight cron_job_runs_in_flight_pkey PRIMARY KEY (run_id)
 cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
 cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <= 3600000)))
@@ -283,6 +288,9 @@ CREATE INDEX cron_job_runs_queued_idx ON ONLY public.cron_job_runs USING btree (
 CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE INDEX cron_job_runs_tenant_queued_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = 'queued'::text)
 CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
+CREATE INDEX cron_job_runs_in_flight_job_idx ON public.cron_job_runs_in_flight USING btree (cron_job_id)
+CREATE UNIQUE INDEX cron_job_runs_in_flight_pkey ON public.cron_job_runs_in_flight USING btree (run_id)
+CREATE INDEX cron_job_runs_in_flight_tenant_idx ON public.cron_job_runs_in_flight USING btree (tenant_id)
 CREATE INDEX cron_jobs_deleted_idx ON public.cron_jobs USING btree (deleted_at) WHERE (deleted_at IS NOT NULL)
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE (enabled AND (deleted_at IS NULL))
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
@@ -320,6 +328,7 @@ CREATE INDEX webhook_endpoints_tenant_idx ON public.webhook_endpoints USING btre
 -- row-level security
 api_keys rls=true force=true
 cron_job_runs rls=true force=true
+cron_job_runs_in_flight rls=true force=true
 cron_jobs rls=true force=true
 cron_run_tool_calls rls=true force=true
 idempotency_keys rls=true force=true
@@ -350,6 +359,7 @@ cron_job_runs cron_job_runs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id 
 cron_job_runs cron_job_runs_owner ALL TO <owner> USING (true) WITH CHECK (true)
 cron_job_runs cron_job_runs_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
 cron_job_runs cron_job_runs_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+cron_job_runs_in_flight cron_job_runs_in_flight_owner ALL TO <owner> USING (true) WITH CHECK (true)
 cron_jobs cron_jobs_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
 cron_jobs cron_jobs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
 cron_jobs cron_jobs_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -391,6 +401,10 @@ webhook_endpoints webhook_endpoints_select SELECT TO hermesx_app USING ((tenant_
 webhook_endpoints webhook_endpoints_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 
 -- triggers
+CREATE TRIGGER cron_job_runs_in_flight_delete AFTER DELETE ON public.cron_job_runs REFERENCING OLD TABLE AS old_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_removed()
+CREATE TRIGGER cron_job_runs_in_flight_insert AFTER INSERT ON public.cron_job_runs REFERENCING NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_added()
+CREATE TRIGGER cron_job_runs_in_flight_truncate AFTER TRUNCATE ON public.cron_job_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_cleared()
+CREATE TRIGGER cron_job_runs_in_flight_update AFTER UPDATE ON public.cron_job_runs REFERENCING NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_changed()
 CREATE TRIGGER cron_job_runs_retry_attempt BEFORE UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = 'failed'::text) AND (old.status = ANY (ARRAY['claimed'::text, 'running'::text])))) EXECUTE FUNCTION cron_job_runs_retry_attempt()
 CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
@@ -417,6 +431,10 @@ app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
 cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
+cron_job_runs_in_flight_added() SECURITY DEFINER execute:
+cron_job_runs_in_flight_changed() SECURITY DEFINER execute:
+cron_job_runs_in_flight_cleared() SECURITY DEFINER execute:
+cron_job_runs_in_flight_removed() SECURITY DEFINER execute:
 cron_job_runs_retry_attempt() INVOKER execute:  +PUBLIC
 cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
 cron_jobs_notify() INVOKER execute:  +PUBLIC
@@ -435,7 +453,7 @@ scheduler_claim_waiting(p_job_id uuid, p_scheduled_at timestamp with time zone, 
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
 scheduler_due_jobs(p_until timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFINER execute: hermesx_app
-scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[]) SECURITY DEFINER execute: hermesx_app
+scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[], p_scheduled_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
@@ -552,6 +570,61 @@ AS $function$
         CASE WHEN policy.qual IS NULL THEN '' ELSE format(' USING (%s)', policy.qual) END,
         CASE WHEN policy.withcheck IS NULL THEN '' ELSE format(' WITH CHECK (%s)', policy.withcheck) END);
     END LOOP;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_job_runs_in_flight_added()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    INSERT INTO cron_job_runs_in_flight (run_id, cron_job_id, tenant_id, scheduled_at)
+    SELECT n.id, n.cron_job_id, n.tenant_id, n.scheduled_at
+      FROM new_runs n
+     WHERE n.status IN ('claimed', 'running')
+    ON CONFLICT (run_id) DO NOTHING;
+    RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_job_runs_in_flight_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    DELETE FROM cron_job_runs_in_flight f
+     USING new_runs n
+     WHERE f.run_id = n.id AND n.status NOT IN ('claimed', 'running');
+    INSERT INTO cron_job_runs_in_flight (run_id, cron_job_id, tenant_id, scheduled_at)
+    SELECT n.id, n.cron_job_id, n.tenant_id, n.scheduled_at
+      FROM new_runs n
+     WHERE n.status IN ('claimed', 'running')
+    ON CONFLICT (run_id) DO NOTHING;
+    RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_job_runs_in_flight_cleared()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    DELETE FROM cron_job_runs_in_flight;
+    RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_job_runs_in_flight_removed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    DELETE FROM cron_job_runs_in_flight f USING old_runs o WHERE f.run_id = o.id;
+    RETURN NULL;
   END
   $function$
 CREATE OR REPLACE FUNCTION public.cron_job_runs_retry_attempt()
@@ -824,13 +897,13 @@ AS $function$
        WHERE j.live AND t.deleted_at IS NULL
          -- overlap 'allow_all': occurrences of the job run side by side (each once, by the key).
          AND (j.overlap = 'allow_all'
-              OR NOT EXISTS (SELECT 1 FROM cron_job_runs x
-                              WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running')))
+              OR NOT EXISTS (SELECT 1 FROM cron_job_runs_in_flight x
+                              WHERE x.cron_job_id = i.job_id))
     ), room AS (
       SELECT c.*, CASE WHEN coalesce(c.cap, 0) = 0 THEN true
                        ELSE c.rank_in_tenant <= c.cap - (
-                         SELECT count(*) FROM cron_job_runs a
-                          WHERE a.tenant_id = c.tenant_id AND a.status IN ('claimed', 'running'))
+                         SELECT count(*) FROM cron_job_runs_in_flight a
+                          WHERE a.tenant_id = c.tenant_id)
                   END AS admitted
         FROM candidate c
     ), claimed AS (
@@ -883,16 +956,14 @@ AS $function$
       PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:tenant-cap:' || v_job.tenant_id::text, 0));
     END IF;
     PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:overlap:' || p_job_id::text, 0));
-    IF (SELECT count(*) FROM cron_job_runs x
-         WHERE x.cron_job_id = p_job_id AND x.status IN ('claimed', 'running')
-           AND x.scheduled_at <> p_scheduled_at) >= 2 THEN
+    IF (SELECT count(*) FROM cron_job_runs_in_flight x
+         WHERE x.cron_job_id = p_job_id AND x.scheduled_at <> p_scheduled_at) >= 2 THEN
       RETURN QUERY SELECT NULL::uuid, NULL::text, NULL::text, 'overlap'::text, NULL::integer,
                           NULL::text;
       RETURN;
     END IF;
-    IF coalesce(v_cap, 0) > 0 AND (SELECT count(*) FROM cron_job_runs a
-                                    WHERE a.tenant_id = v_job.tenant_id
-                                      AND a.status IN ('claimed', 'running')) >= v_cap THEN
+    IF coalesce(v_cap, 0) > 0 AND (SELECT count(*) FROM cron_job_runs_in_flight a
+                                    WHERE a.tenant_id = v_job.tenant_id) >= v_cap THEN
       RETURN QUERY SELECT NULL::uuid, NULL::text, NULL::text, 'capped'::text, NULL::integer,
                           NULL::text;
       RETURN;
@@ -970,7 +1041,7 @@ AS $function$
     )
     SELECT f.id, f.cron_job_id, f.status = 'queued' FROM failed f
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[] DEFAULT NULL::jsonb[])
+CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[] DEFAULT NULL::jsonb[], p_scheduled_ats timestamp with time zone[] DEFAULT NULL::timestamp with time zone[])
  RETURNS TABLE(run_id uuid, requeued boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -979,7 +1050,14 @@ CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success b
  SET enable_bitmapscan TO 'off'
 AS $function$
   #variable_conflict use_column
+  DECLARE
+    -- Plain values, so the generic plan prunes partitions when it starts; unknown: all of them.
+    v_from timestamptz := '-infinity';
+    v_to timestamptz := 'infinity';
   BEGIN
+    IF p_scheduled_ats IS NOT NULL AND array_position(p_scheduled_ats, NULL) IS NULL THEN
+      SELECT min(s), max(s) INTO v_from, v_to FROM unnest(p_scheduled_ats) AS s;
+    END IF;
     RETURN QUERY
     WITH input AS (
       SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
@@ -1000,6 +1078,7 @@ AS $function$
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
+         AND r.scheduled_at BETWEEN v_from AND v_to
       RETURNING r.id, r.cron_job_id, r.started_at, r.status, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
@@ -1217,6 +1296,11 @@ AS $function$
           AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.id = o.run_id)
         LIMIT p_delete_limit);
 
+    DELETE FROM cron_job_runs_in_flight f
+     WHERE NOT EXISTS (SELECT 1 FROM cron_job_runs r
+                        WHERE r.id = f.run_id AND r.scheduled_at = f.scheduled_at
+                          AND r.status IN ('claimed', 'running'));
+
     WITH purged AS (
       DELETE FROM cron_jobs j
        WHERE j.id IN (
@@ -1276,8 +1360,8 @@ AS $function$
        WHERE EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
                       WHERE j.id = q.cron_job_id AND j.enabled AND j.deleted_at IS NULL
                         AND t.deleted_at IS NULL)
-         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
-                          WHERE x.cron_job_id = q.cron_job_id AND x.status IN ('claimed', 'running'))
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs_in_flight x
+                          WHERE x.cron_job_id = q.cron_job_id)
        ORDER BY q.cron_job_id, q.not_before, q.id
     ), ranked AS (
       SELECT h.*, tn.max_concurrent_runs AS cap,
@@ -1287,9 +1371,8 @@ AS $function$
       -- Round-robin over tenants (each one's oldest first), within each capped tenant's room.
       SELECT k.id, k.scheduled_at FROM ranked k
        WHERE coalesce(k.cap, 0) = 0
-          OR k.rank_in_tenant <= k.cap - (SELECT count(*) FROM cron_job_runs a
-                                           WHERE a.tenant_id = k.tenant_id
-                                             AND a.status IN ('claimed', 'running'))
+          OR k.rank_in_tenant <= k.cap - (SELECT count(*) FROM cron_job_runs_in_flight a
+                                           WHERE a.tenant_id = k.tenant_id)
        ORDER BY k.rank_in_tenant, k.not_before, k.id
        LIMIT p_limit
     ), locked AS (

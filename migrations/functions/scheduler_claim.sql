@@ -10,7 +10,8 @@
 -- once) is claimed straight into 'running', with model_called_at, its first attempt and origin,
 -- as scheduler_mark_sent would write them: one round trip before the request leaves instead of
 -- two. Without one (NULL: a run that may wait) it is 'claimed', for adoption if the pod dies.
--- A claimed run also carries what its agent reads (the job's preloaded skills, whether it is
+-- Runs in flight are counted in cron_job_runs_in_flight (migration 313): one probe, however many
+-- day partitions the history has. A claimed run also carries what its agent reads (the job's preloaded skills, whether it is
 -- shown the previous result, the tenant's run_context_version), so it needs no read of its own.
 CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                                 p_next_run_ats timestamptz[], p_pod_id text,
@@ -56,13 +57,13 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
        WHERE j.live AND t.deleted_at IS NULL
          -- overlap 'allow_all': occurrences of the job run side by side (each once, by the key).
          AND (j.overlap = 'allow_all'
-              OR NOT EXISTS (SELECT 1 FROM cron_job_runs x
-                              WHERE x.cron_job_id = i.job_id AND x.status IN ('claimed', 'running')))
+              OR NOT EXISTS (SELECT 1 FROM cron_job_runs_in_flight x
+                              WHERE x.cron_job_id = i.job_id))
     ), room AS (
       SELECT c.*, CASE WHEN coalesce(c.cap, 0) = 0 THEN true
                        ELSE c.rank_in_tenant <= c.cap - (
-                         SELECT count(*) FROM cron_job_runs a
-                          WHERE a.tenant_id = c.tenant_id AND a.status IN ('claimed', 'running'))
+                         SELECT count(*) FROM cron_job_runs_in_flight a
+                          WHERE a.tenant_id = c.tenant_id)
                   END AS admitted
         FROM candidate c
     ), claimed AS (

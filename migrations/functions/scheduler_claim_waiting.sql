@@ -30,16 +30,14 @@ CREATE FUNCTION scheduler_claim_waiting(p_job_id uuid, p_scheduled_at timestampt
       PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:tenant-cap:' || v_job.tenant_id::text, 0));
     END IF;
     PERFORM pg_advisory_xact_lock(hashtextextended('hermesx:overlap:' || p_job_id::text, 0));
-    IF (SELECT count(*) FROM cron_job_runs x
-         WHERE x.cron_job_id = p_job_id AND x.status IN ('claimed', 'running')
-           AND x.scheduled_at <> p_scheduled_at) >= 2 THEN
+    IF (SELECT count(*) FROM cron_job_runs_in_flight x
+         WHERE x.cron_job_id = p_job_id AND x.scheduled_at <> p_scheduled_at) >= 2 THEN
       RETURN QUERY SELECT NULL::uuid, NULL::text, NULL::text, 'overlap'::text, NULL::integer,
                           NULL::text;
       RETURN;
     END IF;
-    IF coalesce(v_cap, 0) > 0 AND (SELECT count(*) FROM cron_job_runs a
-                                    WHERE a.tenant_id = v_job.tenant_id
-                                      AND a.status IN ('claimed', 'running')) >= v_cap THEN
+    IF coalesce(v_cap, 0) > 0 AND (SELECT count(*) FROM cron_job_runs_in_flight a
+                                    WHERE a.tenant_id = v_job.tenant_id) >= v_cap THEN
       RETURN QUERY SELECT NULL::uuid, NULL::text, NULL::text, 'capped'::text, NULL::integer,
                           NULL::text;
       RETURN;

@@ -6,12 +6,16 @@
 -- not touched: the claim moved it on. A failed attempt that the job's retry policy sends back to
 -- `queued` (the cron_job_runs_retry_attempt trigger, migration 250) is returned too, but leaves
 -- the job alone: only the final attempt is the run's outcome.
+-- p_scheduled_ats (each run's nominal time, NULL where the caller does not know it) prunes the
+-- run lookup to the day partitions of the batch: without it the lookup by id probes an index of
+-- every partition, which with a month of history cost a third of the statement.
 -- No bitmap scans: the planner finds the batch's runs through a partial index of in-flight runs,
 -- which during a burst fills with entries of runs already finished; a plain index scan marks
 -- those dead as it passes them, a bitmap scan reads them all again on every call.
 CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[],
                                  p_errors text[], p_error_kinds text[], p_attempts integer[],
-                                 p_pod_id text, p_details jsonb[] DEFAULT NULL)
+                                 p_pod_id text, p_details jsonb[] DEFAULT NULL,
+                                 p_scheduled_ats timestamptz[] DEFAULT NULL)
   RETURNS TABLE (run_id uuid, requeued boolean)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
@@ -21,7 +25,14 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   SET enable_bitmapscan = off
   AS $$
   #variable_conflict use_column
+  DECLARE
+    -- Plain values, so the generic plan prunes partitions when it starts; unknown: all of them.
+    v_from timestamptz := '-infinity';
+    v_to timestamptz := 'infinity';
   BEGIN
+    IF p_scheduled_ats IS NOT NULL AND array_position(p_scheduled_ats, NULL) IS NULL THEN
+      SELECT min(s), max(s) INTO v_from, v_to FROM unnest(p_scheduled_ats) AS s;
+    END IF;
     RETURN QUERY
     WITH input AS (
       SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
@@ -42,6 +53,7 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
+         AND r.scheduled_at BETWEEN v_from AND v_to
       RETURNING r.id, r.cron_job_id, r.started_at, r.status, i.success, i.error, r.error_kind
     ), job AS (
       UPDATE cron_jobs j
@@ -57,5 +69,5 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
   END
   $$;
 
-REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[]) TO hermesx_app;
+REVOKE ALL ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[], timestamptz[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION scheduler_finish(uuid[], boolean[], text[], text[], text[], integer[], text, jsonb[], timestamptz[]) TO hermesx_app;

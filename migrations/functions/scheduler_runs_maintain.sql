@@ -8,7 +8,10 @@
 --      less than that longest retention;
 --   4. deletes, at most p_delete_limit per call, the tool calls (cron_run_tool_calls) of runs
 --      that are gone (a dropped partition, a deleted job); they have no foreign key to runs;
---   5. purges, at most p_delete_limit per call, the rows of jobs deleted over an hour ago
+--   5. removes from cron_job_runs_in_flight (migration 313) the rows of runs that are gone (a
+--      dropped partition fires no trigger) or no longer in flight: what keeps it true otherwise
+--      are triggers, and this is the round that proves it;
+--   6. purges, at most p_delete_limit per call, the rows of jobs deleted over an hour ago
 --      (cron_jobs.deleted_at) that have no run left, and returns their ids, so the caller
 --      deletes their result objects. The hour keeps a claim that read the job just before its
 --      delete from meeting a purged row.
@@ -97,6 +100,11 @@ CREATE FUNCTION scheduler_runs_maintain(p_days_ahead integer, p_delete_limit int
         WHERE o.created_at < v_now - interval '1 hour'
           AND NOT EXISTS (SELECT 1 FROM cron_job_runs r WHERE r.id = o.run_id)
         LIMIT p_delete_limit);
+
+    DELETE FROM cron_job_runs_in_flight f
+     WHERE NOT EXISTS (SELECT 1 FROM cron_job_runs r
+                        WHERE r.id = f.run_id AND r.scheduled_at = f.scheduled_at
+                          AND r.status IN ('claimed', 'running'));
 
     WITH purged AS (
       DELETE FROM cron_jobs j

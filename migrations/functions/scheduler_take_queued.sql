@@ -36,8 +36,8 @@ CREATE FUNCTION scheduler_take_queued(p_pod_id text, p_limit integer)
        WHERE EXISTS (SELECT 1 FROM cron_jobs j JOIN tenants t ON t.id = j.tenant_id
                       WHERE j.id = q.cron_job_id AND j.enabled AND j.deleted_at IS NULL
                         AND t.deleted_at IS NULL)
-         AND NOT EXISTS (SELECT 1 FROM cron_job_runs x
-                          WHERE x.cron_job_id = q.cron_job_id AND x.status IN ('claimed', 'running'))
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs_in_flight x
+                          WHERE x.cron_job_id = q.cron_job_id)
        ORDER BY q.cron_job_id, q.not_before, q.id
     ), ranked AS (
       SELECT h.*, tn.max_concurrent_runs AS cap,
@@ -47,9 +47,8 @@ CREATE FUNCTION scheduler_take_queued(p_pod_id text, p_limit integer)
       -- Round-robin over tenants (each one's oldest first), within each capped tenant's room.
       SELECT k.id, k.scheduled_at FROM ranked k
        WHERE coalesce(k.cap, 0) = 0
-          OR k.rank_in_tenant <= k.cap - (SELECT count(*) FROM cron_job_runs a
-                                           WHERE a.tenant_id = k.tenant_id
-                                             AND a.status IN ('claimed', 'running'))
+          OR k.rank_in_tenant <= k.cap - (SELECT count(*) FROM cron_job_runs_in_flight a
+                                           WHERE a.tenant_id = k.tenant_id)
        ORDER BY k.rank_in_tenant, k.not_before, k.id
        LIMIT p_limit
     ), locked AS (

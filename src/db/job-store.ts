@@ -63,10 +63,10 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
         : markRunsSent(pool, [{ runId, origin }], claimant).then((a) => a[0] ?? false),
     noteProgress: (runId, claimant, attempts, log) =>
       noteRunProgress(pool, runId, claimant, attempts, log),
-    finishRun: (runId, outcome, claimant) =>
+    finishRun: (runId, outcome, claimant, scheduledAt) =>
       mine(claimant)
-        ? finishes.add({ runId, outcome })
-        : finishRuns(pool, [{ runId, outcome }], claimant).then((a) => a[0] ?? false),
+        ? finishes.add({ runId, outcome, scheduledAt })
+        : finishRuns(pool, [{ runId, outcome, scheduledAt }], claimant).then((a) => a[0] ?? false),
     failRuns: (runIds, reason, kind) => failRuns(pool, runIds, reason, kind),
     activeRuns: () => listActiveRuns(pool),
     adoptRuns: (runs, claimant) => adoptRuns(pool, runs, claimant),

@@ -203,6 +203,8 @@ function finishDetails(outcome: RunOutcome): string {
 export interface FinishRequest {
   runId: string;
   outcome: RunOutcome;
+  /** The run's nominal time, when known: its partition. */
+  scheduledAt?: Date | undefined;
 }
 
 /** Records many outcomes in one statement; false for each run that was no longer this pod's. */
@@ -212,7 +214,7 @@ export async function finishRuns(
   podId: string,
 ): Promise<RecordAnswer[]> {
   const { rows } = await pool.query<{ run_id: string; requeued: boolean }>(
-    'SELECT run_id, requeued FROM scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8)',
+    'SELECT run_id, requeued FROM scheduler_finish($1, $2, $3, $4, $5, $6, $7, $8, $9)',
     [
       items.map((i) => i.runId),
       items.map((i) => i.outcome.success),
@@ -222,6 +224,7 @@ export async function finishRuns(
       items.map((i) => i.outcome.attempts),
       podId,
       items.map((i) => finishDetails(i.outcome)),
+      items.map((i) => i.scheduledAt ?? null),
     ],
   );
   const finished = new Map(rows.map((row) => [row.run_id, row.requeued]));

@@ -195,9 +195,15 @@ export interface JobStore {
   /**
    * Records the outcome and updates the job in one transaction: 'requeued' when the job's retry
    * policy sent the failed attempt back to the queue (the database decides, migration 250);
-   * false if the run was no longer podId's.
+   * false if the run was no longer podId's. `scheduledAt`, the run's nominal time, lets the
+   * store look in that day's history only (without it: every day's).
    */
-  finishRun(runId: string, outcome: RunOutcome, podId: string): Promise<RecordAnswer>;
+  finishRun(
+    runId: string,
+    outcome: RunOutcome,
+    podId: string,
+    scheduledAt?: Date,
+  ): Promise<RecordAnswer>;
   /**
    * Fails runs in flight; a run whose job retries it goes back to the queue instead
    * (`requeued`: the database decides, migration 250).

@@ -20,7 +20,7 @@ export async function recordRun(
   const stored = outcome.success
     ? outcome
     : { ...outcome, error: tenantErrorText(outcome.errorKind, runId, outcome.error ?? '') };
-  const answer = await recordOutcome(deps, runId, stored);
+  const answer = await recordOutcome(deps, runId, stored, new Date(occurrence.scheduledAtMs));
   const recorded = answer !== false;
   if (!recorded && outcome.resultObjectKey) {
     // Recovery failed the run meanwhile (or it was never recorded): its object has no row.
@@ -121,10 +121,11 @@ async function recordOutcome(
   deps: PipelineDeps,
   runId: string,
   outcome: RunOutcome,
+  scheduledAt: Date,
 ): Promise<RecordAnswer> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await deps.store.finishRun(runId, outcome, deps.settings.podId);
+      return await deps.store.finishRun(runId, outcome, deps.settings.podId, scheduledAt);
     } catch (err) {
       const delayMs = RECORD_RETRY_DELAYS_MS[attempt];
       if (delayMs === undefined) {
