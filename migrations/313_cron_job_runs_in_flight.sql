@@ -27,11 +27,6 @@ BEGIN
 END
 $$;
 
-INSERT INTO cron_job_runs_in_flight (run_id, cron_job_id, tenant_id, scheduled_at)
-SELECT r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
-  FROM cron_job_runs r
- WHERE r.status IN ('claimed', 'running');
-
 CREATE FUNCTION cron_job_runs_in_flight_added() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
@@ -99,3 +94,11 @@ CREATE TRIGGER cron_job_runs_in_flight_delete AFTER DELETE ON cron_job_runs
   FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_removed();
 CREATE TRIGGER cron_job_runs_in_flight_truncate AFTER TRUNCATE ON cron_job_runs
   FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_cleared();
+
+-- After the triggers: their lock on cron_job_runs holds off every other writer until this
+-- migration commits, so no run can go in flight between this copy and them.
+INSERT INTO cron_job_runs_in_flight (run_id, cron_job_id, tenant_id, scheduled_at)
+SELECT r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
+  FROM cron_job_runs r
+ WHERE r.status IN ('claimed', 'running')
+ON CONFLICT (run_id) DO NOTHING;

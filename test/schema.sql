@@ -1300,6 +1300,17 @@ AS $function$
      WHERE NOT EXISTS (SELECT 1 FROM cron_job_runs r
                         WHERE r.id = f.run_id AND r.scheduled_at = f.scheduled_at
                           AND r.status IN ('claimed', 'running'));
+    -- Locked, so a run settling meanwhile is either seen settled (and left out) or settles after
+    -- this commits (and its trigger removes the row); one being written now is its writer's.
+    WITH live AS (
+      SELECT r.id, r.cron_job_id, r.tenant_id, r.scheduled_at FROM cron_job_runs r
+       WHERE r.status IN ('claimed', 'running')
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs_in_flight f WHERE f.run_id = r.id)
+       FOR SHARE OF r SKIP LOCKED
+    )
+    INSERT INTO cron_job_runs_in_flight (run_id, cron_job_id, tenant_id, scheduled_at)
+    SELECT l.id, l.cron_job_id, l.tenant_id, l.scheduled_at FROM live l
+    ON CONFLICT (run_id) DO NOTHING;
 
     WITH purged AS (
       DELETE FROM cron_jobs j

@@ -8,9 +8,9 @@
 --      less than that longest retention;
 --   4. deletes, at most p_delete_limit per call, the tool calls (cron_run_tool_calls) of runs
 --      that are gone (a dropped partition, a deleted job); they have no foreign key to runs;
---   5. removes from cron_job_runs_in_flight (migration 313) the rows of runs that are gone (a
---      dropped partition fires no trigger) or no longer in flight: what keeps it true otherwise
---      are triggers, and this is the round that proves it;
+--   5. sets cron_job_runs_in_flight (migration 313) right: removes the rows of runs that are
+--      gone (a dropped partition fires no trigger) or no longer in flight, adds any run in
+--      flight it lacks (a write made with triggers disabled); triggers keep it true otherwise;
 --   6. purges, at most p_delete_limit per call, the rows of jobs deleted over an hour ago
 --      (cron_jobs.deleted_at) that have no run left, and returns their ids, so the caller
 --      deletes their result objects. The hour keeps a claim that read the job just before its
@@ -105,6 +105,17 @@ CREATE FUNCTION scheduler_runs_maintain(p_days_ahead integer, p_delete_limit int
      WHERE NOT EXISTS (SELECT 1 FROM cron_job_runs r
                         WHERE r.id = f.run_id AND r.scheduled_at = f.scheduled_at
                           AND r.status IN ('claimed', 'running'));
+    -- Locked, so a run settling meanwhile is either seen settled (and left out) or settles after
+    -- this commits (and its trigger removes the row); one being written now is its writer's.
+    WITH live AS (
+      SELECT r.id, r.cron_job_id, r.tenant_id, r.scheduled_at FROM cron_job_runs r
+       WHERE r.status IN ('claimed', 'running')
+         AND NOT EXISTS (SELECT 1 FROM cron_job_runs_in_flight f WHERE f.run_id = r.id)
+       FOR SHARE OF r SKIP LOCKED
+    )
+    INSERT INTO cron_job_runs_in_flight (run_id, cron_job_id, tenant_id, scheduled_at)
+    SELECT l.id, l.cron_job_id, l.tenant_id, l.scheduled_at FROM live l
+    ON CONFLICT (run_id) DO NOTHING;
 
     WITH purged AS (
       DELETE FROM cron_jobs j

@@ -124,6 +124,21 @@ describe('runs in flight', () => {
     );
     await sql('SELECT scheduler_runs_maintain(1, 100)');
     expect((await inFlight([job])).side).toEqual([run]);
+
+    // What a write with triggers disabled leaves behind: a run in flight the table lacks.
+    const silent = await addJob();
+    const missing = await withOwner(url, async (client) => {
+      await client.query(`SET session_replication_role = replica`);
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id)
+         VALUES ($1, $2, now(), 'running', 'pod-x') RETURNING id`,
+        [silent, tenantId],
+      );
+      return rows[0]!.id;
+    });
+    expect((await inFlight([silent])).side).toEqual([]);
+    await sql('SELECT scheduler_runs_maintain(1, 100)');
+    expect(await inFlight([silent])).toEqual({ side: [missing], runs: [missing] });
   });
 
   it('TRUNCATE of the history empties it', async () => {
