@@ -285,7 +285,6 @@ CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON ONLY public.cr
 CREATE INDEX cron_job_runs_job_active_idx ON ONLY public.cron_job_runs USING btree (cron_job_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE UNIQUE INDEX cron_job_runs_pkey ON ONLY public.cron_job_runs USING btree (id, scheduled_at)
 CREATE INDEX cron_job_runs_queued_idx ON ONLY public.cron_job_runs USING btree (not_before) WHERE (status = 'queued'::text)
-CREATE INDEX cron_job_runs_tenant_active_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE INDEX cron_job_runs_tenant_queued_idx ON ONLY public.cron_job_runs USING btree (tenant_id) WHERE (status = 'queued'::text)
 CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USING btree (tenant_id, scheduled_at DESC, id DESC)
 CREATE INDEX cron_job_runs_in_flight_job_idx ON public.cron_job_runs_in_flight USING btree (cron_job_id)
