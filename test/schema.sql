@@ -324,6 +324,9 @@ CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btr
 CREATE INDEX webhook_endpoints_plain_idx ON public.webhook_endpoints USING btree (id) WHERE ((secret IS NOT NULL) OR (previous_secret IS NOT NULL))
 CREATE INDEX webhook_endpoints_tenant_idx ON public.webhook_endpoints USING btree (tenant_id, created_at DESC)
 
+-- storage parameters
+cron_jobs fillfactor=70 autovacuum_vacuum_cost_delay=0
+
 -- row-level security
 api_keys rls=true force=true
 cron_job_runs rls=true force=true

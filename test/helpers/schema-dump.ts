@@ -32,6 +32,13 @@ const SECTIONS: { title: string; sql: string }[] = [
            ORDER BY tablename, indexname`,
   },
   {
+    title: 'storage parameters',
+    sql: `SELECT c.relname || ' ' || array_to_string(c.reloptions, ' ') AS line
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+           WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.reloptions IS NOT NULL
+           ORDER BY c.relname`,
+  },
+  {
     title: 'row-level security',
     sql: `SELECT relname || ' rls=' || relrowsecurity || ' force=' || relforcerowsecurity AS line
             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
