@@ -27,6 +27,8 @@ BEGIN
 END
 $$;
 
+-- An INSERT only adds (a bulk insert of settled runs, a backfill, then costs one pass over what
+-- it wrote); an UPDATE may take a run out of flight or put one back.
 CREATE FUNCTION cron_job_runs_in_flight_added() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
