@@ -11,8 +11,9 @@
 -- as scheduler_mark_sent would write them: one round trip before the request leaves instead of
 -- two. Without one (NULL: a run that may wait) it is 'claimed', for adoption if the pod dies.
 -- Runs in flight are counted in cron_job_runs_in_flight (migration 313): one probe, however many
--- day partitions the history has. A claimed run also carries what its agent reads (the job's preloaded skills, whether it is
--- shown the previous result, the tenant's run_context_version), so it needs no read of its own.
+-- day partitions the history has. A claimed run also carries what its agent reads (the job's
+-- preloaded skills, whether it is shown the previous result, the tenant's run_context_version),
+-- so it needs no read of its own.
 CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                                 p_next_run_ats timestamptz[], p_pod_id text,
                                 p_origins text[] DEFAULT NULL)

@@ -74,7 +74,9 @@ describe('runs in flight', () => {
 
     const storeA = createPgJobStore(pool, 'pod-a');
     expect(await storeA.finishRun(runA, ok, 'pod-a', at)).toBe('recorded');
-    expect(await storeA.failRuns([runB], 'gone', 'pod_lost')).toBeDefined();
+    expect(
+      (await storeA.failRuns([runB], 'gone', 'pod_lost')).map((failed) => failed.runId),
+    ).toEqual([runB]);
     expect(await inFlight([a, b])).toEqual({ side: [], runs: [] });
     expect((await store.claimRun(a, later, 'pod-b', null, 'scheduled')).kind).toBe('claimed');
   });
