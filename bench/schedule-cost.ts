@@ -3,7 +3,7 @@
 // nextAfter (what a sync pays per job).
 // `node --expose-gc --import tsx bench/schedule-cost.ts [count]`
 import { Cron } from 'croner';
-import { parseSchedule } from '../src/jobs/schedule.js';
+import { parseSchedule } from '../src/schedule/schedule.js';
 
 const count = Number(process.argv[2] ?? 20_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});

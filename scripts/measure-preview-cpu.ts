@@ -3,7 +3,7 @@
 // of the zones: every measured call is likely a zone-year never seen before).
 //   node --import tsx scripts/measure-preview-cpu.ts
 import { PREVIEW_HORIZON_YEARS } from '../src/jobs/commands.js';
-import { minIntervalMs, nextOccurrences, parseSchedule } from '../src/jobs/schedule.js';
+import { minIntervalMs, nextOccurrences, parseSchedule } from '../src/schedule/schedule.js';
 
 const zones = Intl.supportedValuesOf('timeZone');
 const schedules = [

@@ -5,13 +5,12 @@ import {
   ConfigError,
   checkSecretStrength,
   loadConfig,
-  redactUrl,
   requireDatabaseUrl,
   type Config,
 } from './config.js';
 import { checkLoginRole } from './db/login-role.js';
 import { MigrationError, migrate } from './db/migrate.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, redactUrl, type Logger } from './log.js';
 import { startService } from './main.js';
 import { waitForSignal } from './cli-signals.js';
 

@@ -2,8 +2,9 @@ import os from 'node:os';
 import { z } from 'zod';
 import { defaultPerTenantConnections } from './agent/model-gate.js';
 import { formatDurationMs, parseDurationMs } from './duration.js';
+import { redactUrl } from './log.js';
 import { parseSecretsKey } from './secrets/key.js';
-import type { S3Settings } from './storage/s3-store.js';
+import type { ObjectStoreSettings } from './storage/open-store.js';
 import {
   DEFAULT_REDIS_PORT,
   DEFAULT_SENTINEL_PORT,
@@ -271,9 +272,6 @@ export interface WebhookSettings {
   readonly deliveryRetentionMs: number;
 }
 
-export type ObjectStoreSettings =
-  { readonly kind: 'disk'; readonly dir: string } | ({ readonly kind: 's3' } & S3Settings);
-
 /** The embedded default of the object store, relative to the working directory. */
 export const DEFAULT_OBJECT_STORE_DIR = '.hermesx/objects';
 
@@ -524,9 +522,4 @@ function redactSetting(name: string, value: string): string {
   // (postgres://u:p@ss@host, a pasted secret): shown whole, it could leak; so it is masked whole.
   if (name.endsWith('_URL') && !URL.canParse(value.trim())) return '***';
   return redactUrl(value);
-}
-
-/** Hides the password of a URL so connection strings can be logged and shown in errors. */
-export function redactUrl(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]+@/i, '$1:***@');
 }

@@ -1,5 +1,4 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { redactUrl } from './config.js';
 
 export type { Logger };
 
@@ -122,4 +121,9 @@ function unicodeEscape(character: string): string {
     out += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
   }
   return out;
+}
+
+/** Hides the password of a URL so connection strings can be logged and shown in errors. */
+export function redactUrl(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]+@/i, '$1:***@');
 }

@@ -9,7 +9,8 @@ import { sendOutbound } from './outbound/request.js';
 import { createSecretsVault } from './secrets/vault.js';
 import { createSkillLibrary } from './skills/library.js';
 import { createModelProbe, type ModelProbe, type ModelStatus } from './agent/model-probe.js';
-import { requireDatabaseUrl, redactUrl, type Config } from './config.js';
+import { requireDatabaseUrl, type Config } from './config.js';
+import { redactUrl } from './log.js';
 import { listenForJobChanges, type JobListener } from './db/listen.js';
 import { migrate } from './db/migrate.js';
 import { createPool } from './db/pool.js';
@@ -23,7 +24,7 @@ import { redisTargetOf } from './redis/target.js';
 import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
 import { createPgJobStore } from './db/job-store.js';
-import { systemClock } from './scheduler/ports.js';
+import { systemClock } from './services/clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
 import { createHeapGrowth } from './heap-growth.js';
@@ -33,6 +34,7 @@ import { sealSecretsAtStart } from './webhooks/secret-seal.js';
 import { WebhookSender, type SenderSettings } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
 import { openObjectStore } from './storage/open-store.js';
+import { createResultStore } from './storage/run-results.js';
 import { ResultSweeper } from './storage/result-sweeper.js';
 
 export interface RunningService {
@@ -120,7 +122,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       metrics: createSchedulerMetrics(registry),
       settings: schedulerSettings(config),
-      results: objects,
+      results: createResultStore(objects),
       prepareTenants: (tenantIds) => contexts.warm(tenantIds),
       onBulkPlanning: (underway) => heapGrowth.setBounded(underway),
     });

@@ -1,12 +1,7 @@
 import { withTenant, type Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
-import type {
-  AgentRunner,
-  ErrorKind,
-  RunContext,
-  RunReply,
-  RunRequest,
-} from '../scheduler/ports.js';
+import type { AgentRunner, RunContext, RunReply, RunRequest } from '../scheduler/ports.js';
+import type { ErrorKind } from '../domain/vocabulary.js';
 import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';

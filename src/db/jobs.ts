@@ -1,5 +1,6 @@
-import type { ErrorKind, OverlapPolicy } from '../scheduler/ports.js';
-import type { DueKey, PlanDecider, StoredJob } from '../scheduler/ports.js';
+import type { ErrorKind, OverlapPolicy } from '../domain/vocabulary.js';
+import type { DueKey, StoredJob } from '../domain/job.js';
+import type { PlanDecider } from '../scheduler/ports.js';
 import { CANCELS_CHANNEL } from './listen.js';
 import type { Pool, PoolClient } from './pool.js';
 

@@ -1,7 +1,7 @@
 // The scheduler's statements on queued runs (retries, runs retried by hand, backfills): taking
 // due ones and handing claimed ones back. Both go through SECURITY DEFINER functions
 // (migrations/functions/), because the scheduler works across tenants.
-import type { AdoptedRun } from '../scheduler/ports.js';
+import type { AdoptedRun } from '../domain/run.js';
 import type { Pool } from './pool.js';
 import { TAKEN_RUN_COLUMNS, toAdoptedRun, type TakenRunRow } from './runs.js';
 

@@ -1,4 +1,5 @@
-import type { ErrorKind, RunOrigin } from '../scheduler/ports.js';
+import type { ErrorKind } from '../domain/vocabulary.js';
+import type { RunOrigin } from '../domain/run.js';
 import { PAGE_KEY_FORMAT, type PagePosition } from './jobs.js';
 import type { PoolClient } from './pool.js';
 

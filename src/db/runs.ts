@@ -2,13 +2,12 @@ import type {
   ActiveRun,
   AdoptedRun,
   AttemptRecord,
-  ClaimAnswer,
-  ErrorKind,
-  RecordAnswer,
   RunHistoryUpkeep,
   RunOrigin,
   RunOutcome,
-} from '../scheduler/ports.js';
+} from '../domain/run.js';
+import type { ClaimAnswer, RecordAnswer } from '../scheduler/ports.js';
+import type { ErrorKind } from '../domain/vocabulary.js';
 import type { Pool } from './pool.js';
 
 // The scheduler's statements on cron_job_runs, one function each. Each goes through a SECURITY

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_STATUSES } from '../scheduler/life-cycle.js';
-import { ERROR_KINDS, OVERLAP_POLICIES, RUN_ORIGINS } from '../scheduler/ports.js';
+import { ERROR_KINDS, OVERLAP_POLICIES } from '../domain/vocabulary.js';
+import { RUN_ORIGINS } from '../domain/run.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
 // the job rules in src/jobs/commands.ts check the values. A schema given `.meta({ id })` becomes

@@ -4,7 +4,7 @@
 // (cron_job_id, scheduled_at) decides "no run yet": an occurrence with a run of any status is
 // skipped, so repeating a request adds nothing.
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
-import { parseSchedule } from './schedule.js';
+import { parseSchedule } from '../schedule/schedule.js';
 import { CommandError, isUuid } from './commands.js';
 
 export const BACKFILL_LIMITS = {

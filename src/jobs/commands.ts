@@ -25,7 +25,7 @@ import {
   type JobControlsInput,
 } from './controls.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { minIntervalMs, parseSchedule, type ParsedSchedule } from './schedule.js';
+import { minIntervalMs, parseSchedule, type ParsedSchedule } from '../schedule/schedule.js';
 import {
   decodeCursor,
   encodeCursor,

@@ -1,7 +1,7 @@
 // The per-job run controls' rules (labels, pausing with a reason, limits, timeout, model, overlap): pure
 // checks the job commands apply before writing, shared by the REST API and the cronjob tool.
 import { formatDurationMs, parseDurationMs } from '../duration.js';
-import { OVERLAP_POLICIES, type OverlapPolicy } from '../scheduler/ports.js';
+import { OVERLAP_POLICIES, type OverlapPolicy } from '../domain/vocabulary.js';
 import type { ControlFields, JobRow, RetryPolicy } from '../db/jobs.js';
 
 /** The controls as a request gives them: absent keeps the current value, null clears it. */

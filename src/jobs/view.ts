@@ -1,6 +1,7 @@
 import { formatDurationMs } from '../duration.js';
-import type { RunStatus } from '../scheduler/life-cycle.js';
-import type { ErrorKind, OverlapPolicy, RunOrigin } from '../scheduler/ports.js';
+import type { RunStatus } from '../domain/vocabulary.js';
+import type { ErrorKind, OverlapPolicy } from '../domain/vocabulary.js';
+import type { RunOrigin } from '../domain/run.js';
 import type { PausedBy, StoppedBy } from '../db/jobs.js';
 import type { JobRow } from '../db/jobs.js';
 import type { RunRow } from '../db/run-history.js';

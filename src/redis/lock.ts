@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LOCK_STATES, lockValueOf, type LockState } from '../scheduler/life-cycle-vocabulary.js';
+import { LOCK_STATES, lockValueOf, type LockState } from '../domain/vocabulary.js';
 import type { LockAttempt, LockHolder, LockStore } from '../scheduler/ports.js';
 import { pingRedis, type Redis } from './connection.js';
 

@@ -1,18 +1,11 @@
 // The agent call of a claimed occurrence: under the exec timeout, with the run marked "running"
 // just before its first model request leaves the process.
 import { formatDurationMs } from '../duration.js';
-import { cutUtf8 } from '../storage/run-results.js';
+import { cutUtf8 } from '../domain/result-text.js';
 import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
-import type {
-  AttemptRecord,
-  ClaimedRun,
-  ErrorKind,
-  RunContext,
-  RunOrigin,
-  RunOutcome,
-  RunReply,
-  RunReplyDetail,
-} from './ports.js';
+import type { AttemptRecord, ClaimedRun, RunOrigin, RunOutcome } from '../domain/run.js';
+import type { ErrorKind } from '../domain/vocabulary.js';
+import type { RunContext, RunReply, RunReplyDetail } from './ports.js';
 import { RunAborted, type PipelineDeps } from './pipeline.js';
 
 const MAX_ERROR_CHARS = 1024;

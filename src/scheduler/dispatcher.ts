@@ -10,7 +10,8 @@ import { dropOccurrence, type DropReason, type WaitingStage } from './life-cycle
 import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
 import { decideHere, lifeInputOf, policyOf } from './overlap.js';
-import type { Clock, LockHolder } from './ports.js';
+import type { Clock } from '../services/clock.js';
+import type { LockHolder } from './ports.js';
 import type { RunResult, Slot } from './pipeline.js';
 import { RunsInFlight, type InFlight } from './runs-in-flight.js';
 import type { SchedulerSettings } from './settings.js';

@@ -5,7 +5,9 @@ import type { Logger } from '../log.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { Occurrence } from './occurrence.js';
 import { planNextRunAt } from './plan.js';
-import type { Clock, DueKey, JobStore, StoredJob, UnplannedJob } from './ports.js';
+import type { Clock } from '../services/clock.js';
+import type { DueKey, StoredJob, UnplannedJob } from '../domain/job.js';
+import type { JobStore } from './ports.js';
 import type { ScheduleCache } from './schedule-cache.js';
 import type { SkippedAhead, Timeline } from './timeline.js';
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ErrorKind, SkipReason } from './life-cycle-vocabulary.js';
+import type { ErrorKind, SkipReason } from '../domain/vocabulary.js';
 
 /** Why an occurrence did not run on this pod: life-cycle-vocabulary.ts, SKIP_REASONS. */
 export type { SkipReason };

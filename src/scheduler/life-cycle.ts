@@ -12,7 +12,7 @@ import {
   type OverlapPolicy,
   type SkipReason,
   type Stage,
-} from './life-cycle-vocabulary.js';
+} from '../domain/vocabulary.js';
 import { decideOnHeld, lockRuleOf, type HolderView, type LockRule } from './lock-rules.js';
 
 export {
@@ -40,7 +40,7 @@ export {
   type RunStatus,
   type SkipReason,
   type Stage,
-} from './life-cycle-vocabulary.js';
+} from '../domain/vocabulary.js';
 
 /** The stages whose end (or failure) also frees the slot: the claim has been asked for. */
 const CLAIM_PHASE: readonly Stage[] = ['locked', 'running', 'recording'];

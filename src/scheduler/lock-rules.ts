@@ -1,7 +1,7 @@
 // How an occurrence uses its job's Redis lock, by overlap policy and kind: which key it takes,
 // how, and whether it leaves a "done" marker. Pure; part of the life cycle (life-cycle.ts), which
 // re-exports it.
-import type { LockState, OccurrenceKind, OverlapPolicy } from './life-cycle-vocabulary.js';
+import type { LockState, OccurrenceKind, OverlapPolicy } from '../domain/vocabulary.js';
 
 /** Who holds a lock, as read from its value (ports.ts LockHolder is this). */
 export interface HolderView {

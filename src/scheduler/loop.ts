@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import type { Clock } from './ports.js';
+import type { Clock } from '../services/clock.js';
 import { errorMessage } from './occurrence.js';
 
 export interface Loop {

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { ERROR_KINDS } from './ports.js';
+import { ERROR_KINDS } from '../domain/vocabulary.js';
 
 export interface SchedulerMetrics {
   runs: Counter<'status' | 'error_kind'>;

@@ -1,6 +1,7 @@
-import type { ParsedSchedule } from '../jobs/schedule.js';
-import type { OccurrenceKind } from './life-cycle-vocabulary.js';
-import type { ClaimedRun, StoredJob } from './ports.js';
+import type { ParsedSchedule } from '../schedule/schedule.js';
+import type { OccurrenceKind } from '../domain/vocabulary.js';
+import type { ClaimedRun } from '../domain/run.js';
+import type { StoredJob } from '../domain/job.js';
 
 /** How the occurrence reached this pod: life-cycle-vocabulary.ts, OCCURRENCE_KINDS. */
 export type { OccurrenceKind };

@@ -2,7 +2,8 @@
 import type { SchedulerEvents, SkipReason } from './events.js';
 import type { WaitingStage } from './life-cycle.js';
 import type { LoadedJob } from './occurrence.js';
-import type { LockHolder, RunOutcome } from './ports.js';
+import type { LockHolder } from './ports.js';
+import type { RunOutcome } from '../domain/run.js';
 import type { SchedulerDeps } from './settings.js';
 
 /** The scheduler's dependencies, its events, and a view of the jobs it holds. */

@@ -1,4 +1,4 @@
-import { latestOccurrenceBetween, type ParsedSchedule } from '../jobs/schedule.js';
+import { latestOccurrenceBetween, type ParsedSchedule } from '../schedule/schedule.js';
 
 export interface OccurrencePlan {
   /** The latest missed occurrence, to run once now; null when nothing was missed. */

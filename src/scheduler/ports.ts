@@ -1,47 +1,18 @@
 // What the scheduler core needs from the outside world. PostgreSQL, Redis and the agent implement
 // these in production; unit tests use in-memory fakes and a fake clock, and one contract suite
 // (test/contract/) runs against both.
-import type { ErrorKind, LockState, OverlapPolicy, RunStatus } from './life-cycle-vocabulary.js';
-
-/**
- * An enabled job of a live tenant, as the scheduler reads it: what scheduling needs. Its name and
- * prompt come with each claim, so a pod does not hold prompts.
- */
-export interface StoredJob {
-  id: string;
-  tenantId: string;
-  schedule: string;
-  timezone: string;
-  /** Occurrences before this were never due (creation, re-enabling, schedule change). */
-  dueFrom: Date;
-  /** Changes whenever the definition changes; a different value replaces the pod's copy. */
-  updatedAt: Date;
-  /**
-   * The job's first occurrence not yet claimed (or skipped), as the database knows it: written by
-   * the claim, by the planning sweep, and by the API. Null until planned.
-   */
-  nextRunAt: Date | null;
-  /** The job's ends_at: no occurrence after it (absent: none). */
-  endsAt?: Date | null;
-  /** The job's jitter: each occurrence starts up to this long after its nominal time. */
-  jitterMs?: number | null;
-  /** What an occurrence does while the job's previous run is in flight (absent: skip). */
-  overlap?: OverlapPolicy;
-}
-
-export { OVERLAP_POLICIES, type OverlapPolicy } from './life-cycle-vocabulary.js';
-
-/** A job the planning sweep took (next_run_at NULL, row locked until its plan is written). */
-export interface UnplannedJob extends StoredJob {
-  /** The latest occurrence claimed by any pod since the planning's `since`, if any. */
-  lastScheduledAt: Date | null;
-}
-
-/** Where a read of the due window stopped: the (next_run_at, id) of its last row. */
-export interface DueKey {
-  atMs: number;
-  id: string;
-}
+import type { DueKey, StoredJob, UnplannedJob } from '../domain/job.js';
+import type {
+  ActiveRun,
+  AdoptedRun,
+  AgentContextRef,
+  AttemptRecord,
+  ClaimedRun,
+  RunHistoryUpkeep,
+  RunOrigin,
+  RunOutcome,
+} from '../domain/run.js';
+import type { ErrorKind, LockState } from '../domain/vocabulary.js';
 
 /**
  * The planning sweep's decision for each job it took, in order: its next occurrence to run
@@ -49,28 +20,6 @@ export interface DueKey {
  * schedule, or no occurrence ever again), which parks the job until its definition changes.
  */
 export type PlanDecider = (jobs: readonly UnplannedJob[]) => (Date | null)[];
-
-/** A claimed occurrence: its run, and the job's name and prompt as committed at the claim. */
-export interface ClaimedRun {
-  runId: string;
-  name: string;
-  prompt: string;
-  /** The job's own timeout (at most the exec timeout), and model; null: the defaults. */
-  timeoutMs?: number | null;
-  model?: string | null;
-  /** Claimed straight into 'running' (claimRun's sendAs): no mark is needed before the send. */
-  sent?: boolean;
-  /** What the claim read for the agent, so the run needs no read of its own (absent: it reads). */
-  agent?: AgentContextRef;
-}
-
-/** The job's agent settings and the tenant's run_context_version, as committed at the claim. */
-export interface AgentContextRef {
-  skills: readonly string[];
-  previousResult: boolean;
-  /** tenants.run_context_version (a bigint, as text): what the pod loaded under it still holds. */
-  tenantVersion: string;
-}
 
 /** What recording a run's outcome did: see JobStore.finishRun. */
 export type RecordAnswer = 'recorded' | 'requeued' | false;
@@ -84,66 +33,6 @@ export type ClaimAnswer =
 
 /** A waiting claim's answer: also "overlap" when another occurrence of the job already waits. */
 export type WaitingClaimAnswer = ClaimAnswer | { kind: 'overlap' };
-
-// The life cycle's words (life-cycle-vocabulary.ts), re-exported for the adapters.
-export { ERROR_KINDS, type ErrorKind } from './life-cycle-vocabulary.js';
-
-export interface RunOutcome {
-  success: boolean;
-  /** The whole answer (bounded by RUN_RESULT_MAX_BYTES); recordRun stores what exceeds 8 KiB. */
-  result: string | null;
-  error: string | null;
-  errorKind: ErrorKind | null;
-  /** Model requests sent for this run, retries included. */
-  attempts: number;
-  /** The answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there. */
-  resultTruncated?: boolean;
-  /** Where the whole answer is when it is not inline (set by recordRun once it is stored). */
-  resultObjectKey?: string | null;
-  /** Size of the whole answer in UTF-8 bytes (set by recordRun). */
-  resultBytes?: number | null;
-  /** What the run detail shows: the prompt as sent, the model, its usage, each attempt. */
-  detail?: RunDetail;
-}
-
-/**
- * Why a run ran: from the timeline, by hand ("run now"), caught up after an outage, or added by
- * POST /v1/cron-jobs/{id}/backfill.
- */
-export const RUN_ORIGINS = ['scheduled', 'manual', 'catch_up', 'backfill'] as const;
-export type RunOrigin = (typeof RUN_ORIGINS)[number];
-
-/** One model request of a run: when it left, how long it took, how it ended. */
-export interface AttemptRecord {
-  startedAt: string;
-  durationMs: number | null;
-  /** success | answered (a step before the final answer) | retried_throttled |
-   * retried_overloaded | retried_connect | an ErrorKind; null while in flight. */
-  outcome: string | null;
-}
-
-export interface RunDetail {
-  promptSent: { role: string; content: string }[] | null;
-  /** The model that answered, as the model server named it. */
-  model: string | null;
-  usage: { promptTokens: number; completionTokens: number } | null;
-  attemptLog: AttemptRecord[];
-}
-
-/** A run in flight on some pod: claimed (nothing sent to the model yet) or running. */
-export interface ActiveRun {
-  runId: string;
-  jobId: string;
-  podId: string;
-  status: Extract<RunStatus, 'claimed' | 'running'>;
-}
-
-/** A claimed run taken over from a pod that is gone: this pod runs it. */
-export interface AdoptedRun extends ClaimedRun {
-  jobId: string;
-  tenantId: string;
-  scheduledAt: Date;
-}
 
 export interface JobStore {
   /** Those of `ids` that are enabled jobs of live tenants (missing ones are gone or disabled). */
@@ -249,14 +138,6 @@ export interface JobStore {
   maintainRunHistory(daysAhead: number, deleteLimit: number): Promise<RunHistoryUpkeep>;
 }
 
-export interface RunHistoryUpkeep {
-  created: number;
-  dropped: number;
-  deleted: number;
-  /** Deleted jobs whose last run is gone, purged now: their result objects can go. */
-  purgedJobs: readonly { tenantId: string; jobId: string }[];
-}
-
 /** Who holds a job's lock, as read when an acquire fails. */
 export interface LockHolder {
   state: LockState;
@@ -298,6 +179,36 @@ export interface LockStore {
   /** The subset of podIds whose liveness key exists. */
   livePods(podIds: readonly string[]): Promise<Set<string>>;
   ping(): Promise<boolean>;
+}
+
+/** Which run an answer belongs to (the result store's keys start with the tenant). */
+export interface RunIds {
+  tenantId: string;
+  jobId: string;
+  runId: string;
+}
+
+/** Where a long answer was put, and what the run row holds of it. */
+export interface PlacedResult {
+  /** What goes into the `result` column: the whole answer, or its short form. */
+  column: string;
+  /** Set when the whole answer is in the result store. */
+  objectKey: string | null;
+  /** Size of the whole answer in UTF-8 bytes. */
+  bytes: number;
+}
+
+/** Holds answers over RESULT_INLINE_BYTES (the adapter: src/storage/run-results.ts). */
+export interface ResultStore {
+  /**
+   * Puts a long answer where it will live, resolving once it is durable, and says what the row
+   * holds. Throws the store's error: no run may point at an object not written.
+   */
+  place(ids: RunIds, text: string): Promise<PlacedResult>;
+  /** Removes one placed answer whose run was not recorded. */
+  remove(objectKey: string): Promise<void>;
+  /** Removes every answer of a purged job. */
+  removeJob(tenantId: string, jobId: string): Promise<void>;
 }
 
 export interface RunRequest {
@@ -344,15 +255,3 @@ export type RunReply =
 
 /** Runs a job's prompt (through the agent in production). A throw counts as an agent_error. */
 export type AgentRunner = (request: RunRequest, context: RunContext) => Promise<RunReply>;
-
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};

@@ -1,8 +1,9 @@
 // Recording a run's outcome: one batched statement with the job's statistics, retried through
 // short database blips, then the log line, the metrics and the "recorded" event.
-import { cutUtf8, placeResult, RESULT_INLINE_BYTES, shortResult } from '../storage/run-results.js';
+import { cutUtf8, RESULT_INLINE_BYTES, shortResult } from '../domain/result-text.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
-import type { RecordAnswer, RunOutcome } from './ports.js';
+import type { RecordAnswer } from './ports.js';
+import type { RunOutcome } from '../domain/run.js';
 import type { AgentCall } from './call-agent.js';
 import type { PipelineDeps, RunResult } from './pipeline.js';
 import { tenantErrorText } from './tenant-error.js';
@@ -24,7 +25,7 @@ export async function recordRun(
   const recorded = answer !== false;
   if (!recorded && outcome.resultObjectKey) {
     // Recovery failed the run meanwhile (or it was never recorded): its object has no row.
-    await deps.results?.delete(outcome.resultObjectKey).catch(() => {});
+    await deps.results?.remove(outcome.resultObjectKey).catch(() => {});
   }
   const status = outcome.success ? 'success' : 'failed';
   const durationMs = call.finishedMs - call.startedMs;
@@ -82,7 +83,7 @@ async function placeAnswer(
   }
   const ids = { tenantId: occurrence.tenantId, jobId: occurrence.jobId, runId };
   try {
-    const placed = await placeResult(deps.results, ids, text);
+    const placed = await deps.results.place(ids, text);
     return {
       ...outcome,
       result: placed.column,

@@ -4,7 +4,8 @@
 // (the database decides: attempts left, no side-effect tool call recorded; migration 250).
 import type { SchedulerEvents } from './events.js';
 import type { Occurrence } from './occurrence.js';
-import type { ActiveRun, ErrorKind } from './ports.js';
+import type { ActiveRun } from '../domain/run.js';
+import type { ErrorKind } from '../domain/vocabulary.js';
 import type { SchedulerDeps } from './settings.js';
 
 export const POD_CRASH_ERROR = 'pod crash or lock TTL exceeded';

@@ -3,7 +3,6 @@
 // trims the rows of tenants keeping less, in bounded batches, and purges deleted jobs whose last
 // run is gone (scheduler_runs_maintain), then their result objects: those live as long as the
 // runs that point at them, not as long as the job.
-import { jobResultsPrefix } from '../storage/run-results.js';
 import { errorMessage } from './occurrence.js';
 import type { SchedulerDeps } from './settings.js';
 
@@ -51,7 +50,7 @@ async function deleteResultObjects(
   const store = deps.results;
   if (!store) return;
   for (const job of jobs) {
-    await store.deletePrefix(jobResultsPrefix(job.tenantId, job.jobId)).catch((err: unknown) => {
+    await store.removeJob(job.tenantId, job.jobId).catch((err: unknown) => {
       deps.log.warn(
         { tenant_id: job.tenantId, cron_job_id: job.jobId, error: errorMessage(err) },
         'result objects of a purged job not deleted',

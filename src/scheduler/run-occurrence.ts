@@ -15,7 +15,8 @@ import {
 } from './life-cycle.js';
 import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
 import { lifeInputOf } from './overlap.js';
-import type { ClaimAnswer, ClaimedRun, LockHolder, RunOrigin } from './ports.js';
+import type { ClaimAnswer, LockHolder } from './ports.js';
+import type { ClaimedRun, RunOrigin } from '../domain/run.js';
 import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
 import { handBack, tryQueuedRunLock } from './queued-runs.js';
 import { recordRun } from './record-run.js';

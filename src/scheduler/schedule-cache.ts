@@ -1,4 +1,4 @@
-import { parseSchedule, type ParsedSchedule } from '../jobs/schedule.js';
+import { parseSchedule, type ParsedSchedule } from '../schedule/schedule.js';
 
 // Jobs mostly share schedules ("every minute", "daily at 09:00"); a parsed schedule weighs
 // kilobytes, so the cache is dropped when it grows past this: a pod planning a million distinct

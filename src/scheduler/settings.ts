@@ -1,8 +1,8 @@
 import type { Logger } from '../log.js';
 import type { SchedulerEvents } from './events.js';
 import type { SchedulerMetrics } from './metrics.js';
-import type { ObjectStore } from '../storage/object-store.js';
-import type { AgentRunner, Clock, JobStore, LockStore } from './ports.js';
+import type { AgentRunner, JobStore, LockStore, ResultStore } from './ports.js';
+import type { Clock } from '../services/clock.js';
 
 export interface SchedulerSettings {
   podId: string;
@@ -45,7 +45,7 @@ export interface SchedulerDeps {
   /** Where the scheduler announces what happened to occurrences (a fresh emitter if omitted). */
   events?: SchedulerEvents;
   /** Holds answers over 8 KiB (src/storage/run-results.ts); without it they are cut to 8 KiB. */
-  results?: ObjectStore;
+  results?: ResultStore;
   /**
    * Told, at each read of the due window, the tenants with jobs due within the look-ahead, so the
    * runner can read what their runs need before they fire (src/agent/run-context.ts).

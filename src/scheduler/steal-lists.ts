@@ -7,7 +7,7 @@
 import { orderFairly } from './fair-queue.js';
 import type { LockHolder } from './ports.js';
 import type { Occurrence } from './occurrence.js';
-import type { Clock } from './ports.js';
+import type { Clock } from '../services/clock.js';
 
 // How long the owner of a job has before the other pods try its lock. Owners take their jobs
 // within milliseconds, so this only delays occurrences whose owner is dead, stopping or full.

@@ -2,7 +2,7 @@
 // (an API key's prefix, an internal URL, an organisation id) and a connection error names
 // internal hosts: they go to the log line of the run only ("cron job executed", with the run id),
 // and the stored `error` is a fixed sentence per error kind plus the run id to quote.
-import type { ErrorKind } from './ports.js';
+import type { ErrorKind } from '../domain/vocabulary.js';
 
 // Kinds whose text comes from outside the service (the model server, the network, an exception).
 const GENERIC_TEXT: Partial<Record<ErrorKind, string>> = {

@@ -1,7 +1,7 @@
 // Tenants the dispatcher holds back: the claim answered `capped` (the tenant is at its
 // max_concurrent_runs across pods). A held tenant is tried again after CAP_RETRY_MS, or as soon
 // as one of its runs here ends; one timer serves all of them.
-import type { Clock } from './ports.js';
+import type { Clock } from '../services/clock.js';
 
 // A tenant at its cap is tried again after this, or as soon as one of its runs here ends.
 export const CAP_RETRY_MS = 1000;

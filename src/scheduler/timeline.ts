@@ -1,10 +1,10 @@
-import { jitterOffsetMs } from '../jobs/jitter.js';
+import { jitterOffsetMs } from '../schedule/jitter.js';
 import type { Logger } from '../log.js';
-import type { ParsedSchedule } from '../jobs/schedule.js';
+import type { ParsedSchedule } from '../schedule/schedule.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { LoadedJob, Occurrence } from './occurrence.js';
 import { planDueJob } from './plan.js';
-import type { StoredJob } from './ports.js';
+import type { StoredJob } from '../domain/job.js';
 import { OccurrenceQueue } from './queue.js';
 import type { ScheduleCache } from './schedule-cache.js';
 

@@ -5,7 +5,8 @@
 import type { SkipReason } from './events.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
 import { lockPollDelayMs, waitDeadlineMs } from './overlap.js';
-import type { ClaimedRun, LockHolder, RunOutcome } from './ports.js';
+import type { ClaimedRun, RunOutcome } from '../domain/run.js';
+import type { LockHolder } from './ports.js';
 import { RunAborted, type PipelineDeps, type RunResult } from './pipeline.js';
 
 export type Turn = { kind: 'locked'; token: string } | RunResult;

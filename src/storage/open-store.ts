@@ -1,6 +1,10 @@
-import type { ObjectStoreSettings } from '../config.js';
 import { DiskObjectStore } from './disk-store.js';
 import { DEFAULT_MAX_OBJECT_BYTES, type ObjectStore } from './object-store.js';
+import type { S3Settings } from './s3-store.js';
+
+/** Where objects live, as the settings (src/config.ts) describe it. */
+export type ObjectStoreSettings =
+  { readonly kind: 'disk'; readonly dir: string } | ({ readonly kind: 's3' } & S3Settings);
 
 export interface OpenObjectStoreOptions {
   readonly maxObjectBytes?: number;

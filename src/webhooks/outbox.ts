@@ -1,6 +1,6 @@
 import type { Pool } from '../db/pool.js';
 import type { RunRow } from '../db/run-history.js';
-import type { ErrorKind } from '../scheduler/ports.js';
+import type { ErrorKind } from '../domain/vocabulary.js';
 import type { AttemptOutcome } from './delivery-store.js';
 import type { EventType } from './events.js';
 import type { StoredSecret } from './secret-seal.js';

@@ -1,7 +1,9 @@
 // What every JobStore must do, whatever it runs on: the in-memory fake of the unit tests and the
 // PostgreSQL store (migration 109) both run these cases, so the fake cannot drift from the SQL.
 import { describe, expect, it } from 'vitest';
-import type { ClaimAnswer, ErrorKind, JobStore, RunOutcome } from '../../src/scheduler/ports.js';
+import type { ClaimAnswer, JobStore } from '../../src/scheduler/ports.js';
+import type { ErrorKind } from '../../src/domain/vocabulary.js';
+import type { RunOutcome } from '../../src/domain/run.js';
 
 /** The start of the catch-up window the planning sweep passes: before every run of these tests. */
 const SINCE = new Date('2000-01-01T00:00:00Z');

@@ -11,7 +11,7 @@ import {
   stopAllPods,
   type Pod,
 } from '../helpers/cluster.js';
-import { jitterOffsetMs } from '../../src/jobs/jitter.js';
+import { jitterOffsetMs } from '../../src/schedule/jitter.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { waitFor } from '../helpers/process-wait.js';

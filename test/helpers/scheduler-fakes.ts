@@ -7,27 +7,28 @@ import { createSchedulerMetrics, type SchedulerMetrics } from '../../src/schedul
 import type {
   ActiveRun,
   AdoptedRun,
+  RunOrigin,
+  RunOutcome,
+  RunHistoryUpkeep,
+} from '../../src/domain/run.js';
+import type {
   AgentRunner,
   ClaimAnswer,
-  Clock,
-  ErrorKind,
   JobStore,
   LockAttempt,
   LockHolder,
   LockStore,
   RunContext,
-  RunOrigin,
-  RunOutcome,
   RunReply,
-  DueKey,
   PlanDecider,
   RecordAnswer,
-  RunHistoryUpkeep,
   RunRequest,
-  StoredJob,
 } from '../../src/scheduler/ports.js';
+import type { Clock } from '../../src/services/clock.js';
+import type { ErrorKind } from '../../src/domain/vocabulary.js';
+import type { DueKey, StoredJob } from '../../src/domain/job.js';
 import { livenessKey, lockKey, parseHolder } from '../../src/redis/lock.js';
-import { lockValueOf } from '../../src/scheduler/life-cycle-vocabulary.js';
+import { lockValueOf } from '../../src/domain/vocabulary.js';
 import { SchedulerEvents, type SchedulerEventMap } from '../../src/scheduler/events.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import type { SchedulerSettings } from '../../src/scheduler/settings.js';

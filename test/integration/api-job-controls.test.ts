@@ -3,7 +3,7 @@
 // same SQL that records runs), the per-job timeout and model, and GET /v1/runs across jobs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCronjobTool } from '../../src/agent/tools/cronjob.js';
-import type { RunOutcome } from '../../src/scheduler/ports.js';
+import type { RunOutcome } from '../../src/domain/run.js';
 import { createPgJobStore } from '../../src/db/job-store.js';
 import {
   buildTestApp,

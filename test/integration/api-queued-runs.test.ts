@@ -3,7 +3,7 @@
 // the database makes when an attempt fails), the take of due queued runs, backfill's bounds and
 // quota, and tenant isolation of backfill and retry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunOutcome } from '../../src/scheduler/ports.js';
+import type { RunOutcome } from '../../src/domain/run.js';
 import { createPgJobStore } from '../../src/db/job-store.js';
 import {
   buildTestApp,

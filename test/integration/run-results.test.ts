@@ -18,6 +18,7 @@ import { waitFor } from '../helpers/process-wait.js';
 import { createPgJobStore } from '../../src/db/job-store.js';
 import { maintainRunHistory } from '../../src/scheduler/run-history.js';
 import { DiskObjectStore } from '../../src/storage/disk-store.js';
+import { createResultStore } from '../../src/storage/run-results.js';
 import { S3ObjectStore } from '../../src/storage/s3-store.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 
@@ -282,7 +283,7 @@ describe('full results on the disk object store', () => {
         {
           store: createPgJobStore(pool, 'results-upkeep'),
           log: silentLogger(),
-          results: new DiskObjectStore(objectsDir),
+          results: createResultStore(new DiskObjectStore(objectsDir)),
         },
         () => true,
       );

@@ -3,7 +3,7 @@
 import { Cron } from 'croner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCronCalendar, type CronCalendar } from '../../src/jobs/cron-calendar.js';
+import { compileCronCalendar, type CronCalendar } from '../../src/schedule/cron-calendar.js';
 
 const RUNS = 3000;
 

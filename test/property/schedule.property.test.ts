@@ -1,7 +1,7 @@
 // parseSchedule is fed whatever users and models type: it must answer, never throw.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextOccurrences, parseSchedule } from '../../src/jobs/schedule.js';
+import { nextOccurrences, parseSchedule } from '../../src/schedule/schedule.js';
 
 const ZONES = Intl.supportedValuesOf('timeZone');
 

@@ -7,8 +7,8 @@ import { SchedulerEvents } from '../../src/scheduler/events.js';
 import { createSchedulerMetrics } from '../../src/scheduler/metrics.js';
 import type { LoadedJob, Occurrence } from '../../src/scheduler/occurrence.js';
 import type { RunResult } from '../../src/scheduler/pipeline.js';
-import type { OverlapPolicy } from '../../src/scheduler/ports.js';
-import { parseSchedule } from '../../src/jobs/schedule.js';
+import type { OverlapPolicy } from '../../src/domain/vocabulary.js';
+import { parseSchedule } from '../../src/schedule/schedule.js';
 import { FakeClock } from '../helpers/scheduler-fakes.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');

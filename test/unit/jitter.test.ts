@@ -2,7 +2,7 @@
 // offset, always within [0, jitter], and a fleet of jobs at the same minute spreads out. The
 // timeline fires at nominal + offset while the occurrence keeps its nominal time.
 import { describe, expect, it } from 'vitest';
-import { jitterOffsetMs } from '../../src/jobs/jitter.js';
+import { jitterOffsetMs } from '../../src/schedule/jitter.js';
 import { ScheduleCache } from '../../src/scheduler/schedule-cache.js';
 import { Timeline } from '../../src/scheduler/timeline.js';
 import { createSchedulerMetrics } from '../../src/scheduler/metrics.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSchedule, type ParsedSchedule } from '../../src/jobs/schedule.js';
+import { parseSchedule, type ParsedSchedule } from '../../src/schedule/schedule.js';
 import { planJob, type OccurrencePlan } from '../../src/scheduler/plan.js';
 
 const HOUR = 3_600_000;

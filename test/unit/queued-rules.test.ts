@@ -7,7 +7,7 @@ import {
   DEFAULT_CONTROL_SETTINGS,
   prepareControls,
 } from '../../src/jobs/controls.js';
-import { parseSchedule } from '../../src/jobs/schedule.js';
+import { parseSchedule } from '../../src/schedule/schedule.js';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
 

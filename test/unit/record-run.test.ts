@@ -9,9 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchedulerEvents } from '../../src/scheduler/events.js';
 import { createSchedulerMetrics } from '../../src/scheduler/metrics.js';
 import type { PipelineDeps } from '../../src/scheduler/pipeline.js';
-import { systemClock, type JobStore, type RunOutcome } from '../../src/scheduler/ports.js';
+import { systemClock } from '../../src/services/clock.js';
+import { type JobStore } from '../../src/scheduler/ports.js';
+import { type RunOutcome } from '../../src/domain/run.js';
 import { recordRun } from '../../src/scheduler/record-run.js';
 import { DiskObjectStore } from '../../src/storage/disk-store.js';
+import { createResultStore } from '../../src/storage/run-results.js';
 import { ObjectStoreError, type ObjectStore } from '../../src/storage/object-store.js';
 import { silentLogger } from '../helpers/log.js';
 
@@ -56,7 +59,7 @@ function depsWith(
       recoveryIntervalMs: 1000,
     },
     events: new SchedulerEvents(),
-    results,
+    results: createResultStore(results),
     lookup: () => undefined,
   };
 }

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  cutUtf8,
-  jobResultsPrefix,
-  RESULT_INLINE_BYTES,
-  runResultKey,
-  shortResult,
-} from '../../src/storage/run-results.js';
+import { cutUtf8, RESULT_INLINE_BYTES, shortResult } from '../../src/domain/result-text.js';
+import { jobResultsPrefix, runResultKey } from '../../src/storage/run-results.js';
 
 const TENANT = '0b5f3c3e-1d2a-4c6e-9f00-00000000000a';
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { Cron } from 'croner';
-import { nextOccurrences, parseSchedule, type ScheduleSpec } from '../../src/jobs/schedule.js';
+import { nextOccurrences, parseSchedule, type ScheduleSpec } from '../../src/schedule/schedule.js';
 
 // Transitions used below (2026, tzdata as shipped with Node's ICU):
 // America/New_York  Mar 8 07:00Z 02:00 EST -> 03:00 EDT; Nov 1 06:00Z 02:00 EDT -> 01:00 EST

@@ -5,7 +5,7 @@ import {
   latestOccurrenceBetween,
   nextOccurrences,
   parseSchedule,
-} from '../../src/jobs/schedule.js';
+} from '../../src/schedule/schedule.js';
 import { planJob } from '../../src/scheduler/plan.js';
 
 const at = (text: string) => new Date(text);

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_HORIZON_YEARS, previewSchedule } from '../../src/jobs/commands.js';
-import { parseSchedule } from '../../src/jobs/schedule.js';
+import { parseSchedule } from '../../src/schedule/schedule.js';
 
 const ZONES = Intl.supportedValuesOf('timeZone');
 

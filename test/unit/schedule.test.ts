@@ -8,7 +8,7 @@ import {
   parseSchedule,
   type ParsedSchedule,
   type ScheduleSpec,
-} from '../../src/jobs/schedule.js';
+} from '../../src/schedule/schedule.js';
 
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString().replace('.000Z', 'Z'));
 const at = (text: string) => new Date(text);

@@ -2,7 +2,7 @@
 // each job's next occurrence, and what a pod misses is decided from that record alone.
 import { afterEach, describe, expect, it } from 'vitest';
 import { planDueJob } from '../../src/scheduler/plan.js';
-import { parseSchedule, type ParsedSchedule } from '../../src/jobs/schedule.js';
+import { parseSchedule, type ParsedSchedule } from '../../src/schedule/schedule.js';
 import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);

@@ -1,7 +1,7 @@
 import cronstrue from 'cronstrue';
 import { api, type Preview } from './api';
 import { formatDay, offsetMinutes, wallTime } from './format';
-import { SCHEDULE_MACROS } from '../../src/jobs/schedule-macros.js';
+import { SCHEDULE_MACROS } from '../../src/schedule/schedule-macros.js';
 
 // What a schedule means in words, and where daylight saving changes when it fires.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as jobs from '../../jobs/commands.js';
 import type { JobView, RunView } from '../../jobs/view.js';
-import { OVERLAP_POLICIES } from '../../scheduler/ports.js';
+import { OVERLAP_POLICIES } from '../../domain/vocabulary.js';
 import * as webhooks from '../../webhooks/endpoints.js';
 import { truncateText } from '../loop.js';
 import type { AgentTool, ToolContext } from '../tool.js';

@@ -3,7 +3,7 @@
 import type { Dispatcher } from '../dispatcher.js';
 import type { Occurrence } from '../occurrence.js';
 import { ownerOf } from '../owners.js';
-import type { Clock } from '../ports.js';
+import type { Clock } from '../../services/clock.js';
 import type { Timeline } from '../timeline.js';
 import type { Lifecycle, Service } from './service.js';
 

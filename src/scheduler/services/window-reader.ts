@@ -13,7 +13,7 @@ import {
   type WindowDeps,
   type WindowRead,
 } from '../due-window.js';
-import type { DueKey } from '../ports.js';
+import type { DueKey } from '../../domain/job.js';
 import { attachJobs } from '../attach-jobs.js';
 import { startLoop, type Loop } from '../loop.js';
 import { errorMessage } from '../occurrence.js';

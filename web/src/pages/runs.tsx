@@ -3,7 +3,7 @@ import { api, messageOf, type Page, type RunListItem } from '../api';
 import { Alert, Pager, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatDuration, formatInZone } from '../format';
 // The API's own list, so the filter offers every kind a run can fail with.
-import { ERROR_KINDS } from '../../../src/scheduler/life-cycle-vocabulary.js';
+import { ERROR_KINDS } from '../../../src/domain/vocabulary.js';
 
 const PER_PAGE = 25;
 

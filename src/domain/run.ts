@@ -1,0 +1,91 @@
+// A run as the scheduler claims, runs and records it: the words the core, the adapters and the
+// API share.
+import type { ErrorKind, RunStatus } from './vocabulary.js';
+
+/**
+ * Why a run ran: from the timeline, by hand ("run now"), caught up after an outage, or added by
+ * POST /v1/cron-jobs/{id}/backfill.
+ */
+export const RUN_ORIGINS = ['scheduled', 'manual', 'catch_up', 'backfill'] as const;
+
+export type RunOrigin = (typeof RUN_ORIGINS)[number];
+
+/** A claimed occurrence: its run, and the job's name and prompt as committed at the claim. */
+export interface ClaimedRun {
+  runId: string;
+  name: string;
+  prompt: string;
+  /** The job's own timeout (at most the exec timeout), and model; null: the defaults. */
+  timeoutMs?: number | null;
+  model?: string | null;
+  /** Claimed straight into 'running' (claimRun's sendAs): no mark is needed before the send. */
+  sent?: boolean;
+  /** What the claim read for the agent, so the run needs no read of its own (absent: it reads). */
+  agent?: AgentContextRef;
+}
+
+/** The job's agent settings and the tenant's run_context_version, as committed at the claim. */
+export interface AgentContextRef {
+  skills: readonly string[];
+  previousResult: boolean;
+  /** tenants.run_context_version (a bigint, as text): what the pod loaded under it still holds. */
+  tenantVersion: string;
+}
+
+export interface RunOutcome {
+  success: boolean;
+  /** The whole answer (bounded by RUN_RESULT_MAX_BYTES); recordRun stores what exceeds 8 KiB. */
+  result: string | null;
+  error: string | null;
+  errorKind: ErrorKind | null;
+  /** Model requests sent for this run, retries included. */
+  attempts: number;
+  /** The answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there. */
+  resultTruncated?: boolean;
+  /** Where the whole answer is when it is not inline (set by recordRun once it is stored). */
+  resultObjectKey?: string | null;
+  /** Size of the whole answer in UTF-8 bytes (set by recordRun). */
+  resultBytes?: number | null;
+  /** What the run detail shows: the prompt as sent, the model, its usage, each attempt. */
+  detail?: RunDetail;
+}
+
+/** One model request of a run: when it left, how long it took, how it ended. */
+export interface AttemptRecord {
+  startedAt: string;
+  durationMs: number | null;
+  /** success | answered (a step before the final answer) | retried_throttled |
+   * retried_overloaded | retried_connect | an ErrorKind; null while in flight. */
+  outcome: string | null;
+}
+
+export interface RunDetail {
+  promptSent: { role: string; content: string }[] | null;
+  /** The model that answered, as the model server named it. */
+  model: string | null;
+  usage: { promptTokens: number; completionTokens: number } | null;
+  attemptLog: AttemptRecord[];
+}
+
+/** A run in flight on some pod: claimed (nothing sent to the model yet) or running. */
+export interface ActiveRun {
+  runId: string;
+  jobId: string;
+  podId: string;
+  status: Extract<RunStatus, 'claimed' | 'running'>;
+}
+
+/** A claimed run taken over from a pod that is gone: this pod runs it. */
+export interface AdoptedRun extends ClaimedRun {
+  jobId: string;
+  tenantId: string;
+  scheduledAt: Date;
+}
+
+export interface RunHistoryUpkeep {
+  created: number;
+  dropped: number;
+  deleted: number;
+  /** Deleted jobs whose last run is gone, purged now: their result objects can go. */
+  purgedJobs: readonly { tenantId: string; jobId: string }[];
+}
