@@ -64,7 +64,10 @@ export function createRedis(
     options.onFailover?.();
   };
   if (redis instanceof Cluster) watchClusterPrimaries(redis, log, failover);
-  else if (target.kind === 'sentinel') watchSentinelPrimary(redis, log, failover);
+  else if (target.kind === 'sentinel') {
+    watchSentinelPrimary(redis, log, failover);
+    reconnectAfterAbortedAttempt(redis, log);
+  }
   redis.connect().catch(() => {
     // The error listener reports it; ioredis keeps retrying.
   });
@@ -134,6 +137,30 @@ function watchSentinelPrimary(
     if (primary === undefined) log.info({ primary: now }, 'redis: connected to the primary');
     else if (now !== primary) failover(now, primary);
     primary = now;
+  });
+}
+
+/**
+ * ioredis ends a client for good when a connection attempt itself fails, and its Sentinel
+ * failover detector makes one fail: a `+switch-master` that arrives while the client asks the
+ * sentinels for the primary aborts that attempt ("Connection is closed."), and the client never
+ * tries again, so the pod would stay paused after the promotion. An end that was not asked for
+ * (quit and disconnect() set `manuallyClosing`, and an end after a closed connection comes
+ * through 'close' first) is such an abort: connect again after the usual back-off.
+ */
+function reconnectAfterAbortedAttempt(redis: SingleRedis, log: Logger): void {
+  let attempting = false;
+  redis.on('connecting', () => (attempting = true));
+  redis.on('connect', () => (attempting = false));
+  redis.on('close', () => (attempting = false));
+  redis.on('end', () => {
+    const askedFor = (redis as unknown as { manuallyClosing?: boolean }).manuallyClosing === true;
+    if (!attempting || askedFor) return;
+    attempting = false;
+    log.warn('redis: connection attempt aborted, connecting again');
+    setTimeout(() => {
+      if (redis.status === 'end') redis.connect().catch(() => {});
+    }, RETRY_CAP_MS).unref();
   });
 }
 
