@@ -34,6 +34,7 @@ import { ChatTurnLimiter } from './chat-turns.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { registerApiReference } from './routes/api-reference.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerSkillRoutes } from './routes/skills.js';
@@ -102,7 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Routes are private unless marked public (auth.ts). These are public by design; marked here so
   // the modules that register them need not know about access control.
   app.addHook('onRoute', (route) => {
-    if (PUBLIC_PATHS.has(route.url) && route.config?.access === undefined) {
+    const isPublic = PUBLIC_PATHS.has(route.url) || route.url.startsWith('/docs/assets/');
+    if (isPublic && route.config?.access === undefined) {
       route.config = { ...route.config, access: 'public' };
     }
   });
@@ -209,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secretsKey: deps.config.secretsKey,
   });
   registerOpenApiRoutes(app);
+  registerApiReference(app);
   registerAdminClusterRoutes(app, deps);
   registerDashboardRoutes(app);
   return app;
