@@ -10,7 +10,7 @@ const SINCE = new Date('2000-01-01T00:00:00Z');
 
 export interface RunState {
   status: string;
-  podId: string;
+  podId: string | null;
   error: string | null;
   errorKind: ErrorKind | null;
   attempts: number;

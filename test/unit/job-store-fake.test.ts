@@ -1,6 +1,8 @@
 // The contract suite against the in-memory JobStore of the unit tests.
 import { describeJobStoreContract } from '../contract/job-store.contract.js';
-import { FakeClock, FakeJobStore, PARKED } from '../helpers/scheduler-fakes.js';
+import { FakeClock } from '../kit/clock.js';
+import { FakeJobStore } from '../kit/job-store.js';
+import { PARKED } from '../kit/rows.js';
 
 describeJobStoreContract('in-memory fake', () => {
   const clock = new FakeClock(Date.parse('2030-01-01T00:00:00Z'));
