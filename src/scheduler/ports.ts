@@ -1,6 +1,7 @@
 // What the scheduler core needs from the outside world. PostgreSQL, Redis and the agent implement
-// these in production; unit tests use in-memory fakes and a fake clock, and one contract suite
-// (test/contract/) runs against both.
+// these in production; unit tests use the in-memory test kit (test/kit/) and its fake clock, and
+// one contract suite per store (test/contract/) runs against both. Every method is required: the
+// core never asks whether a store can do something.
 import type { DueKey, StoredJob, UnplannedJob } from '../domain/job.js';
 import type {
   ActiveRun,
