@@ -30,6 +30,7 @@ import {
   requeue,
   startWaiting,
 } from './outcomes.js';
+import { maintainPartitions, migratedPartitions } from './history.js';
 import { advanceJob, dueJobs, planJobs } from './schedules.js';
 import {
   inFlight,
@@ -45,10 +46,6 @@ export type JobStoreMethod = keyof JobStore;
 
 /** What POST /v1/runs/{id}/cancel and cancel_other send on hermesx_run_cancels. */
 export type CancelListener = (jobId: string, runId: string, why: string) => void;
-
-const DAY_MS = 86_400_000;
-/** tenants.run_retention_days' default: the longest retention when no tenant keeps longer. */
-const RETENTION_DAYS = 30;
 
 const JOB_STORE_METHODS: readonly JobStoreMethod[] = [
   'loadJobs',
@@ -93,9 +90,7 @@ export class FakeJobStore implements JobStore, Tables {
   >;
 
   constructor(private readonly clock: Clock) {
-    // Migration 111 creates the partitions of today and the week after.
-    const today = Math.floor(clock.now() / DAY_MS);
-    for (let day = today; day <= today + 7; day++) this.partitions.add(day);
+    for (const day of migratedPartitions(clock.now())) this.partitions.add(day);
   }
 
   // --- test-side writes (what the API or plain SQL would do) ---
@@ -291,30 +286,9 @@ export class FakeJobStore implements JobStore, Tables {
     }));
   }
 
-  /**
-   * scheduler_runs_maintain, as far as memory has it: the day partitions of today and the
-   * `daysAhead` after, those past the longest retention dropped with their runs. Tenants' own
-   * shorter retentions and deleted jobs are PostgreSQL's (the fake deletes jobs at once).
-   */
   async maintainRunHistory(daysAhead: number): Promise<RunHistoryUpkeep> {
     await this.enter('maintainRunHistory');
-    const today = Math.floor(this.clock.now() / DAY_MS);
-    let created = 0;
-    for (let day = today; day <= today + daysAhead; day++) {
-      if (this.partitions.has(day)) continue;
-      this.partitions.add(day);
-      created++;
-    }
-    let dropped = 0;
-    for (const day of [...this.partitions]) {
-      if (day + 1 > today - RETENTION_DAYS) continue;
-      this.partitions.delete(day);
-      dropped++;
-      for (const run of [...this.runs.values()]) {
-        if (Math.floor(run.scheduledAt.getTime() / DAY_MS) === day) this.runs.delete(run.id);
-      }
-    }
-    return { created, dropped, deleted: 0, purgedJobs: [] };
+    return maintainPartitions(this, this.partitions, this.clock.now(), daysAhead);
   }
 
   private async enter(method: JobStoreMethod): Promise<void> {
