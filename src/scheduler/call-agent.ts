@@ -162,7 +162,7 @@ function noteProgress(
   attempts: number,
   log: AttemptRecord[],
 ): void {
-  deps.store.noteProgress?.(runId, deps.settings.podId, attempts, log).catch((err: unknown) => {
+  deps.store.noteProgress(runId, deps.settings.podId, attempts, log).catch((err: unknown) => {
     deps.log.warn({ run_id: runId, error: errorMessage(err) }, 'cannot record run progress');
   });
 }

@@ -1,6 +1,7 @@
 // What the scheduler core needs from the outside world. PostgreSQL, Redis and the agent implement
-// these in production; unit tests use in-memory fakes and a fake clock, and one contract suite
-// (test/contract/) runs against both.
+// these in production; unit tests use the in-memory test kit (test/kit/) and its fake clock, and
+// one contract suite per store (test/contract/) runs against both. Every method is required: the
+// core never asks whether a store can do something.
 import type { DueKey, StoredJob, UnplannedJob } from '../domain/job.js';
 import type {
   ActiveRun,
@@ -75,12 +76,7 @@ export interface JobStore {
   /** claimed -> running before the model request leaves; false when the run is no longer podId's. */
   markSent(runId: string, podId: string, origin?: RunOrigin): Promise<boolean>;
   /** A running run sends another model request: its attempts so far, while it runs. */
-  noteProgress?(
-    runId: string,
-    podId: string,
-    attempts: number,
-    log: AttemptRecord[],
-  ): Promise<void>;
+  noteProgress(runId: string, podId: string, attempts: number, log: AttemptRecord[]): Promise<void>;
   /**
    * Records the outcome and updates the job in one transaction: 'requeued' when the job's retry
    * policy sent the failed attempt back to the queue (the database decides, migration 250);
@@ -101,14 +97,14 @@ export interface JobStore {
     runIds: readonly string[],
     reason: string,
     kind: ErrorKind,
-  ): Promise<{ runId: string; jobId: string; requeued?: boolean }[]>;
+  ): Promise<{ runId: string; jobId: string; requeued: boolean }[]>;
   /**
    * Takes up to `limit` due queued runs (retries, runs retried by hand, backfills) and makes
-   * them claimed by podId. Optional: a store without a queue has none.
+   * them claimed by podId.
    */
-  takeQueuedRuns?(podId: string, limit: number): Promise<AdoptedRun[]>;
+  takeQueuedRuns(podId: string, limit: number): Promise<AdoptedRun[]>;
   /** Hands claimed runs of podId back to the queue, to start after delayMs; returns those. */
-  requeueRuns?(runIds: readonly string[], podId: string, delayMs: number): Promise<string[]>;
+  requeueRuns(runIds: readonly string[], podId: string, delayMs: number): Promise<string[]>;
   activeRuns(): Promise<ActiveRun[]>;
   /** Takes claimed runs over from the pods named (only while still theirs and claimed). */
   adoptRuns(
@@ -120,16 +116,16 @@ export interface JobStore {
    * overlap buffer_one / cancel_other: claims an occurrence while the job's previous run still
    * holds the lock, to start once it is free (at most one waits per job).
    */
-  claimWaiting?(
+  claimWaiting(
     jobId: string,
     scheduledAt: Date,
     podId: string,
     nextRunAt: Date | null,
   ): Promise<WaitingClaimAnswer>;
   /** overlap cancel_other: asks whichever pods run earlier occurrences of the job to stop them. */
-  cancelOlderRuns?(jobId: string, scheduledAt: Date): Promise<string[]>;
+  cancelOlderRuns(jobId: string, scheduledAt: Date): Promise<string[]>;
   /** A waiting run took the lock: it starts now (false: no longer this pod's, do not run it). */
-  startWaiting?(runId: string, scheduledAt: Date, podId: string): Promise<boolean>;
+  startWaiting(runId: string, scheduledAt: Date, podId: string): Promise<boolean>;
   /**
    * Run history upkeep (one pod at a time): creates the daily partitions of the next
    * `daysAhead` days, drops those past the longest retention, and deletes at most

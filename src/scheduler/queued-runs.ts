@@ -27,7 +27,7 @@ export async function takeQueuedRuns(
   holds: (jobId: string) => boolean,
 ): Promise<Occurrence[]> {
   const { store, settings } = deps;
-  if (!store.takeQueuedRuns || room <= 0) return [];
+  if (room <= 0) return [];
   const taken = await store.takeQueuedRuns(settings.podId, Math.min(room, QUEUED_TAKE_LIMIT));
   const busy = taken.filter((run) => holds(run.jobId));
   if (busy.length > 0)
@@ -69,7 +69,7 @@ export function tryQueuedRunLock(deps: PipelineDeps, occurrence: Occurrence): Pr
 /** Hands taken runs back to the queue, to be offered again after REQUEUE_DELAY_MS. */
 export async function handBack(deps: QueuedRunDeps, runIds: string[]): Promise<void> {
   try {
-    await deps.store.requeueRuns?.(runIds, deps.settings.podId, REQUEUE_DELAY_MS);
+    await deps.store.requeueRuns(runIds, deps.settings.podId, REQUEUE_DELAY_MS);
   } catch (err) {
     // Still claimed by this pod: recovery adopts them (they are not held here).
     deps.log.warn(

@@ -16,7 +16,6 @@ export async function claimWaiting(
   deps: PipelineDeps,
   occurrence: Occurrence,
 ): Promise<{ kind: 'claimed'; run: ClaimedRun } | { kind: 'skipped'; reason: SkipReason }> {
-  if (!deps.store.claimWaiting) return { kind: 'skipped', reason: 'lock_held' };
   try {
     const answer = await deps.store.claimWaiting(
       occurrence.jobId,
@@ -38,11 +37,11 @@ export async function claimWaiting(
 /** Asks the pods running earlier occurrences of the job to stop them (cancel_other). */
 export async function cancelEarlier(deps: PipelineDeps, occurrence: Occurrence): Promise<void> {
   try {
-    const runIds = await deps.store.cancelOlderRuns?.(
+    const runIds = await deps.store.cancelOlderRuns(
       occurrence.jobId,
       new Date(occurrence.scheduledAtMs),
     );
-    if (runIds && runIds.length > 0) {
+    if (runIds.length > 0) {
       deps.log.info(
         { job_id: occurrence.jobId, cancelled_runs: runIds },
         'overlap cancel_other: earlier run asked to stop',
@@ -102,9 +101,9 @@ async function startTurn(
   token: string,
 ): Promise<Turn> {
   const started = await deps.store
-    .startWaiting?.(run.runId, new Date(occurrence.scheduledAtMs), deps.settings.podId)
+    .startWaiting(run.runId, new Date(occurrence.scheduledAtMs), deps.settings.podId)
     .catch(() => false);
-  if (started === false) {
+  if (!started) {
     await deps.locks.release(occurrence.jobId, token, null).catch(() => {});
     return { kind: 'skipped', reason: 'taken' };
   }

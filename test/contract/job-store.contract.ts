@@ -1,50 +1,13 @@
 // What every JobStore must do, whatever it runs on: the in-memory fake of the unit tests and the
 // PostgreSQL store (migration 109) both run these cases, so the fake cannot drift from the SQL.
 import { describe, expect, it } from 'vitest';
-import type { ClaimAnswer, JobStore } from '../../src/scheduler/ports.js';
-import type { ErrorKind } from '../../src/domain/vocabulary.js';
 import type { RunOutcome } from '../../src/domain/run.js';
+import { at, later, runIdOf, SINCE, success, type JobStoreHarness } from './job-store-harness.js';
+import { describeOverlapCases } from './job-store-overlap.contract.js';
+import { describeQueueCases } from './job-store-queue.contract.js';
+import { describeUpkeepCases } from './job-store-upkeep.contract.js';
 
-/** The start of the catch-up window the planning sweep passes: before every run of these tests. */
-const SINCE = new Date('2000-01-01T00:00:00Z');
-
-export interface RunState {
-  status: string;
-  podId: string;
-  error: string | null;
-  errorKind: ErrorKind | null;
-  attempts: number;
-}
-
-export interface JobStoreHarness {
-  /** One store per pod id (each pod's own batching and claims). */
-  storeFor(podId: string): JobStore;
-  addTenant(maxConcurrentRuns: number | null): Promise<string>;
-  addJob(tenantId?: string): Promise<string>;
-  disableJob(jobId: string): Promise<void>;
-  run(runId: string): Promise<RunState | undefined>;
-  /** Makes a run look started `ms` earlier. */
-  age(runId: string, ms: number): Promise<void>;
-  /** The job's next_run_at as stored (the fake's PARKED and PostgreSQL's 'infinity' as 'parked'). */
-  nextRunAt(jobId: string): Promise<Date | null | 'parked'>;
-}
-
-const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute));
-/** Times no other case of the suite uses (one database serves them all). */
-const later = (minute: number) => new Date(Date.UTC(2031, 0, 1, 0, minute));
 const ids = (jobs: readonly { id: string }[]) => jobs.map((job) => job.id);
-const success: RunOutcome = {
-  success: true,
-  result: 'ok',
-  error: null,
-  errorKind: null,
-  attempts: 1,
-};
-
-function runIdOf(answer: ClaimAnswer): string {
-  if (answer.kind !== 'claimed') throw new Error(`claim answered ${answer.kind}`);
-  return answer.run.runId;
-}
 
 export function describeJobStoreContract(name: string, setup: () => JobStoreHarness): void {
   describe(`JobStore contract: ${name}`, () => {
@@ -269,5 +232,8 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
         }
       }
     });
+    describeQueueCases(setup);
+    describeOverlapCases(setup);
+    describeUpkeepCases(setup);
   });
 }

@@ -3,7 +3,7 @@
 // missing). The script must pass every check, then leave no process and no temp dir behind.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../../scripts/verify-report.js';
+import { CHECKS } from '../../scripts/verify/cluster/report.js';
 import { spawnProcess } from '../helpers/process-cli.js';
 import { isAlive } from '../helpers/process-wait.js';
 
@@ -15,7 +15,7 @@ describe('npm run verify:cluster', () => {
     async () => {
       const run = spawnProcess(
         process.execPath,
-        ['--import', 'tsx', 'scripts/verify-cluster.ts'],
+        ['--import', 'tsx', 'scripts/verify/cluster/verify-cluster.ts'],
         process.env,
       );
       let exit: Awaited<ReturnType<typeof run.waitForExit>>;

@@ -9,7 +9,7 @@ import type { LoadedJob, Occurrence } from '../../src/scheduler/occurrence.js';
 import type { RunResult } from '../../src/scheduler/pipeline.js';
 import type { OverlapPolicy } from '../../src/domain/vocabulary.js';
 import { parseSchedule } from '../../src/schedule/schedule.js';
-import { FakeClock } from '../helpers/scheduler-fakes.js';
+import { FakeClock } from '../kit/clock.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const MINUTE = 60_000;

@@ -1,7 +1,8 @@
 // Fair dispatch across tenants and the per-tenant cap, against the fakes and a fake clock.
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderFairly } from '../../src/scheduler/fair-queue.js';
-import { World, podStarter, type Pod, type RunnerCall } from '../helpers/scheduler-fakes.js';
+import type { RunnerCall } from '../kit/runner.js';
+import { World, podStarter, type Pod } from '../kit/world.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
 const T0 = at('00:00:00.500');

@@ -1,6 +1,9 @@
 // The fakes must behave like what they replace, or the scheduler tests prove nothing.
 import { describe, expect, it } from 'vitest';
-import { FakeClock, FakeJobStore, FakeRedis, FakeRunner } from '../helpers/scheduler-fakes.js';
+import { FakeClock } from '../kit/clock.js';
+import { FakeJobStore } from '../kit/job-store.js';
+import { FakeRedis } from '../kit/redis.js';
+import { FakeRunner } from '../kit/runner.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.500Z');
 

@@ -3,7 +3,8 @@
 import { STEAL_DELAY_MS } from '../../src/scheduler/steal-lists.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
-import { PARKED, World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
+import { PARKED } from '../kit/rows.js';
+import { World, type Pod, podStarter } from '../kit/world.js';
 
 /** 2026-01-01 at a UTC time of day ("00:01:00", "00:00:05.200"). */
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);

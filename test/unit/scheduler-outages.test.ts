@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
 import type { ClaimAnswer } from '../../src/scheduler/ports.js';
-import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
+import { World, type Pod, podStarter } from '../kit/world.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
 const iso = (ms: number) => new Date(ms).toISOString();

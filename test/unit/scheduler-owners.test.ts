@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownerOf } from '../../src/scheduler/owners.js';
 import { STEAL_DELAY_MS } from '../../src/scheduler/steal-lists.js';
-import { World, type Pod, podStarter } from '../helpers/scheduler-fakes.js';
+import { World, type Pod, podStarter } from '../kit/world.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
 const T0 = at('00:00:00.500');

@@ -1,7 +1,7 @@
 // stop(grace): drain in-flight runs, abort and record the rest, release locks, fire nothing more.
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '../helpers/log.js';
-import { World, type Pod } from '../helpers/scheduler-fakes.js';
+import { World, type Pod } from '../kit/world.js';
 
 const at = (time: string) => Date.parse(`2026-01-01T${time}Z`);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,7 +1,7 @@
 // The report of `npm run verify:docker`: one row per step (section, PASS/FAIL, seconds, what was
 // observed). A failed step prints the tail of the container logs that explain it.
-import { logsOf, type Output } from './verify-docker-engine.js';
-import type { Say } from './verify-util.js';
+import { logsOf, type Output } from './engine.js';
+import type { Say } from '../harness.js';
 
 export interface StepResult {
   section: string;

@@ -9,7 +9,7 @@ import {
   startFakeLlm,
   type FakeLlm,
   type Handler,
-} from '../test/helpers/fake-llm.js';
+} from '../../../test/helpers/fake-llm.js';
 
 /** The guide's .env points the API at an Ollama on the host: host.docker.internal:11434. */
 export const GUIDE_MODEL_PORT = 11434;

@@ -1,4 +1,5 @@
-// Small helpers of `npm run verify:cluster`: the cleanup registry and bounded polling.
+// What both verifications (`npm run verify:cluster`, `npm run verify:docker`) stand on: the
+// cleanup registry and bounded polling.
 
 export type Say = (line: string) => void;
 

@@ -1,9 +1,9 @@
 // The guide's "make test-integration" with a Docker engine: the integration and e2e tests run
 // against docker-compose.test.yml (PostgreSQL :5433, Redis :6380, MinIO :9002, or free ports
 // when those are taken here, passed as PG_HOST_PORT / REDIS_HOST_PORT / MINIO_HOST_PORT).
-import type { Context } from './verify-docker-context.js';
-import { freePort, run, stateOf } from './verify-docker-engine.js';
-import { expect } from './verify-docker-report.js';
+import type { Context } from './context.js';
+import { freePort, run, stateOf } from './engine.js';
+import { expect } from './report.js';
 
 const ESC = String.fromCharCode(27);
 const stripColours = (line: string) =>

@@ -1,10 +1,15 @@
 // Verification 1, the guide's "Multi-Pod Mutual Exclusion Verification" with short schedules: a job
 // created by chatting through nginx plus three per-second jobs; every occurrence runs once, on
 // some pod, with one model call, none missed, and each pod logs exactly the runs it recorded.
-import { DEFAULT_TENANT, duplicateRuns, runsOf, type RunRow } from '../test/helpers/cluster.js';
-import { jobIdsSpreadOver } from '../test/helpers/owned-job-id.js';
-import { ADMIN_TOKEN, API_KEY, lbFetch, until, type Cluster } from './verify-infra.js';
-import type { Report } from './verify-report.js';
+import {
+  DEFAULT_TENANT,
+  duplicateRuns,
+  runsOf,
+  type RunRow,
+} from '../../../test/helpers/cluster.js';
+import { jobIdsSpreadOver } from '../../../test/helpers/owned-job-id.js';
+import { ADMIN_TOKEN, API_KEY, lbFetch, until, type Cluster } from './infra.js';
+import type { Report } from './report.js';
 import {
   CHAT_JOB,
   CHAT_REQUEST,
@@ -15,7 +20,7 @@ import {
   modelCallsPerRun,
   periodMsOf,
   scenario,
-} from './verify-scenario.js';
+} from './scenario.js';
 
 const SECTION = '1. Multi-pod mutual exclusion (guide: Multi-Pod Mutual Exclusion Verification)';
 const WINDOW_MS = 16_000;

@@ -3,8 +3,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { findFreePort, stopChild } from '../src/dev/processes.js';
-import { onCleanup, until, type Say } from './verify-util.js';
+import { findFreePort, stopChild } from '../../../src/dev/processes.js';
+import { onCleanup, until, type Say } from '../harness.js';
 
 function findExecutable(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin', '/sbin'];

@@ -1,9 +1,9 @@
 // Verification 2a, the guide's "Fault Recovery Verification" for Redis: redis-server stopped
 // (SIGTERM by PID) and started again on the same port while three replicas schedule jobs.
-import { logField } from '../test/helpers/cluster.js';
-import { isAlive } from '../test/helpers/process-wait.js';
-import { POLL_MS, lbFetch, restartRedis, until, type Cluster } from './verify-infra.js';
-import { secs, type Report } from './verify-report.js';
+import { logField } from '../../../test/helpers/cluster.js';
+import { isAlive } from '../../../test/helpers/process-wait.js';
+import { POLL_MS, lbFetch, restartRedis, until, type Cluster } from './infra.js';
+import { secs, type Report } from './report.js';
 
 const REDIS =
   '2a. Fault recovery: Redis stopped and restarted (guide: Fault Recovery Verification)';

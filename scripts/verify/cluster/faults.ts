@@ -3,17 +3,11 @@
 // the other jobs must keep running.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { runsOf, type Pod, type RunRow } from '../test/helpers/cluster.js';
-import { POD_CRASH_ERROR } from './verify-exclusion.js';
-import { API_KEY, lbFetch, until, type Cluster } from './verify-infra.js';
-import { secs, type Report } from './verify-report.js';
-import {
-  callsByOccurrence,
-  insertJobRow,
-  occurrenceKey,
-  scenario,
-  SLOW_JOB,
-} from './verify-scenario.js';
+import { runsOf, type Pod, type RunRow } from '../../../test/helpers/cluster.js';
+import { POD_CRASH_ERROR } from './exclusion.js';
+import { API_KEY, lbFetch, until, type Cluster } from './infra.js';
+import { secs, type Report } from './report.js';
+import { callsByOccurrence, insertJobRow, occurrenceKey, scenario, SLOW_JOB } from './scenario.js';
 
 const KILL = '2b. Fault recovery: a replica SIGKILLed while running a job';
 const RECOVERY_LIMIT_MS = 30_000;

@@ -1,10 +1,10 @@
 // After both verifications: every job disabled, the runs drained, then the whole run re-checked
 // (duplicates, one model call per run, each surviving pod's log against its runs).
-import { duplicateRuns, metricValue } from '../test/helpers/cluster.js';
-import { POD_CRASH_ERROR } from './verify-exclusion.js';
-import { until, type Cluster } from './verify-infra.js';
-import type { Report } from './verify-report.js';
-import { allRuns, executedLines, modelCallsPerRun } from './verify-scenario.js';
+import { duplicateRuns, metricValue } from '../../../test/helpers/cluster.js';
+import { POD_CRASH_ERROR } from './exclusion.js';
+import { until, type Cluster } from './infra.js';
+import type { Report } from './report.js';
+import { allRuns, executedLines, modelCallsPerRun } from './scenario.js';
 
 const END = '3. Whole run';
 

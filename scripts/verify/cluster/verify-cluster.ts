@@ -4,19 +4,13 @@
 // (hermesx-mr-1..3) behind nginx round robin, all on loopback, with short schedules. Prints a
 // report (check, expected, observed, PASS/FAIL) and exits 1 if any check fails. Every process it
 // started is stopped by PID and its temp dir removed, also on SIGINT/SIGTERM.
-import {
-  cleanupAll,
-  ensureNginx,
-  POLL_INTERVAL,
-  startCluster,
-  type Cluster,
-} from './verify-infra.js';
-import { verifyMutualExclusion } from './verify-exclusion.js';
-import { verifyPodKill } from './verify-faults.js';
-import { verifyWholeRun } from './verify-final.js';
-import { verifyRedisOutage } from './verify-outage.js';
-import { Report, secs } from './verify-report.js';
-import { modelHandler } from './verify-scenario.js';
+import { cleanupAll, ensureNginx, POLL_INTERVAL, startCluster, type Cluster } from './infra.js';
+import { verifyMutualExclusion } from './exclusion.js';
+import { verifyPodKill } from './faults.js';
+import { verifyWholeRun } from './final.js';
+import { verifyRedisOutage } from './outage.js';
+import { Report, secs } from './report.js';
+import { modelHandler } from './scenario.js';
 
 /** Every wait is bounded; this only catches a hang nobody foresaw. */
 const WATCHDOG_MS = 200_000;

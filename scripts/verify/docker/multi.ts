@@ -3,17 +3,10 @@
 // per-replica "cron job executed" counts against the table, the duplicate query, a replica
 // killed mid-run, the stack's Redis stopped and started, and `down -v`.
 import path from 'node:path';
-import {
-  composeLabel,
-  composeOk,
-  guideChat,
-  http,
-  PROJECTS,
-  type Context,
-} from './verify-docker-context.js';
-import { countLines, dockerOk, logsOf, psqlRows, stateOf } from './verify-docker-engine.js';
-import { expect, secs } from './verify-docker-report.js';
-import { onCleanup, until } from './verify-util.js';
+import { composeLabel, composeOk, guideChat, http, PROJECTS, type Context } from './context.js';
+import { countLines, dockerOk, logsOf, psqlRows, stateOf } from './engine.js';
+import { expect, secs } from './report.js';
+import { onCleanup, until } from '../harness.js';
 
 export const FILE = 'docker-compose.multi-replica.yml';
 export const REPLICAS = ['hermesx-mr-1', 'hermesx-mr-2', 'hermesx-mr-3'];

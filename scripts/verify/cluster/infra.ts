@@ -6,11 +6,11 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startPostgres, startRedis, type LocalServer } from '../src/dev/processes.js';
-import { startPod, type Pod } from '../test/helpers/cluster.js';
-import { startFakeLlm, type FakeLlm, type Handler } from '../test/helpers/fake-llm.js';
-import { ensureNginx, startNginx } from './verify-nginx.js';
-import { onCleanup, type Say } from './verify-util.js';
+import { startPostgres, startRedis, type LocalServer } from '../../../src/dev/processes.js';
+import { startPod, type Pod } from '../../../test/helpers/cluster.js';
+import { startFakeLlm, type FakeLlm, type Handler } from '../../../test/helpers/fake-llm.js';
+import { ensureNginx, startNginx } from './nginx.js';
+import { onCleanup, type Say } from '../harness.js';
 
 export const API_KEY = 'test-secret-key';
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -18,8 +18,8 @@ export const POD_IDS = ['hermesx-mr-1', 'hermesx-mr-2', 'hermesx-mr-3'];
 export const POLL_INTERVAL = '5s';
 export const POLL_MS = 5000;
 
-export { cleanupAll, onCleanup, until } from './verify-util.js';
-export { ensureNginx } from './verify-nginx.js';
+export { cleanupAll, onCleanup, until } from '../harness.js';
+export { ensureNginx } from './nginx.js';
 /** The redis-server running now (it is stopped and started again during the checks). */
 let currentRedis: LocalServer | undefined;
 

@@ -3,12 +3,12 @@
 // middleware-only start.
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { composeLabel, composeOk, guideChat, http, type Context } from './verify-docker-context.js';
-import { countLines, docker, dockerOk, logsOf, stateOf } from './verify-docker-engine.js';
-import { GUIDE_MODEL_PORT } from './verify-docker-model.js';
-import { expect, secs } from './verify-docker-report.js';
-import { onCleanup, until } from './verify-util.js';
-import { GUIDE_ENV } from '../test/helpers/guide-env.js';
+import { composeLabel, composeOk, guideChat, http, type Context } from './context.js';
+import { countLines, docker, dockerOk, logsOf, stateOf } from './engine.js';
+import { GUIDE_MODEL_PORT } from './model.js';
+import { expect, secs } from './report.js';
+import { onCleanup, until } from '../harness.js';
+import { GUIDE_ENV } from '../../../test/helpers/guide-env.js';
 
 export const SAAS_FILE = 'docker-compose.saas.yml';
 export const SAAS_CONTAINERS = ['hermesx-pg', 'hermesx-redis', 'hermesx-minio', 'hermesx-saas'];

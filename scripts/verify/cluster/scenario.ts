@@ -8,9 +8,9 @@ import {
   runsOf,
   type Pod,
   type RunRow,
-} from '../test/helpers/cluster.js';
-import type { FakeReply } from '../test/helpers/fake-llm.js';
-import type { Cluster } from './verify-infra.js';
+} from '../../../test/helpers/cluster.js';
+import type { FakeReply } from '../../../test/helpers/fake-llm.js';
+import type { Cluster } from './infra.js';
 
 /** The guide's chat request (model name and message as written there). */
 export const CHAT_REQUEST = {

@@ -3,8 +3,8 @@
 # Dockerfile and compose files name, for machines that reach no image registry. A tag is built
 # only when it is absent locally and cannot be pulled; a real image always wins.
 #
-#   scripts/docker-standins/build.sh            # build whatever is missing
-#   scripts/docker-standins/build.sh --force    # rebuild all five (e.g. after editing this folder)
+#   scripts/verify/docker/standins/build.sh            # build whatever is missing
+#   scripts/verify/docker/standins/build.sh --force    # rebuild all five (e.g. after editing this folder)
 #
 # Every stand-in starts from one Debian bookworm rootfs (`debootstrap --variant=minbase`, cached
 # as a tarball), adds Debian packages in a chroot, then `docker import` + a metadata-only build.
@@ -22,8 +22,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-# shellcheck source=scripts/docker-standins/versions.sh
+ROOT="$(cd "$HERE/../../../.." && pwd)"
+# shellcheck source=scripts/verify/docker/standins/versions.sh
 source "$HERE/versions.sh"
 
 if [ "$(id -u)" -eq 0 ]; then default_cache=/var/cache/hermesx-standins; else default_cache="$HOME/.cache/hermesx-standins"; fi
@@ -112,7 +112,7 @@ import_image() {
   local tag=$1 dir=$2 meta=$3
   local raw="hermesx-standin-rootfs:${tag//[\/:]/-}"
   tar -C "$dir" -c . | docker import - "$raw" >/dev/null
-  printf 'FROM %s\nLABEL org.hermesx.standin="test infrastructure: built by scripts/docker-standins/build.sh"\n%s\n' \
+  printf 'FROM %s\nLABEL org.hermesx.standin="test infrastructure: built by scripts/verify/docker/standins/build.sh"\n%s\n' \
     "$raw" "$meta" | DOCKER_BUILDKIT=0 docker build -q -t "$tag" - >/dev/null 2>"$WORK/build.log" ||
     { cat "$WORK/build.log" >&2; die "docker build of $tag failed"; }
   docker rmi "$raw" >/dev/null 2>&1 || true

@@ -4,8 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Say } from './verify-util.js';
-import { until } from './verify-util.js';
+import type { Say } from '../harness.js';
+import { until } from '../harness.js';
 
 export interface Output {
   code: number;

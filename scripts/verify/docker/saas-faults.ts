@@ -2,11 +2,11 @@
 // under the running API), and its middleware-only start without any .env.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { composeLabel, composeOk, http, type Context } from './verify-docker-context.js';
-import { countLines, docker, dockerOk, logsOf, stateOf } from './verify-docker-engine.js';
-import { expect, secs } from './verify-docker-report.js';
-import { SAAS_CONTAINERS, SAAS_FILE, saasApi as api } from './verify-docker-saas.js';
-import { until } from './verify-util.js';
+import { composeLabel, composeOk, http, type Context } from './context.js';
+import { countLines, docker, dockerOk, logsOf, stateOf } from './engine.js';
+import { expect, secs } from './report.js';
+import { SAAS_CONTAINERS, SAAS_FILE, saasApi as api } from './saas.js';
+import { until } from '../harness.js';
 
 /** The guide's Fault Recovery Verification, on this stack. */
 export async function verifyRedisFault(ctx: Context): Promise<void> {

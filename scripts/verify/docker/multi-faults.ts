@@ -1,10 +1,10 @@
 // The guide's fault checks on the multi-replica stack: a replica killed mid-run (its run failed by
 // the others, the job going on elsewhere) and the stack's Redis stopped and started.
-import { http } from './verify-docker-context.js';
-import { countLines, dockerOk, logsOf, psqlRows, stateOf } from './verify-docker-engine.js';
-import { KEY, REPLICAS, type Stack } from './verify-docker-multi.js';
-import { expect, secs } from './verify-docker-report.js';
-import { until } from './verify-util.js';
+import { http } from './context.js';
+import { countLines, dockerOk, logsOf, psqlRows, stateOf } from './engine.js';
+import { KEY, REPLICAS, type Stack } from './multi.js';
+import { expect, secs } from './report.js';
+import { until } from '../harness.js';
 
 /** A replica killed, then the stack's Redis stopped and started. */
 export async function verifyMultiFaults(stack: Stack): Promise<void> {

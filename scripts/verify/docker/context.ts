@@ -1,9 +1,9 @@
 // What every section of `npm run verify:docker` shares: the repository, the report, the compose
 // command, the model, the chosen host ports, and small HTTP helpers.
-import { run, runOk, type Output, type RunOptions } from './verify-docker-engine.js';
-import type { ContainerModel } from './verify-docker-model.js';
-import type { StepReport } from './verify-docker-report.js';
-import type { Say } from './verify-util.js';
+import { run, runOk, type Output, type RunOptions } from './engine.js';
+import type { ContainerModel } from './model.js';
+import type { StepReport } from './report.js';
+import type { Say } from '../harness.js';
 
 export interface HostPorts {
   pg: number;

@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { http, type Context } from './verify-docker-context.js';
-import { docker, dockerOk, psqlRows, run, runOk, stateOf } from './verify-docker-engine.js';
-import { expect, secs } from './verify-docker-report.js';
-import { onCleanup, until } from './verify-util.js';
+import { http, type Context } from './context.js';
+import { docker, dockerOk, psqlRows, run, runOk, stateOf } from './engine.js';
+import { expect, secs } from './report.js';
+import { onCleanup, until } from '../harness.js';
 
 export const IMAGE = 'hermesx:local';
 const CHECK_CONTAINER = 'hermesx-imagecheck';

@@ -1,7 +1,7 @@
 // `npm run verify:docker`: the user guide's Docker path, run for real against the repository's
 // Dockerfile and compose files. It starts dockerd when no engine answers (and stops only that
 // one, by PID), builds stand-in base images where no registry gives them
-// (scripts/docker-standins/build.sh), picks free host ports, serves a fake OpenAI-compatible model
+// (scripts/verify/docker/standins/build.sh), picks free host ports, serves a fake OpenAI-compatible model
 // on the Docker bridge, then runs and asserts every step, printing a PASS/FAIL report with timings.
 //
 //   npm run verify:docker                 # everything (~12 min)
@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Context } from './verify-docker-context.js';
+import type { Context } from './context.js';
 import {
   bridgeGateway,
   composeCommand,
@@ -22,18 +22,18 @@ import {
   freePort,
   run,
   type Engine,
-} from './verify-docker-engine.js';
-import { verifyImageBuild, verifyImageRuntime } from './verify-docker-image.js';
-import { startContainerModel } from './verify-docker-model.js';
-import { finishMultiReplica, verifyMultiReplica } from './verify-docker-multi.js';
-import { verifyMultiFaults } from './verify-docker-multi-faults.js';
-import { secs, StepReport } from './verify-docker-report.js';
-import { SAAS_CONTAINERS, verifySaasStack } from './verify-docker-saas.js';
-import { verifyMiddlewareOnly, verifyRedisFault } from './verify-docker-saas-faults.js';
-import { verifyTestIntegration } from './verify-docker-tests.js';
-import { cleanupAll, onCleanup } from './verify-util.js';
+} from './engine.js';
+import { verifyImageBuild, verifyImageRuntime } from './image.js';
+import { startContainerModel } from './model.js';
+import { finishMultiReplica, verifyMultiReplica } from './multi.js';
+import { verifyMultiFaults } from './multi-faults.js';
+import { secs, StepReport } from './report.js';
+import { SAAS_CONTAINERS, verifySaasStack } from './saas.js';
+import { verifyMiddlewareOnly, verifyRedisFault } from './saas-faults.js';
+import { verifyTestIntegration } from './tests.js';
+import { cleanupAll, onCleanup } from '../harness.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const replace = args.includes('--replace');
@@ -107,7 +107,7 @@ async function main(): Promise<number> {
     })) &&
     (await checkLeftovers(report)) &&
     (await report.step('base images (pulled, present, or stand-ins built)', async () => {
-      const out = await run('bash', [path.join(ROOT, 'scripts/docker-standins/build.sh')], {
+      const out = await run('bash', [path.join(ROOT, 'scripts/verify/docker/standins/build.sh')], {
         timeoutMs: 1_200_000,
       });
       if (out.code !== 0) throw new Error(`${out.stdout}${out.stderr}`.trim());
