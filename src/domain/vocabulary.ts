@@ -1,6 +1,8 @@
 // The words for an occurrence's life cycle that the code, the logs, the metrics and the API
 // share, one doc comment per value. life-cycle.ts re-exports them with the rules they feed; the
-// names and values are public (log fields, metric labels, API enums, CHECK constraints).
+// names and values are public (log fields, metric labels, API enums, CHECK constraints). The
+// lists the SQL holds as literals (CHECKs, trigger and function bodies) are named here too, and
+// test/unit/vocabulary-schema.test.ts compares each with test/schema.sql.
 
 /** docs/scheduler.md, "Overlap policies": what an occurrence does while an earlier one runs. */
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow_all', 'cancel_other'] as const;
