@@ -1,12 +1,13 @@
 -- Trigger function of cron_job_runs_retry_attempt (BEFORE UPDATE OF status ON cron_job_runs, for
 -- a run going from claimed or running to failed; migration 250): the retry decision, made once
 -- for every statement that fails a run (scheduler_finish, scheduler_fail, the stale cleanup,
--- whatever comes later). A failed attempt of a kind that is safe to run again (RETRYABLE_ERROR_KINDS
--- in src/domain/vocabulary.ts), of a job with attempts left, with no side-effect tool call unless
--- the job allows it, goes back to `queued` after its backoff instead of becoming the run's
--- outcome. The row then is not `failed`, so the recording functions leave the job's last_run_*,
--- run_count and limits alone and the outbox trigger sends no run.failed: only the final attempt
--- counts. An invoker function: the statements that fail runs are the owner's functions.
+-- whatever comes later). A failed attempt of a kind that is safe to run again
+-- (RETRYABLE_ERROR_KINDS in src/domain/vocabulary.ts), of a job with attempts left, with no
+-- side-effect tool call unless the job allows it, goes back to `queued` after its backoff instead
+-- of becoming the run's outcome. The row then is not `failed`, so the recording functions leave
+-- the job's last_run_*, run_count and limits alone and the outbox trigger sends no run.failed:
+-- only the final attempt counts. An invoker function: the statements that fail runs are the
+-- owner's functions.
 CREATE OR REPLACE FUNCTION cron_job_runs_retry_attempt() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
