@@ -38,8 +38,8 @@ interface Migration {
  * Applies every numbered .sql file not applied yet, each in its own transaction, then every
  * function file of functions/ that changed (migrate-functions.ts), as the DATABASE_URL user (the
  * schema owner). A new trigger-function file is applied before the numbered migrations from
- * TRIGGER_FUNCTIONS_FIRST_VERSION on, which may create triggers on it. Replicas serialise on an advisory lock, so a second one waits for the first and
- * then finds nothing left to do. Returns the names applied (function files as functions/<name>.sql).
+ * TRIGGER_FUNCTIONS_FIRST_VERSION on, which may create triggers on it. Replicas serialise on an
+ * advisory lock, so a second one waits for the first and then finds nothing left to do. Returns the names applied (function files as functions/<name>.sql).
  */
 export async function migrate(
   databaseUrl: string,
