@@ -437,13 +437,13 @@ cron_job_runs_in_flight_added() SECURITY DEFINER execute:
 cron_job_runs_in_flight_changed() SECURITY DEFINER execute:
 cron_job_runs_in_flight_cleared() SECURITY DEFINER execute:
 cron_job_runs_in_flight_removed() SECURITY DEFINER execute:
-cron_job_runs_retry_attempt() INVOKER execute:  +PUBLIC
-cron_jobs_apply_run_limits() INVOKER execute:  +PUBLIC
+cron_job_runs_retry_attempt() INVOKER execute:
+cron_jobs_apply_run_limits() INVOKER execute:
 cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_notify_rows() INVOKER execute:  +PUBLIC
-cron_jobs_track_controls() INVOKER execute:  +PUBLIC
-cron_jobs_track_definition() INVOKER execute:  +PUBLIC
-cron_jobs_track_retry() INVOKER execute:  +PUBLIC
+cron_jobs_track_controls() INVOKER execute:
+cron_jobs_track_definition() INVOKER execute:
+cron_jobs_track_retry() INVOKER execute:
 cron_tool_call_has_side_effects(p_tool text, p_arguments jsonb, p_status text) INVOKER execute:  +PUBLIC
 idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
@@ -473,9 +473,9 @@ tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
-webhook_enqueue_job_paused_trigger() INVOKER execute:  +PUBLIC
+webhook_enqueue_job_paused_trigger() INVOKER execute:
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
-webhook_enqueue_run_trigger() INVOKER execute:  +PUBLIC
+webhook_enqueue_run_trigger() INVOKER execute:
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
 webhook_plain_secrets(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app

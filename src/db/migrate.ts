@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import { BASELINE_LAST_VERSION, adoptBaseline } from './migrate-baseline.js';
-import { applyFunctionFiles, readFunctionFiles } from './migrate-functions.js';
+import {
+  applyFunctionFiles,
+  createTriggerFunctions,
+  readFunctionFiles,
+  TRIGGER_FUNCTIONS_FIRST_VERSION,
+  type FunctionFile,
+} from './migrate-functions.js';
 
 /** migrations/ at the repository root, from src/db or dist/db alike. */
 export const MIGRATIONS_DIR = path.resolve(
@@ -31,8 +37,9 @@ interface Migration {
 /**
  * Applies every numbered .sql file not applied yet, each in its own transaction, then every
  * function file of functions/ that changed (migrate-functions.ts), as the DATABASE_URL user (the
- * schema owner). Replicas serialise on an advisory lock, so a second one waits for the first and
- * then finds nothing left to do. Returns the names applied (function files as functions/<name>.sql).
+ * schema owner). A new trigger-function file is applied before the numbered migrations from
+ * TRIGGER_FUNCTIONS_FIRST_VERSION on, which may create triggers on it. Replicas serialise on an
+ * advisory lock, so a second one waits for the first and then finds nothing left to do. Returns the names applied (function files as functions/<name>.sql).
  */
 export async function migrate(
   databaseUrl: string,
@@ -50,7 +57,7 @@ export async function migrate(
     await assertServerVersion(client);
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      const applied = await applyPending(client, migrations, log);
+      const applied = await applyPending(client, migrations, functions, log);
       const appliedFunctions = await applyFunctionFiles(client, functions, log, fail);
       await ensureCanSetAppRole(client);
       return [...applied, ...appliedFunctions];
@@ -105,6 +112,7 @@ async function ensureCanSetAppRole(client: pg.Client): Promise<void> {
 async function applyPending(
   client: pg.Client,
   migrations: Migration[],
+  functions: FunctionFile[],
   log: Logger,
 ): Promise<string[]> {
   await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -120,6 +128,7 @@ async function applyPending(
   );
   const applied = new Map(rows.map((row) => [row.version, row]));
   const done: string[] = [];
+  let triggerFunctionsCreated = false;
   for (const migration of migrations) {
     const previous = applied.get(migration.version);
     if (previous) {
@@ -129,6 +138,10 @@ async function applyPending(
         );
       }
       continue;
+    }
+    if (!triggerFunctionsCreated && migration.version >= TRIGGER_FUNCTIONS_FIRST_VERSION) {
+      done.push(...(await createTriggerFunctions(client, functions, log, fail)));
+      triggerFunctionsCreated = true;
     }
     await applyOne(client, migration);
     log.info({ migration: migration.name }, 'migration applied');

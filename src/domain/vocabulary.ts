@@ -1,6 +1,8 @@
 // The words for an occurrence's life cycle that the code, the logs, the metrics and the API
 // share, one doc comment per value. life-cycle.ts re-exports them with the rules they feed; the
-// names and values are public (log fields, metric labels, API enums, CHECK constraints).
+// names and values are public (log fields, metric labels, API enums, CHECK constraints). The
+// lists the SQL holds as literals (CHECKs, trigger and function bodies) are named here too, and
+// test/unit/vocabulary-schema.test.ts compares each with test/schema.sql.
 
 /** docs/scheduler.md, "Overlap policies": what an occurrence does while an earlier one runs. */
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow_all', 'cancel_other'] as const;
@@ -99,6 +101,73 @@ export const RUN_STATUSES = [
   'failed',
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/**
+ * The run statuses of a run in flight: a pod's, not settled. SQL writes this list as
+ * `IN ('claimed', 'running')` (the in-flight triggers and table of migration 313, the claim's caps,
+ * recovery, the partial indexes of migration 111): test/unit/life-cycle.test.ts finds every such
+ * list in test/schema.sql and compares it with this one.
+ */
+export const IN_FLIGHT_STATUSES = ['claimed', 'running'] as const satisfies readonly RunStatus[];
+export type InFlightStatus = (typeof IN_FLIGHT_STATUSES)[number];
+
+/** The run statuses that are a run's outcome: the outbox triggers' `IN ('success', 'failed')`. */
+export const SETTLED_STATUSES = ['success', 'failed'] as const satisfies readonly RunStatus[];
+
+/**
+ * The error kinds safe to run again: the retry decision (migrations/functions/
+ * cron_job_runs_retry_attempt.sql) sends a failed attempt of one of these back to `queued` when
+ * its job has a retry policy with attempts left (docs/scheduler.md, "Queued runs"). A failure of
+ * any other kind is the run's outcome at once.
+ */
+export const RETRYABLE_ERROR_KINDS = [
+  /** The model server could not be reached. */
+  'model_unreachable',
+  /** 429/503: the in-run retries are spent, a later attempt may find room. */
+  'model_throttled',
+  /** Another non-2xx answer of the model server. */
+  'model_error',
+  /** The run or the model server took too long. */
+  'timeout',
+  /** The pod running it is gone; its recovery fails the run, the retry runs it again. */
+  'pod_lost',
+] as const satisfies readonly ErrorKind[];
+
+/** Who paused a job (cron_jobs.paused_by, its CHECK of migration 240). */
+export const PAUSED_BY = [
+  /** enabled: false from the API or the agent's tool. */
+  'user',
+  /** A limit of the job stopped it (cron_jobs_apply_run_limits): stopped_by says which. */
+  'system',
+] as const;
+export type PausedBy = (typeof PAUSED_BY)[number];
+
+/**
+ * Which limit stopped a job (cron_jobs.stopped_by, its CHECK of migration 240), written with
+ * paused_by `system` by migrations/functions/cron_jobs_apply_run_limits.sql. ends_at stops a job
+ * too, but is read from the job itself (the API shows stopped_by `ends_at`; the row holds null).
+ */
+export const STOPPED_BY = [
+  /** run_count reached max_runs. */
+  'max_runs',
+  /** pause_after_failures failed occurrences in a row. */
+  'pause_after_failures',
+] as const;
+export type StoppedBy = (typeof STOPPED_BY)[number];
+
+/**
+ * The event types a webhook endpoint can subscribe to (webhooks/events.ts; the CHECKs of
+ * webhook_endpoints.events and webhook_deliveries.event_type, migration 251).
+ */
+export const EVENT_TYPES = [
+  /** A run recorded success. */
+  'run.succeeded',
+  /** A run recorded failed (its final attempt). */
+  'run.failed',
+  /** A job paused, by itself (pause_after_failures, max_runs) or by a user. */
+  'job.paused',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The state in a Redis lock value ("<state>|<nominal ms>|<token>|<pod id>"). */
 export const LOCK_STATES = [

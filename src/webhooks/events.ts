@@ -1,8 +1,9 @@
 // The event types a webhook endpoint can subscribe to: a run's outcome, and a job that paused
-// (by itself: pause_after_failures, max_runs; or by a user), migration 251.
-export const EVENT_TYPES = ['run.succeeded', 'run.failed', 'job.paused'] as const;
+// (by itself: pause_after_failures, max_runs; or by a user), migration 251. The list is the
+// vocabulary's, beside the other words the SQL holds.
+import { EVENT_TYPES, type EventType } from '../domain/vocabulary.js';
 
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType };
 
 /** The event a finished run produces. */
 export function eventTypeOfRun(status: 'success' | 'failed'): EventType {

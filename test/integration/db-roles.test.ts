@@ -2,12 +2,15 @@
 // steered by objects the app role makes, the app role makes no temporary objects, and a
 // dedicated login role (APP_DATABASE_URL) leaves nothing to RESET ROLE back to.
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createPool } from '../../src/db/pool.js';
 import { startService } from '../../src/main.js';
 import { createJob, listJobs } from '../../src/jobs/commands.js';
 import { checkLoginRole } from '../../src/db/login-role.js';
+import { MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { readFunctionFiles } from '../../src/db/migrate-functions.js';
 import { DEFAULT_TENANT_ID } from '../helpers/api.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
 import { silentLogger } from '../helpers/log.js';
@@ -85,6 +88,41 @@ describe('database role boundary', () => {
     expect(bad.map((row) => `${row.name}: ${searchPath(row.config) ?? 'no search_path'}`)).toEqual(
       [],
     );
+  });
+
+  it('every function file follows the rule of its kind (migrations/functions/README.md)', async () => {
+    const files = await readFunctionFiles(path.join(MIGRATIONS_DIR, 'functions'));
+    const { rows } = await withOwner(databaseUrl, (c) =>
+      c.query<{ name: string; trigger: boolean; definer: boolean; callers: string[] }>(
+        `SELECT p.proname AS name, p.prorettype = 'trigger'::regtype AS trigger,
+                p.prosecdef AS definer,
+                array(SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE a.grantee::regrole::text END
+                        FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                       WHERE a.privilege_type = 'EXECUTE' AND a.grantee <> p.proowner
+                       ORDER BY 1) AS callers
+           FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+          WHERE n.nspname = 'public' AND p.proname = ANY ($1)`,
+        [files.map((file) => file.name)],
+      ),
+    );
+    const described = (row: (typeof rows)[number]) =>
+      `${row.name}: ${row.trigger ? 'trigger' : 'called'}, ` +
+      `${row.definer ? 'definer' : 'invoker'}, execute: ${row.callers.join(',') || 'owner only'}`;
+    // Called by the application: SECURITY DEFINER, executable by hermesx_app alone. A trigger
+    // function: executable by no one (only its triggers call it); SECURITY DEFINER only when it
+    // writes a table the statement's role may not, else it runs as that role.
+    const ruled = (row: (typeof rows)[number]) => {
+      const file = files.find((f) => f.name === row.name);
+      const writes = /\b(INSERT|UPDATE|DELETE)\b/.test(file?.sql.replace(/--.*$/gm, '') ?? '');
+      return (
+        `${row.name}: ${row.trigger ? 'trigger' : 'called'}, ` +
+        `${!row.trigger || (row.definer && writes) ? 'definer' : 'invoker'}, ` +
+        `execute: ${row.trigger ? 'owner only' : 'hermesx_app'}`
+      );
+    };
+    expect(rows.map((row) => row.name).sort()).toEqual(files.map((file) => file.name).sort());
+    expect(rows.map(described).sort()).toEqual(rows.map(ruled).sort());
+    expect(rows.filter((row) => row.trigger).length).toBeGreaterThan(5);
   });
 
   it('the app role can neither make temporary objects nor steer a definer function', async () => {

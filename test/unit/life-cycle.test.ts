@@ -5,7 +5,6 @@ import {
   abandon,
   arrive,
   dropOccurrence,
-  ERROR_KINDS,
   LOCK_STATES,
   lockRuleOf,
   OCCURRENCE_KINDS,
@@ -353,29 +352,6 @@ describe('the vocabularies', () => {
     expect(settled.sort()).toEqual(
       ['expired', 'lock_held', 'not_loaded', 'overlap', 'passed_over', 'taken'].sort(),
     );
-  });
-
-  it('run statuses are the CHECK constraint of cron_job_runs.status', () => {
-    const schema = readFileSync(path.join(ROOT, 'test/schema.sql'), 'utf8');
-    const line = /cron_job_runs cron_job_runs_status_check CHECK .*ARRAY\[(.*)\]/.exec(schema);
-    expect(line).not.toBeNull();
-    expect([...(line?.[1] ?? '').matchAll(/'(\w+)'::text/g)].map((m) => m[1])).toEqual([
-      ...RUN_STATUSES,
-    ]);
-    const migration = readFileSync(path.join(ROOT, 'migrations/250_queued_runs.sql'), 'utf8');
-    const check =
-      /ADD CONSTRAINT cron_job_runs_status_check\s+CHECK \(status IN \(([^)]*)\)\)/.exec(migration);
-    expect([...(check?.[1] ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1])).toEqual([
-      ...RUN_STATUSES,
-    ]);
-  });
-
-  it('error kinds are the CHECK constraint of cron_job_runs.error_kind', () => {
-    const schema = readFileSync(path.join(ROOT, 'test/schema.sql'), 'utf8');
-    const line = /cron_job_runs cron_job_runs_error_kind_check CHECK .*ARRAY\[(.*)\]/.exec(schema);
-    expect([...(line?.[1] ?? '').matchAll(/'(\w+)'::text/g)].map((m) => m[1])).toEqual([
-      ...ERROR_KINDS,
-    ]);
   });
 
   it('the stages name every run status and every lock state, and nothing else', () => {
