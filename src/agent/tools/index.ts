@@ -10,6 +10,7 @@ import type { Redactor } from '../../secrets/redact.js';
 import type { SecretsVault } from '../../secrets/vault.js';
 import type { SkillLibrary, SkillSummary } from '../../skills/library.js';
 import type { AgentTool } from '../tool.js';
+import { createClockTool } from './clock.js';
 import { createCronjobTool } from './cronjob.js';
 import { createHttpRequestTool, hasHttpSideEffects, type HttpSender } from './http-request.js';
 import { createRunCronjobTool } from './run-cronjob.js';
@@ -106,6 +107,17 @@ export const AGENT_TOOLS: readonly ToolEntry[] = [
           )
         : null,
     sideEffects: hasHttpSideEffects,
+  },
+  {
+    name: 'clock',
+    offered: ['chat', 'run'],
+    create: (scope) =>
+      createClockTool(
+        scope.place === 'run'
+          ? { now: scope.now, timezone: scope.job.timezone, occurrence: scope.job.scheduledAt }
+          : { now: scope.now, timezone: 'UTC' },
+      ),
+    sideEffects: never,
   },
 ];
 
