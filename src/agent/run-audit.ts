@@ -44,6 +44,10 @@ export async function selectPreviousResult(
   return row && row.result !== null ? { result: row.result, scheduledAt: row.scheduled_at } : null;
 }
 
+/**
+ * Writes one call. A later attempt of the run (a retry) numbers its calls after the earlier
+ * attempts', which stay: the run's calls read in order across its attempts.
+ */
 export async function insertToolCall(
   pool: Pool,
   tenantId: string,
@@ -54,7 +58,9 @@ export async function insertToolCall(
     client.query(
       `INSERT INTO cron_run_tool_calls (run_id, seq, tenant_id, tool, arguments, status, error,
          http_status, duration_ms, request_bytes, response_bytes, side_effects)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       VALUES ($1, greatest($2, (SELECT coalesce(max(c.seq), 0) + 1 FROM cron_run_tool_calls c
+                                  WHERE c.run_id = $1)),
+         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         runId,
         record.seq,
