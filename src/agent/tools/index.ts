@@ -63,7 +63,7 @@ export interface ToolEntry {
   sideEffects(args: unknown): boolean;
 }
 
-const never = () => false;
+const changesNothing = () => false;
 
 /** cronjob's actions that only read; every other one (create, pause, run_now...) writes. */
 const CRONJOB_READS = new Set(['list', 'get', 'list_runs', 'list_webhooks']);
@@ -86,7 +86,7 @@ export const AGENT_TOOLS: readonly ToolEntry[] = [
       scope.skills && scope.listedSkills.length > 0
         ? createSkillTool(scope.skills, scope.listedSkills)
         : null,
-    sideEffects: never,
+    sideEffects: changesNothing,
   },
   {
     name: 'http_request',
@@ -117,7 +117,7 @@ export const AGENT_TOOLS: readonly ToolEntry[] = [
           ? { now: scope.now, timezone: scope.job.timezone, occurrence: scope.job.scheduledAt }
           : { now: scope.now, timezone: 'UTC' },
       ),
-    sideEffects: never,
+    sideEffects: changesNothing,
   },
 ];
 
