@@ -84,6 +84,7 @@ cron_run_tool_calls.duration_ms integer NOT NULL
 cron_run_tool_calls.request_bytes integer NOT NULL DEFAULT 0
 cron_run_tool_calls.response_bytes integer NOT NULL DEFAULT 0
 cron_run_tool_calls.created_at timestamp with time zone NOT NULL DEFAULT now()
+cron_run_tool_calls.side_effects boolean
 idempotency_keys.tenant_id uuid NOT NULL
 idempotency_keys.scope text NOT NULL
 idempotency_keys.key text NOT NULL
@@ -444,7 +445,6 @@ cron_jobs_notify_rows() INVOKER execute:  +PUBLIC
 cron_jobs_track_controls() INVOKER execute:
 cron_jobs_track_definition() INVOKER execute:
 cron_jobs_track_retry() INVOKER execute:
-cron_tool_call_has_side_effects(p_tool text, p_arguments jsonb, p_status text) INVOKER execute:  +PUBLIC
 idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
@@ -648,8 +648,7 @@ AS $function$
     END IF;
     IF NOT job.retry_after_side_effects AND EXISTS (
          SELECT 1 FROM cron_run_tool_calls c
-          WHERE c.run_id = NEW.id
-            AND cron_tool_call_has_side_effects(c.tool, c.arguments, c.status)) THEN
+          WHERE c.run_id = NEW.id AND c.side_effects IS NOT FALSE) THEN
       RETURN NEW;
     END IF;
     NEW.previous_attempts := OLD.previous_attempts || jsonb_build_array(jsonb_build_object(
@@ -780,17 +779,6 @@ AS $function$
     END IF;
     RETURN NEW;
   END
-  $function$
-CREATE OR REPLACE FUNCTION public.cron_tool_call_has_side_effects(p_tool text, p_arguments jsonb, p_status text)
- RETURNS boolean
- LANGUAGE sql
- IMMUTABLE
-AS $function$
-    SELECT p_status IN ('ok', 'error') AND CASE p_tool
-      WHEN 'http_request' THEN upper(coalesce(p_arguments->>'method', 'GET')) <> 'GET'
-      WHEN 'cronjob' THEN coalesce(p_arguments->>'action', '')
-                          NOT IN ('list', 'get', 'list_runs', 'list_webhooks')
-      ELSE false END
   $function$
 CREATE OR REPLACE FUNCTION public.idempotency_sweep(window_ms bigint, batch integer)
  RETURNS integer

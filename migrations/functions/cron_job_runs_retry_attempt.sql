@@ -3,7 +3,9 @@
 -- for every statement that fails a run (scheduler_finish, scheduler_fail, the stale cleanup,
 -- whatever comes later). A failed attempt of a kind that is safe to run again
 -- (RETRYABLE_ERROR_KINDS in src/domain/vocabulary.ts), of a job with attempts left, with no
--- side-effect tool call unless the job allows it, goes back to `queued` after its backoff instead
+-- side-effect tool call unless the job allows it (cron_run_tool_calls.side_effects, written by
+-- the application from its tool registry; NULL, from a pod older than migration 325, counts as
+-- one), goes back to `queued` after its backoff instead
 -- of becoming the run's outcome. The row then is not `failed`, so the recording functions leave
 -- the job's last_run_*, run_count and limits alone and the outbox trigger sends no run.failed:
 -- only the final attempt counts. An invoker function: the statements that fail runs are the
@@ -26,8 +28,7 @@ CREATE OR REPLACE FUNCTION cron_job_runs_retry_attempt() RETURNS trigger
     END IF;
     IF NOT job.retry_after_side_effects AND EXISTS (
          SELECT 1 FROM cron_run_tool_calls c
-          WHERE c.run_id = NEW.id
-            AND cron_tool_call_has_side_effects(c.tool, c.arguments, c.status)) THEN
+          WHERE c.run_id = NEW.id AND c.side_effects IS NOT FALSE) THEN
       RETURN NEW;
     END IF;
     NEW.previous_attempts := OLD.previous_attempts || jsonb_build_array(jsonb_build_object(

@@ -18,15 +18,15 @@ import { createTenantContexts, type TenantContexts, type TenantRunContext } from
 import { ToolLimitError, type AgentTool } from './tool.js';
 import type { ToolMetrics } from './tool-metrics.js';
 import { auditTools, type ToolCallRecord } from './tools/audit.js';
-import { createHttpRequestTool, type HttpSender } from './tools/http-request.js';
-import { createRunCronjobTool } from './tools/run-cronjob.js';
-import { createSkillTool, describeSkills, PRELOADED_SKILLS_BYTES } from './tools/skill.js';
+import type { HttpSender } from './tools/http-request.js';
+import { createTools } from './tools/index.js';
+import { describeSkills, PRELOADED_SKILLS_BYTES } from './tools/skill.js';
 
 /**
  * The tools a scheduled run has without the run's services (no database, no store): none. With
- * them (createCronRunner's deps), a run gets skill, http_request (when the tenant has an
- * allow-list) and a cronjob tool restricted to its own job: it can never create, change or
- * delete jobs, so a job cannot multiply itself.
+ * them (createCronRunner's deps), a run gets those the registry (tools/index.ts) offers in runs:
+ * among them a cronjob tool restricted to its own job, which can never create, change or delete
+ * jobs, so a job cannot multiply itself.
  */
 export const SCHEDULED_RUN_TOOLS: readonly AgentTool[] = [];
 
@@ -113,13 +113,24 @@ async function prepareRun(
   const { tenant, job } = await readRunContext(pool, contexts, request);
   const { redactor } = tenant;
   const listed = tenant.skills;
+  const now = deps.now ?? (() => new Date());
+  const tools = createTools({
+    place: 'run',
+    tenantId,
+    redactor,
+    vault,
+    now,
+    sendHttp: deps.sendHttp,
+    allowPrivateNetworks: deps.allowPrivateNetworks,
+    httpAllowedHosts: tenant.httpAllowedHosts,
+    skills: deps.skills,
+    listedSkills: listed,
+    jobs: { pool, now },
+    job: { id: jobId, timezone: request.timezone, scheduledAt: request.scheduledAt },
+  });
   const messages: { role: 'system'; content: string }[] = [];
-  const tools: AgentTool[] = [
-    createRunCronjobTool({ pool, now: deps.now ?? (() => new Date()) }, jobId),
-  ];
   if (deps.skills && listed.length > 0) {
     messages.push({ role: 'system', content: redactor.text(describeSkills(listed)) });
-    tools.push(createSkillTool(deps.skills, listed));
     const preloaded = await preloadSkills(deps.skills, tenantId, job.skills);
     if (preloaded) messages.push({ role: 'system', content: redactor.text(preloaded) });
   }
@@ -131,19 +142,6 @@ async function prepareRun(
         `The previous successful run of this job (the occurrence of ${job.previous.scheduledAt.toISOString()}) answered:\n${text}`,
       ),
     });
-  }
-  if (deps.sendHttp && tenant.httpAllowedHosts.length > 0) {
-    const scope = {
-      allowedHosts: tenant.httpAllowedHosts,
-      redactor,
-      used: { calls: 0, responseBytes: 0 },
-    };
-    tools.push(
-      createHttpRequestTool(
-        { send: deps.sendHttp, vault, allowPrivateNetworks: deps.allowPrivateNetworks },
-        scope,
-      ),
-    );
   }
   const record = async (call: ToolCallRecord) => {
     // The scheduler names the run it claimed; a runner called without one has nothing to audit under.

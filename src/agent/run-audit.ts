@@ -1,5 +1,5 @@
 // A scheduled run's side of the database: the job's agent settings, the previous result, and
-// the audit rows of its tool calls (cron_run_tool_calls, migration 224).
+// the audit rows of its tool calls (cron_run_tool_calls, migration 224; side_effects, 325).
 // Every statement runs in withTenant, so row-level security scopes it to the job's tenant.
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import type { ToolOutcome } from './tool-metrics.js';
@@ -44,6 +44,10 @@ export async function selectPreviousResult(
   return row && row.result !== null ? { result: row.result, scheduledAt: row.scheduled_at } : null;
 }
 
+/**
+ * Writes one call. A later attempt of the run (a retry) numbers its calls after the earlier
+ * attempts', which stay: the run's calls read in order across its attempts.
+ */
 export async function insertToolCall(
   pool: Pool,
   tenantId: string,
@@ -53,8 +57,10 @@ export async function insertToolCall(
   await withTenant(pool, tenantId, (client) =>
     client.query(
       `INSERT INTO cron_run_tool_calls (run_id, seq, tenant_id, tool, arguments, status, error,
-         http_status, duration_ms, request_bytes, response_bytes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+         http_status, duration_ms, request_bytes, response_bytes, side_effects)
+       VALUES ($1, greatest($2, (SELECT coalesce(max(c.seq), 0) + 1 FROM cron_run_tool_calls c
+                                  WHERE c.run_id = $1)),
+         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         runId,
         record.seq,
@@ -67,6 +73,7 @@ export async function insertToolCall(
         record.durationMs,
         record.requestBytes,
         record.responseBytes,
+        record.sideEffects,
       ],
     ),
   );

@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { TOOL_NAMES } from './tools/index.js';
 
 /** hermesx_agent_tool_calls_total{tool,outcome} and the duration of each tool's calls. */
 export interface ToolMetrics {
@@ -7,7 +8,6 @@ export interface ToolMetrics {
 
 export type ToolOutcome = 'ok' | 'error' | 'refused' | 'limit';
 
-export const TOOL_NAMES = ['cronjob', 'http_request', 'skill'] as const;
 const OUTCOMES: readonly ToolOutcome[] = ['ok', 'error', 'refused', 'limit'];
 
 export function createToolMetrics(registry: Registry): ToolMetrics {
@@ -24,11 +24,12 @@ export function createToolMetrics(registry: Registry): ToolMetrics {
     buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 15],
     registers: [registry],
   });
+  // One label value per registered tool and one for the rest: the series stay bounded.
   for (const tool of TOOL_NAMES) for (const outcome of OUTCOMES) calls.inc({ tool, outcome }, 0);
   return {
     observe(tool, outcome, durationMs) {
       // Unknown names come from the model: one label value for all of them.
-      const name = (TOOL_NAMES as readonly string[]).includes(tool) ? tool : 'unknown';
+      const name = TOOL_NAMES.includes(tool) ? tool : 'unknown';
       calls.inc({ tool: name, outcome });
       duration.observe({ tool: name }, durationMs / 1000);
     },

@@ -35,4 +35,9 @@ export interface AgentTool {
   definition: ChatCompletionFunctionTool;
   /** The result text for the model (errors included: the model reads them and corrects itself). */
   run(args: unknown, context: ToolContext): Promise<string>;
+  /**
+   * Whether a call with these arguments may change anything outside the run, from the tool's
+   * row in src/agent/tools/index.ts. Absent (a tool made outside the registry): it may.
+   */
+  sideEffects?: (args: unknown) => boolean;
 }

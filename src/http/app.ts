@@ -145,14 +145,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
   const vault = deps.vault ?? createSecretsVault(deps.pool, deps.config.secretsKey);
   const allowPrivateNetworks = deps.config.httpToolAllowPrivateNetworks ?? false;
-  const chatTools = {
-    pool: deps.pool,
-    vault,
-    skills: deps.skills,
-    sendHttp: deps.sendHttp,
-    allowPrivateNetworks,
-    toolMetrics: deps.toolMetrics,
-  };
   // Shared by POST /trigger and the cronjob tool's run_now, counted in Redis like request rates.
   const spendManualRun = async (tenantId: string) => {
     const decision = await rateLimiter.hit(`manual:${tenantId}`, deps.config.manualRunsPerMinute);
@@ -178,13 +170,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.modelConnections ??
     createModelConnections(deps.config.llm.url, deps.config.modelConnections);
   registerModelPoolGauges(deps.registry, modelConnections.gate);
-  registerChatRoutes(app, {
+  const jobCommands = {
     pool: deps.pool,
     now,
     spendManualRun,
     objects: deps.objects,
     schedulerRunning,
     controls,
+  };
+  const chatTools = {
+    jobs: jobCommands,
+    vault,
+    skills: deps.skills,
+    sendHttp: deps.sendHttp,
+    allowPrivateNetworks,
+    toolMetrics: deps.toolMetrics,
+  };
+  registerChatRoutes(app, {
+    ...jobCommands,
     rateLimiter,
     llm: deps.llm ?? createLlm(deps.config.llm, { connections: modelConnections }),
     streamingLlm:

@@ -202,6 +202,7 @@ describe('a scheduled run that acts', () => {
       tools: { function: { name: string } }[];
     };
     expect(first.tools.map((t) => t.function.name).sort()).toEqual([
+      'clock',
       'cronjob',
       'http_request',
       'skill',
@@ -360,6 +361,11 @@ describe('a scheduled run that acts', () => {
     expect(received.length).toBe(before + 1);
     expect(received.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     const tools = (llm.calls.at(-1)?.body as { tools: { function: { name: string } }[] }).tools;
-    expect(tools.map((t) => t.function.name).sort()).toEqual(['cronjob', 'http_request', 'skill']);
+    expect(tools.map((t) => t.function.name).sort()).toEqual([
+      'clock',
+      'cronjob',
+      'http_request',
+      'skill',
+    ]);
   });
 });

@@ -96,7 +96,7 @@ describe('chat completions and the cronjob tool', () => {
     });
     expect(llm.calls).toHaveLength(2);
     const first = llm.calls[0]?.body as ChatBody;
-    expect(first.tools?.map((t) => t.function.name)).toEqual(['cronjob']);
+    expect(first.tools?.map((t) => t.function.name)).toEqual(['cronjob', 'clock']);
     expect(first.messages.at(-1)).toMatchObject({ role: 'user', content: GUIDE_PROMPT });
     expect(toolResults(llm.calls[1]?.body)).toEqual([expect.objectContaining({ ok: true })]);
     const rows = await withOwner(databaseUrl, (c) =>

@@ -249,8 +249,8 @@ describe('a scheduled run and the LLM', () => {
       .filter((body) => body.messages.length > 2);
     expect(requests.length).toBeGreaterThan(0);
     const second = requests[0]!;
-    // No skills, no allow-list: the job's own cronjob is the only tool, and it cannot create.
-    expect(second.tools?.map((tool) => tool.function.name)).toEqual(['cronjob']);
+    // No skills, no allow-list: the job's own cronjob, which cannot create, and the clock.
+    expect(second.tools?.map((tool) => tool.function.name)).toEqual(['cronjob', 'clock']);
     expect(second.tools?.[0]?.function.parameters.properties.action.enum).toEqual([
       'get',
       'list_runs',

@@ -30,6 +30,9 @@ function runtimePackages(source: string): string[] {
   for (const match of source.matchAll(/^\s*import\s+'([^']+)'/gm)) specifiers.push(match[1] ?? '');
   for (const match of source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g))
     specifiers.push(match[1] ?? '');
+  // Files a package ships, read at run time (swagger-ui-dist's assets for /docs).
+  for (const match of source.matchAll(/\brequire\.resolve\(\s*'([^']+)'\s*\)/g))
+    specifiers.push(match[1] ?? '');
   return specifiers
     .filter((s) => !s.startsWith('.') && !s.startsWith('node:'))
     .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : (s.split('/')[0] ?? s)));

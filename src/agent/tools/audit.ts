@@ -15,6 +15,11 @@ export interface ToolCallRecord {
   /** The arguments as the model gave them, secret values redacted, long strings cut. */
   arguments: unknown;
   status: ToolOutcome;
+  /**
+   * Whether the call may have changed something outside the run: it ran (a refused call or one
+   * stopped by a limit did not) and its tool's rule says so for these arguments.
+   */
+  sideEffects: boolean;
   error: string | null;
   httpStatus: number | null;
   durationMs: number;
@@ -34,7 +39,7 @@ export function auditTools(tools: readonly AgentTool[], options: ToolAuditOption
   const now = options.now ?? (() => performance.now());
   let seq = 0;
   return tools.map((tool) => ({
-    definition: tool.definition,
+    ...tool,
     async run(args, context) {
       const startedMs = now();
       const number = ++seq;
@@ -71,6 +76,7 @@ export function auditTools(tools: readonly AgentTool[], options: ToolAuditOption
         tool: name,
         arguments: boundArguments(options.redactor.value(args)),
         status,
+        sideEffects: (status === 'ok' || status === 'error') && (tool.sideEffects?.(args) ?? true),
         error: error === null ? null : options.redactor.text(error).slice(0, MAX_AUDIT_ERROR_CHARS),
         httpStatus: detail.httpStatus ?? null,
         durationMs,

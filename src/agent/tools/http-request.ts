@@ -276,6 +276,16 @@ async function sendRequest(
   }
 }
 
+/** Methods that only read. A call without a method is refused before anything is sent. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the request may change something at its target: any method but a read. */
+export function hasHttpSideEffects(args: unknown): boolean {
+  const method =
+    args !== null && typeof args === 'object' ? (args as { method?: unknown }).method : undefined;
+  return method !== undefined && method !== null && !READ_METHODS.has(String(method).toUpperCase());
+}
+
 function failure(code: string, message: string): string {
   return JSON.stringify({ ok: false, error: { code, message } });
 }

@@ -7,7 +7,6 @@ import { LlmError, type Llm } from '../../agent/llm.js';
 import type { StreamingLlm } from '../../agent/llm-stream.js';
 import type { ChatToolkit } from '../../agent/chat-tools.js';
 import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
-import { createCronjobTool } from '../../agent/tools/cronjob.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
 import { checkChatParameters } from '../chat-parameters.js';
@@ -56,8 +55,8 @@ export interface ChatDeps extends TriggerDeps {
   maxTokens: number;
   /** Interval of the SSE keep-alive comment (CHAT_STREAM_HEARTBEAT). */
   heartbeatMs: number;
-  /** The tenant's skill and http_request tools; absent: cronjob only. */
-  tools?: ((tenantId: string) => Promise<ChatToolkit>) | undefined;
+  /** The tenant's tools for a turn (src/agent/chat-tools.ts). */
+  tools: (tenantId: string) => Promise<ChatToolkit>;
   /** Turns in flight per tenant, across replicas. */
   turns: ChatTurnLimiter;
   maxTurnsPerTenant: number;
@@ -70,7 +69,6 @@ export interface ChatDeps extends TriggerDeps {
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
 export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const cronjob = createCronjobTool(deps);
   const tags = ['agent'];
   const security = BEARER;
   const modelEntry = () => ({
@@ -147,8 +145,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       const tenantId = tenantOf(request);
       const body = request.body;
       // Before the key is claimed: a failure here leaves nothing to release.
-      const toolkit = deps.tools ? await deps.tools(tenantId) : undefined;
-      const system = [systemPrompt(deps.now()), toolkit?.system].filter(Boolean).join('\n\n');
+      const toolkit = await deps.tools(tenantId);
+      const system = [systemPrompt(deps.now()), toolkit.system].filter(Boolean).join('\n\n');
       const claim = await claimIdempotencyKey(
         deps.pool,
         request,
@@ -217,7 +215,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
               : (params, signal) => deps.llm.complete(params, signal, { tenantId }),
             {
               messages: [{ role: 'system', content: system }, ...toMessages(body)],
-              tools: [cronjob, ...(toolkit?.tools ?? [])],
+              tools: toolkit.tools,
               context: { tenantId, signal: controller.signal, changes },
               temperature: body.temperature,
               maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
@@ -248,10 +246,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         }
         if (answer.failure)
           logModelFailure(request, answer.failure, 'after the turn changed state');
-        const content = truncateText(
-          toolkit ? toolkit.redactor.text(answer.content) : answer.content,
-          MAX_ANSWER_BYTES,
-        );
+        const content = truncateText(toolkit.redactor.text(answer.content), MAX_ANSWER_BYTES);
         const completion = toCompletion(base, content, answer.usage);
         if (claim.kind === 'first') {
           // The turn is done (and may have changed state): its answer goes out even if storing
