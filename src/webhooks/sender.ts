@@ -54,6 +54,7 @@ export class WebhookSender implements Service {
   private inFlight = new Set<Promise<void>>();
   /** The loop waits for a slot to free (all were busy, or the last claim found work). */
   private waitingForSlot = false;
+  private slotFreedTimer: unknown;
   private lastPruneMs: number | undefined;
   private pruning: Promise<void> | undefined;
 
@@ -94,6 +95,8 @@ export class WebhookSender implements Service {
   /** Stops claiming; waits up to graceMs for deliveries in flight (their leases cover the rest). */
   async stop(graceMs: number): Promise<void> {
     this.running = false;
+    if (this.slotFreedTimer !== undefined) this.clock.clearTimeout(this.slotFreedTimer);
+    this.slotFreedTimer = undefined;
     await this.loop?.stop();
     await this.pruning;
     let timer: unknown;
@@ -160,10 +163,13 @@ export class WebhookSender implements Service {
     void work.finally(() => {
       this.inFlight.delete(work);
       this.deps.metrics.inFlight.set(this.inFlight.size);
-      if (!this.waitingForSlot) return;
+      if (!this.waitingForSlot || !this.running) return;
       // Deliveries finishing together share one claim.
       this.waitingForSlot = false;
-      this.clock.setTimeout(() => this.loop?.kick(), FREED_SLOT_BATCH_MS);
+      this.slotFreedTimer = this.clock.setTimeout(() => {
+        this.slotFreedTimer = undefined;
+        this.loop?.kick();
+      }, FREED_SLOT_BATCH_MS);
     });
   }
 
