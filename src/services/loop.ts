@@ -38,7 +38,7 @@ export interface LoopOptions {
   onFailure?: (err: unknown, failures: number, retryInMs: number) => void;
 }
 
-export function backoffMs(backoff: Backoff, failures: number): number {
+function backoffMs(backoff: Backoff, failures: number): number {
   return Math.min(backoff.firstMs * 2 ** (failures - 1), backoff.maxMs);
 }
 
