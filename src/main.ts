@@ -31,11 +31,14 @@ import { createHeapGrowth } from './heap-growth.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { readQueueStats } from './webhooks/outbox.js';
 import { sealSecretsAtStart } from './webhooks/secret-seal.js';
-import { WebhookSender, type SenderSettings } from './webhooks/sender.js';
+import type { SenderSettings } from './webhooks/sender-settings.js';
+import { WebhookSender } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
 import { openObjectStore } from './storage/open-store.js';
 import { createResultStore } from './storage/run-results.js';
 import { ResultSweeper } from './storage/result-sweeper.js';
+import { IdempotencySweeper } from './http/idempotency-sweeper.js';
+import { startServices, stopServices, type Service } from './services/service.js';
 
 export interface RunningService {
   url: string;
@@ -136,7 +139,6 @@ export async function startService(config: Config, log: Logger): Promise<Running
       onCancel: (jobId, runId, why) => running.cancelRun(jobId, runId, why),
       onReconnected: () => running.resync(),
     });
-    scheduler.start();
   } else {
     log.warn('scheduler disabled: redis unavailable');
   }
@@ -149,12 +151,13 @@ export async function startService(config: Config, log: Logger): Promise<Running
     secretsKey: config.secretsKey,
     metrics: createWebhookMetrics(registry, () => readQueueStats(pool)),
     settings: webhookSenderSettings(config),
+    clock: systemClock,
   });
-  webhookSender.start();
   // Result objects no run row points at (a pod killed between the write and the record, runs
   // dropped by retention): deleted once past a grace period (src/storage/result-sweeper.ts).
-  const resultSweeper = new ResultSweeper({ pool, store: objects, log });
-  resultSweeper.start();
+  const resultSweeper = new ResultSweeper({ pool, store: objects, log, clock: systemClock });
+  // Idempotency-Key answers past their window, of every tenant (src/http/idempotency-sweeper.ts).
+  const idempotencySweeper = new IdempotencySweeper({ pool, log, clock: systemClock });
 
   const model = createModelProbe(config.llm);
   const app = await buildApp({
@@ -177,10 +180,27 @@ export async function startService(config: Config, log: Logger): Promise<Running
     sendHttp: sendOutbound,
     toolMetrics: runnerDeps.toolMetrics,
   });
-  const address = await app.listen({ port: config.port, host: config.host });
-  // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
-  const port = Number(new URL(address).port);
-  log.info({ host: config.host, port, pod: config.podId }, 'http server listening');
+  let address = '';
+  const http: Service = {
+    name: 'http server',
+    start: async () => {
+      address = await app.listen({ port: config.port, host: config.host });
+      // The bound host, not Fastify's first address (127.0.0.1 for a server on every interface).
+      const port = Number(new URL(address).port);
+      log.info({ host: config.host, port, pod: config.podId }, 'http server listening');
+    },
+    stop: () => app.close(),
+  };
+  // Started in this order, stopped in the reverse one: the HTTP server last up and first told to
+  // stop. They drain side by side within SCHEDULER_SHUTDOWN_GRACE (src/services/service.ts).
+  const services: Service[] = [
+    ...(scheduler ? [scheduler] : []),
+    webhookSender,
+    resultSweeper,
+    idempotencySweeper,
+    http,
+  ];
+  await startServices(services);
   // Said at start, without holding it up: a model server that does not answer fails every run.
   void model.check().then((status) => logModelStatus(log, config, status));
 
@@ -189,12 +209,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     stopping ??= (async () => {
       log.info('shutting down');
       // Stop firing and stop accepting requests at once; in-flight runs drain meanwhile.
-      await Promise.all([
-        scheduler?.stop(config.shutdownGraceMs),
-        webhookSender.stop(config.shutdownGraceMs),
-        resultSweeper.stop(),
-        app.close(),
-      ]);
+      await stopServices(services, config.shutdownGraceMs);
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();

@@ -29,7 +29,6 @@ import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
 import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
-import { startIdempotencySweeper } from './idempotency-sweeper.js';
 import { ChatTurnLimiter } from './chat-turns.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -164,8 +163,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
   registerQueuedRunRoutes(app, { pool: deps.pool, now, spendManualRun });
-  const sweeper = startIdempotencySweeper(deps.pool, deps.log);
-  app.addHook('onClose', async () => sweeper.stop());
   const modelConnections =
     deps.modelConnections ??
     createModelConnections(deps.config.llm.url, deps.config.modelConnections);

@@ -2,7 +2,8 @@ import { SchedulerEvents } from './events.js';
 import type { Occurrence } from './occurrence.js';
 import { RunAborted, SHUTDOWN_ERROR, type RunResult } from './pipeline.js';
 import { buildRooms, type Rooms } from './services/rooms.js';
-import type { Lifecycle, Service } from './services/service.js';
+import type { Service } from '../services/service.js';
+import type { Lifecycle } from './services/lifecycle.js';
 import type { SchedulerDeps } from './settings.js';
 
 const ABORT_SETTLE_MS = 10_000;
@@ -14,7 +15,8 @@ const ABORT_SETTLE_MS = 10_000;
  * database failure or an occurrence passed over makes the next read catch up. Its events only
  * tell observers what happened.
  */
-export class Scheduler {
+export class Scheduler implements Service {
+  readonly name = 'scheduler';
   readonly events: SchedulerEvents;
   private readonly lifecycle: Lifecycle = { state: 'waiting' };
   private readonly rooms: Rooms;
@@ -76,7 +78,8 @@ export class Scheduler {
     // Leave the peers at once, so the others stop leaving this pod's jobs to it.
     await liveness.publish(false).catch(() => {});
     // Liveness goes on while runs drain: other pods recover the runs of a pod whose key is gone.
-    for (const service of this.services) if (service !== liveness) service.stop();
+    // Their rounds under way are not waited for, but for the reads (reader.idle, below).
+    for (const service of this.services) if (service !== liveness) void service.stop(graceMs);
     const inFlight = dispatcher.snapshot().inFlight;
     if (inFlight > 0) {
       this.deps.log.info({ in_flight: inFlight }, 'scheduler draining');
@@ -85,7 +88,7 @@ export class Scheduler {
         await dispatcher.waitIdle(ABORT_SETTLE_MS);
       }
     }
-    liveness.stop();
+    void liveness.stop();
     await reader.idle();
     lifecycle.state = 'stopped';
     this.deps.log.info('scheduler stopped');
@@ -108,7 +111,7 @@ export class Scheduler {
 
   /** Stops firing and forgets what was due; runs in flight go on. */
   private deactivate(): void {
-    this.rooms.ticker.stop();
+    void this.rooms.ticker.stop();
     this.rooms.timeline.clear();
     this.rooms.dispatcher.deactivate();
     // Occurrences due while paused are caught up from the database's record on activation.

@@ -5,13 +5,16 @@
 // (scheduler/run-history.ts); this catches the rest.
 //
 //   sweepOrphanResults(deps, cursor, goOn) → {tally, cursor}   one bounded round from cursor
-//   new ResultSweeper(deps).start() / await .stop()      the background loop on every pod
+//   new ResultSweeper(deps).start() / .stop()                  the loop on every pod (a Service)
 //
 // An object `<tenant>/runs/<job>/<run>.txt` is deleted when it is older than the grace period and
 // the tenant has no run row with that id. The grace covers a run being recorded right now (its
 // object is seconds old); anything else under `runs/` is left alone.
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
+import { systemClock, type Clock } from '../services/clock.js';
+import { startLoop, type Loop } from '../services/loop.js';
+import type { Service } from '../services/service.js';
 import type { ListedObject, ObjectStore } from './object-store.js';
 
 export interface SweepSettings {
@@ -146,72 +149,68 @@ async function deleteOrphans(
   return deleted;
 }
 
-/** Every pod sweeps (deletes are idempotent); a failed round is logged and retried sooner. */
-export class ResultSweeper {
-  private running = false;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
-  private cursor: SweepCursor = SWEEP_START;
-  private failures = 0;
-  private readonly settings: SweepSettings;
+export interface ResultSweeperDeps extends SweepDeps {
+  /** When rounds run, and (unless `now` is given) the time the grace is measured from. */
+  clock?: Clock;
+}
 
-  constructor(private readonly deps: SweepDeps) {
+/** Every pod sweeps (deletes are idempotent); a failed round is logged and retried sooner. */
+export class ResultSweeper implements Service {
+  readonly name = 'result sweeper';
+  private loop: Loop | undefined;
+  private cursor: SweepCursor = SWEEP_START;
+  private readonly settings: SweepSettings;
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: ResultSweeperDeps) {
     this.settings = { ...DEFAULT_SWEEP_SETTINGS, ...deps.settings };
+    this.clock = deps.clock ?? systemClock;
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(this.settings.intervalMs);
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.round;
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    this.timer = setTimeout(() => {
-      this.round = this.sweepOnce().then((nextMs) => this.schedule(nextMs));
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  /** One round; the delay before the next. Never throws. */
-  private async sweepOnce(): Promise<number> {
+    if (this.loop) return;
     const { log } = this.deps;
-    try {
-      const done = await sweepOrphanResults(this.deps, this.cursor, () => this.running);
-      this.cursor = done.cursor;
-      this.failures = 0;
-      const { tally } = done;
-      if (tally.deleted > 0 || !tally.complete) {
-        log.info(
+    this.loop = startLoop({
+      name: this.name,
+      intervalMs: this.settings.intervalMs,
+      clock: this.clock,
+      log,
+      round: (signal) => this.sweepOnce(signal),
+      backoff: { firstMs: FIRST_RETRY_MS, maxMs: this.settings.intervalMs },
+      onFailure: (err, failures, retryInMs) =>
+        log.warn(
           {
-            tenants: tally.tenants,
-            objects_listed: tally.listed,
-            orphans_deleted: tally.deleted,
-            complete: tally.complete,
+            error: err instanceof Error ? err.message : String(err),
+            object_store: this.deps.store.description,
+            failures,
+            retry_in_ms: retryInMs,
           },
-          'orphaned result objects swept',
-        );
-      }
-      return this.settings.intervalMs;
-    } catch (err) {
-      this.failures += 1;
-      const retryMs = Math.min(this.settings.intervalMs, FIRST_RETRY_MS * 2 ** (this.failures - 1));
-      log.warn(
+          'orphaned result objects not swept',
+        ),
+    });
+  }
+
+  /** A round under way stops at its next page (the next round, on some pod, goes on from there). */
+  async stop(): Promise<void> {
+    await this.loop?.stop();
+  }
+
+  private async sweepOnce(signal: AbortSignal): Promise<void> {
+    const clock = this.clock;
+    const deps = { ...this.deps, now: this.deps.now ?? (() => new Date(clock.now())) };
+    const done = await sweepOrphanResults(deps, this.cursor, () => !signal.aborted);
+    this.cursor = done.cursor;
+    const { tally } = done;
+    if (tally.deleted > 0 || !tally.complete) {
+      this.deps.log.info(
         {
-          error: err instanceof Error ? err.message : String(err),
-          object_store: this.deps.store.description,
-          failures: this.failures,
-          retry_in_ms: retryMs,
+          tenants: tally.tenants,
+          objects_listed: tally.listed,
+          orphans_deleted: tally.deleted,
+          complete: tally.complete,
         },
-        'orphaned result objects not swept',
+        'orphaned result objects swept',
       );
-      return retryMs;
     }
   }
 }

@@ -5,6 +5,9 @@
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import { OutboundError, sendOutbound, type Resolver } from '../outbound/request.js';
+import { systemClock, type Clock } from '../services/clock.js';
+import { startLoop, type Loop } from '../services/loop.js';
+import type { Service } from '../services/service.js';
 import { renderMessage, signMessage } from './message.js';
 import type { WebhookMetrics } from './metrics.js';
 import {
@@ -16,20 +19,17 @@ import {
 } from './outbox.js';
 import { judgeAttempt, type AttemptResult } from './retry-policy.js';
 import { openSigningSecrets } from './secret-seal.js';
-
-export interface SenderSettings {
-  podId: string;
-  retryScheduleMs: readonly number[];
-  timeoutMs: number;
-  maxConcurrent: number;
-  maxPerTenant: number;
-  disableAfterMs: number;
-  /** Finished deliveries older than this are removed (now and then, in batches). */
-  retentionMs?: number;
-  allowPrivateNetworks: boolean;
-  /** How often an idle sender looks for due deliveries. */
-  idlePollMs?: number;
-}
+import {
+  DEFAULT_IDLE_POLL_MS,
+  FREED_SLOT_BATCH_MS,
+  LEASE_MARGIN_MS,
+  MAX_CLAIM_BACKOFF_MS,
+  MAX_RESPONSE_BYTES,
+  PRUNE_BATCH,
+  PRUNE_BATCHES_PER_ROUND,
+  PRUNE_INTERVAL_MS,
+  type SenderSettings,
+} from './sender-settings.js';
 
 export interface SenderDeps {
   pool: Pool;
@@ -40,34 +40,33 @@ export interface SenderDeps {
   secretsKey?: Buffer | undefined;
   /** Name resolution for the guard (tests); the system resolver by default. */
   resolve?: Resolver;
+  /** Polls, back-offs, the retention round and the stop's grace; the system clock by default. */
+  clock?: Clock;
 }
 
-/** Response bodies are read up to this size, for the error text of a failed attempt. */
-export const MAX_RESPONSE_BYTES = 4096;
 const ERROR_BODY_CHARS = 200;
-const MAX_BACKOFF_MS = 30_000;
-const FREED_SLOT_BATCH_MS = 5;
-const PRUNE_INTERVAL_MS = 10 * 60_000;
-const PRUNE_BATCH = 1000;
-const PRUNE_BATCHES_PER_ROUND = 20;
 
-export class WebhookSender {
+export class WebhookSender implements Service {
+  readonly name = 'webhook sender';
   private running = false;
-  private loopDone: Promise<void> | undefined;
+  private loop: Loop | undefined;
+  private readonly clock: Clock;
   private inFlight = new Set<Promise<void>>();
-  private wake: (() => void) | undefined;
-  private slotFreed: (() => void) | undefined;
-  private failures = 0;
-  private lastPruneMs = 0;
+  /** The loop waits for a slot to free (all were busy, or the last claim found work). */
+  private waitingForSlot = false;
+  private slotFreedTimer: unknown;
+  private lastPruneMs: number | undefined;
   private pruning: Promise<void> | undefined;
 
-  constructor(private readonly deps: SenderDeps) {}
+  constructor(private readonly deps: SenderDeps) {
+    this.clock = deps.clock ?? systemClock;
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    const { settings } = this.deps;
-    this.deps.log.info(
+    const { settings, log } = this.deps;
+    log.info(
       {
         pod: settings.podId,
         max_concurrent: settings.maxConcurrent,
@@ -76,65 +75,68 @@ export class WebhookSender {
       },
       'webhook sender started',
     );
-    this.loopDone = this.loop();
+    const idleMs = settings.idlePollMs ?? DEFAULT_IDLE_POLL_MS;
+    this.loop = startLoop({
+      name: this.name,
+      intervalMs: idleMs,
+      clock: this.clock,
+      log,
+      round: () => this.claimRound(),
+      immediate: true,
+      backoff: { firstMs: 2 * idleMs, maxMs: MAX_CLAIM_BACKOFF_MS },
+      onFailure: (err, _failures, retryInMs) =>
+        log.warn(
+          { error: errorText(err), pod: settings.podId, retry_in_ms: retryInMs },
+          'webhook sender: cannot claim deliveries',
+        ),
+    });
   }
 
   /** Stops claiming; waits up to graceMs for deliveries in flight (their leases cover the rest). */
   async stop(graceMs: number): Promise<void> {
     this.running = false;
-    this.wake?.();
-    await this.loopDone;
+    if (this.slotFreedTimer !== undefined) this.clock.clearTimeout(this.slotFreedTimer);
+    this.slotFreedTimer = undefined;
+    await this.loop?.stop();
     await this.pruning;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: unknown;
     await Promise.race([
       Promise.allSettled([...this.inFlight]),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+      new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, graceMs))),
     ]);
-    clearTimeout(timer);
+    this.clock.clearTimeout(timer);
   }
 
-  private async loop(): Promise<void> {
-    const { settings, log } = this.deps;
-    const idleMs = settings.idlePollMs ?? 200;
-    while (this.running) {
-      this.maybePrune();
-      const free = settings.maxConcurrent - this.inFlight.size;
-      let claimedAny = false;
-      if (free > 0) {
-        try {
-          const claimed = await claimDeliveries(this.deps.pool, {
-            podId: settings.podId,
-            limit: free,
-            perTenant: settings.maxPerTenant,
-            // Longer than one attempt can take (the guard ends it at timeoutMs), plus time to record it.
-            leaseMs: settings.timeoutMs + 5000,
-          });
-          this.failures = 0;
-          for (const delivery of claimed) this.track(this.send(delivery));
-          claimedAny = claimed.length > 0;
-        } catch (err) {
-          this.failures += 1;
-          const backoffMs = Math.min(MAX_BACKOFF_MS, idleMs * 2 ** this.failures);
-          log.warn(
-            { error: errorText(err), pod: settings.podId, retry_in_ms: backoffMs },
-            'webhook sender: cannot claim deliveries',
-          );
-          await this.pause(backoffMs, false);
-          continue;
-        }
-      }
-      // After a claim that found work, more may be due (or held back by a tenant's cap): look
-      // again as soon as a delivery finishes. An idle sender waits for the next poll.
-      await this.pause(idleMs, claimedAny || free <= 0);
+  /**
+   * Claims what the free slots can take. After a claim that found work, more may be due (or held
+   * back by a tenant's cap): the next round comes as soon as a delivery finishes. An idle sender
+   * waits for the next poll.
+   */
+  private async claimRound(): Promise<void> {
+    const { settings } = this.deps;
+    this.waitingForSlot = false;
+    this.maybePrune();
+    const free = settings.maxConcurrent - this.inFlight.size;
+    let claimedAny = false;
+    if (free > 0) {
+      const claimed = await claimDeliveries(this.deps.pool, {
+        podId: settings.podId,
+        limit: free,
+        perTenant: settings.maxPerTenant,
+        leaseMs: settings.timeoutMs + LEASE_MARGIN_MS,
+      });
+      for (const delivery of claimed) this.track(this.send(delivery));
+      claimedAny = claimed.length > 0;
     }
+    this.waitingForSlot = claimedAny || free <= 0;
   }
 
   /** Retention, off the claim path: at most one round at a time, every 10 minutes. */
   private maybePrune(): void {
     const { retentionMs } = this.deps.settings;
     if (retentionMs === undefined || this.pruning) return;
-    const nowMs = Date.now();
-    if (nowMs - this.lastPruneMs < PRUNE_INTERVAL_MS) return;
+    const nowMs = this.clock.now();
+    if (this.lastPruneMs !== undefined && nowMs - this.lastPruneMs < PRUNE_INTERVAL_MS) return;
     this.lastPruneMs = nowMs;
     this.pruning = this.pruneRound(retentionMs).finally(() => (this.pruning = undefined));
   }
@@ -161,23 +163,13 @@ export class WebhookSender {
     void work.finally(() => {
       this.inFlight.delete(work);
       this.deps.metrics.inFlight.set(this.inFlight.size);
+      if (!this.waitingForSlot || !this.running) return;
       // Deliveries finishing together share one claim.
-      const wake = this.slotFreed;
-      if (wake) setTimeout(wake, FREED_SLOT_BATCH_MS);
-    });
-  }
-
-  private pause(ms: number, wakeOnFreeSlot: boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        if (this.wake === done) this.wake = undefined;
-        if (this.slotFreed === done) this.slotFreed = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-      if (wakeOnFreeSlot) this.slotFreed = done;
+      this.waitingForSlot = false;
+      this.slotFreedTimer = this.clock.setTimeout(() => {
+        this.slotFreedTimer = undefined;
+        this.loop?.kick();
+      }, FREED_SLOT_BATCH_MS);
     });
   }
 
@@ -198,14 +190,19 @@ export class WebhookSender {
       const message = renderMessage(delivery);
       const secrets = openSigningSecrets(this.deps.secretsKey, delivery, log);
       if (secrets === null) return;
-      const startedMs = Date.now();
+      const startedMs = this.clock.now();
       const result = await this.attempt(
         delivery.url,
         message.body,
-        signMessage(message, secrets, new Date()),
+        signMessage(message, secrets, new Date(startedMs)),
       );
-      const durationMs = Date.now() - startedMs;
-      const verdict = judgeAttempt(result, delivery.attempts, settings.retryScheduleMs, Date.now());
+      const durationMs = this.clock.now() - startedMs;
+      const verdict = judgeAttempt(
+        result,
+        delivery.attempts,
+        settings.retryScheduleMs,
+        this.clock.now(),
+      );
       const answer = await finishDelivery(pool, {
         deliveryId: delivery.deliveryId,
         podId: settings.podId,
@@ -218,7 +215,7 @@ export class WebhookSender {
       });
       metrics.attempts.inc({ outcome: verdict.outcome });
       if (verdict.outcome === 'delivered') {
-        metrics.deliveryLatency.observe((Date.now() - delivery.createdAt.getTime()) / 1000);
+        metrics.deliveryLatency.observe((this.clock.now() - delivery.createdAt.getTime()) / 1000);
         return;
       }
       const line = {

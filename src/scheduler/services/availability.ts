@@ -4,14 +4,15 @@
 import { formatDurationMs } from '../../duration.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { WindowRead } from '../due-window.js';
-import { startLoop, type Loop } from '../loop.js';
+import { startLoop, type Loop } from '../../services/loop.js';
 import { errorMessage } from '../occurrence.js';
 import type { SchedulerDeps } from '../settings.js';
 import type { Timeline } from '../timeline.js';
 import type { HistoryUpkeep } from './history.js';
 import type { Liveness } from './liveness.js';
 import type { Recovery } from './recovery.js';
-import type { Lifecycle, Service } from './service.js';
+import type { Service } from '../../services/service.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { WindowReader } from './window-reader.js';
 
 const AVAILABILITY_CHECK_MS = 2000;
@@ -31,6 +32,7 @@ export interface AvailabilityRoom {
 }
 
 export class Availability implements Service {
+  readonly name = 'availability';
   private loop: Loop | undefined;
   private warnedUnavailable = false;
 
@@ -43,13 +45,13 @@ export class Availability implements Service {
       intervalMs: Math.min(settings.pollIntervalMs, AVAILABILITY_CHECK_MS),
       clock,
       log,
-      body: () => this.check(),
+      round: () => this.check(),
       immediate: true,
     });
   }
 
-  stop(): void {
-    this.loop?.stop();
+  stop(): Promise<void> {
+    return this.loop?.stop() ?? Promise.resolve();
   }
 
   /** Redis failed the pod: scheduling pauses until a ping answers again. */

@@ -1,11 +1,13 @@
 // Partition maintenance: the hourly upkeep of the run history (day partitions created ahead,
 // old ones dropped, shorter retentions trimmed), at once when scheduling starts.
-import { startLoop, type Loop } from '../loop.js';
+import { startLoop, type Loop } from '../../services/loop.js';
 import { maintainRunHistory, RUN_HISTORY_INTERVAL_MS } from '../run-history.js';
 import type { SchedulerDeps } from '../settings.js';
-import type { Lifecycle, Service } from './service.js';
+import type { Service } from '../../services/service.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export class HistoryUpkeep implements Service {
+  readonly name = 'run history';
   private loop: Loop | undefined;
 
   constructor(
@@ -20,14 +22,14 @@ export class HistoryUpkeep implements Service {
       intervalMs: RUN_HISTORY_INTERVAL_MS,
       clock: this.deps.clock,
       log: this.deps.log,
-      body: async () => {
+      round: async () => {
         if (running()) await maintainRunHistory(this.deps, running);
       },
     });
   }
 
-  stop(): void {
-    this.loop?.stop();
+  stop(): Promise<void> {
+    return this.loop?.stop() ?? Promise.resolve();
   }
 
   /** Runs a round now. */

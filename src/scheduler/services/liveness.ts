@@ -2,11 +2,12 @@
 // expired) and, while it schedules, learns who its peers are (who owns which job). The loop goes
 // on while the pod is paused or draining with runs in flight, so its runs are not taken from it.
 import type { Dispatcher } from '../dispatcher.js';
-import { startLoop, type Loop } from '../loop.js';
+import { startLoop, type Loop } from '../../services/loop.js';
 import { errorMessage } from '../occurrence.js';
 import { publishLiveness, type RecoveryDeps } from '../recover.js';
 import type { SchedulerDeps } from '../settings.js';
-import type { Lifecycle, Service } from './service.js';
+import type { Service } from '../../services/service.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export interface LivenessDeps {
   deps: SchedulerDeps;
@@ -16,6 +17,7 @@ export interface LivenessDeps {
 }
 
 export class Liveness implements Service {
+  readonly name = 'liveness';
   private loop: Loop | undefined;
   /** Live scheduling pods (this one included), as last read from Redis. */
   private livePeers: string[];
@@ -35,7 +37,7 @@ export class Liveness implements Service {
       intervalMs: settings.livenessIntervalMs,
       clock,
       log,
-      body: async () => {
+      round: async () => {
         const schedules = this.room.lifecycle.state === 'running';
         if (schedules || this.room.dispatcher.snapshot().inFlight > 0)
           await this.publish(schedules);
@@ -43,8 +45,8 @@ export class Liveness implements Service {
     });
   }
 
-  stop(): void {
-    this.loop?.stop();
+  stop(): Promise<void> {
+    return this.loop?.stop() ?? Promise.resolve();
   }
 
   /** Publishes this pod's proof, as a peer (it schedules) or not. */

@@ -3,7 +3,7 @@
 // takes goes to the dispatcher, to wait its turn like any occurrence.
 import { attachJobs, type AttachDeps } from '../attach-jobs.js';
 import type { Dispatcher } from '../dispatcher.js';
-import { startLoop, type Loop } from '../loop.js';
+import { startLoop, type Loop } from '../../services/loop.js';
 import type { Occurrence } from '../occurrence.js';
 import { takeQueuedRuns } from '../queued-runs.js';
 import {
@@ -13,7 +13,8 @@ import {
   type RecoveryDeps,
 } from '../recover.js';
 import { DEFAULT_QUEUED_INTERVAL_MS, type SchedulerDeps } from '../settings.js';
-import type { Lifecycle, Service } from './service.js';
+import type { Service } from '../../services/service.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export interface RecoveryRoom {
   deps: SchedulerDeps;
@@ -24,6 +25,7 @@ export interface RecoveryRoom {
 }
 
 export class Recovery implements Service {
+  readonly name = 'recovery';
   private loops: Loop[] = [];
   private firstActivation = true;
 
@@ -33,15 +35,15 @@ export class Recovery implements Service {
     const { clock, log, settings } = this.room.deps;
     const { dispatcher, recovery } = this.room;
     const holds = (jobId: string) => dispatcher.holds(jobId);
-    const loop = (name: string, intervalMs: number, body: () => Promise<void>) =>
+    const loop = (name: string, intervalMs: number, round: () => Promise<void>) =>
       this.loops.push(
         startLoop({
           name,
           intervalMs,
           clock,
           log,
-          body: async () => {
-            if (this.room.lifecycle.state === 'running') await body();
+          round: async () => {
+            if (this.room.lifecycle.state === 'running') await round();
           },
         }),
       );
@@ -60,8 +62,8 @@ export class Recovery implements Service {
     });
   }
 
-  stop(): void {
-    for (const loop of this.loops.splice(0)) loop.stop();
+  async stop(): Promise<void> {
+    await Promise.all(this.loops.splice(0).map((loop) => loop.stop()));
   }
 
   /**

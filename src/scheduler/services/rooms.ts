@@ -13,7 +13,7 @@ import { Availability } from './availability.js';
 import { HistoryUpkeep } from './history.js';
 import { Liveness } from './liveness.js';
 import { Recovery } from './recovery.js';
-import type { Lifecycle } from './service.js';
+import type { Lifecycle } from './lifecycle.js';
 import { Ticker } from './ticker.js';
 import { WindowReader } from './window-reader.js';
 

@@ -5,7 +5,8 @@ import type { Occurrence } from '../occurrence.js';
 import { ownerOf } from '../owners.js';
 import type { Clock } from '../../services/clock.js';
 import type { Timeline } from '../timeline.js';
-import type { Lifecycle, Service } from './service.js';
+import type { Service } from '../../services/service.js';
+import type { Lifecycle } from './lifecycle.js';
 
 // setTimeout cannot wait longer than 2^31-1 ms; far-away jobs are simply re-checked.
 const MAX_TIMER_MS = 3_600_000;
@@ -21,6 +22,7 @@ export interface TickerDeps {
 }
 
 export class Ticker implements Service {
+  readonly name = 'ticker';
   private timer: unknown;
 
   constructor(private readonly deps: TickerDeps) {}
@@ -28,7 +30,7 @@ export class Ticker implements Service {
   /** Arms the timer at the timeline's earliest instant (again: the timeline changed). */
   start(): void {
     const { clock } = this.deps;
-    this.stop();
+    this.disarm();
     if (this.deps.lifecycle.state !== 'running') return;
     const dueMs = this.deps.timeline.peekDueMs();
     if (dueMs === undefined) return;
@@ -36,7 +38,12 @@ export class Ticker implements Service {
     this.timer = clock.setTimeout(() => this.onTimer(), delayMs);
   }
 
-  stop(): void {
+  stop(): Promise<void> {
+    this.disarm();
+    return Promise.resolve();
+  }
+
+  private disarm(): void {
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }

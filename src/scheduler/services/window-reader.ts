@@ -15,14 +15,15 @@ import {
 } from '../due-window.js';
 import type { DueKey } from '../../domain/job.js';
 import { attachJobs } from '../attach-jobs.js';
-import { startLoop, type Loop } from '../loop.js';
+import { startLoop, type Loop } from '../../services/loop.js';
 import { errorMessage } from '../occurrence.js';
 import {
   DEFAULT_PLAN_INTERVAL_MS,
   DEFAULT_WINDOW_READ_INTERVAL_MS,
   type SchedulerDeps,
 } from '../settings.js';
-import type { Lifecycle, Service } from './service.js';
+import type { Service } from '../../services/service.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { Ticker } from './ticker.js';
 
 // A notification naming more jobs than this (a bulk import) wakes the sweep and the window read
@@ -40,6 +41,7 @@ export interface WindowReaderDeps {
 }
 
 export class WindowReader implements Service {
+  readonly name = 'due-window reader';
   private windowLoop: Loop | undefined;
   private planLoop: Loop | undefined;
   private syncChain: Promise<void> = Promise.resolve();
@@ -68,7 +70,7 @@ export class WindowReader implements Service {
       intervalMs: settings.windowReadIntervalMs ?? DEFAULT_WINDOW_READ_INTERVAL_MS,
       clock,
       log,
-      body: async () => {
+      round: async () => {
         if (this.running) await this.readWindowNow();
       },
     });
@@ -77,15 +79,14 @@ export class WindowReader implements Service {
       intervalMs: settings.planIntervalMs ?? DEFAULT_PLAN_INTERVAL_MS,
       clock,
       log,
-      body: async () => {
+      round: async () => {
         if (this.running) await this.sweep();
       },
     });
   }
 
-  stop(): void {
-    this.windowLoop?.stop();
-    this.planLoop?.stop();
+  async stop(): Promise<void> {
+    await Promise.all([this.windowLoop?.stop(), this.planLoop?.stop()]);
   }
 
   /** Resolves once the reads under way are over. */
