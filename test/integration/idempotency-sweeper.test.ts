@@ -9,7 +9,7 @@ import { IdempotencySweeper } from '../../src/http/idempotency-sweeper.js';
 import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { capturingLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
-import { FakeClock } from '../helpers/scheduler-fakes.js';
+import { FakeClock } from '../kit/clock.js';
 
 const MINUTE_MS = 60_000;
 const INTERVAL_MS = 10 * MINUTE_MS;

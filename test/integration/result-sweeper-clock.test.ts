@@ -15,7 +15,7 @@ import { runResultKey } from '../../src/storage/run-results.js';
 import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { capturingLogger, silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
-import { FakeClock } from '../helpers/scheduler-fakes.js';
+import { FakeClock } from '../kit/clock.js';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;

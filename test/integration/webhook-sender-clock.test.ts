@@ -16,7 +16,7 @@ import { WebhookSender } from '../../src/webhooks/sender.js';
 import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { capturingLogger, silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
-import { FakeClock, flushAsync } from '../helpers/scheduler-fakes.js';
+import { FakeClock, flushAsync } from '../kit/clock.js';
 import type { Logger } from '../../src/log.js';
 
 const IDLE_MS = 1000;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startLoop, type LoopOptions } from '../../src/services/loop.js';
 import { startServices, stopServices, type Service } from '../../src/services/service.js';
 import { capturingLogger, silentLogger } from '../helpers/log.js';
-import { FakeClock, flushAsync } from '../helpers/scheduler-fakes.js';
+import { FakeClock, flushAsync } from '../kit/clock.js';
 
 const START_MS = Date.UTC(2026, 0, 5, 9, 0, 0);
 
