@@ -1,5 +1,5 @@
 // Micro-benchmark behind the W3 diagnosis: CPU time and retained heap per parsed schedule, for
-// HermesX's parseSchedule (src/jobs/schedule.ts) and for a bare croner instance, then the cost of one
+// HermesX's parseSchedule (src/schedule/schedule.ts) and for a bare croner instance, then the cost of one
 // nextAfter (what a sync pays per job).
 // `node --expose-gc --import tsx bench/schedule-cost.ts [count]`
 import { Cron } from 'croner';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ErrorKind, SkipReason } from '../domain/vocabulary.js';
 
-/** Why an occurrence did not run on this pod: life-cycle-vocabulary.ts, SKIP_REASONS. */
+/** Why an occurrence did not run on this pod: src/domain/vocabulary.ts, SKIP_REASONS. */
 export type { SkipReason };
 
 export interface SchedulerEventMap {

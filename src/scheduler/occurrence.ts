@@ -3,7 +3,7 @@ import type { OccurrenceKind } from '../domain/vocabulary.js';
 import type { ClaimedRun } from '../domain/run.js';
 import type { StoredJob } from '../domain/job.js';
 
-/** How the occurrence reached this pod: life-cycle-vocabulary.ts, OCCURRENCE_KINDS. */
+/** How the occurrence reached this pod: src/domain/vocabulary.ts, OCCURRENCE_KINDS. */
 export type { OccurrenceKind };
 
 /** One nominal instant of one job: the unit the scheduler fires, claims and runs. */
