@@ -26,6 +26,13 @@ const nullableText = (description: string): ToolParam['json'] => ({
 /** A per-job run control (docs/api.md): optional on create, null clears it on PATCH. */
 const control = <S extends z.ZodType>(schema: S) => ({ create: schema.optional(), patch: schema });
 
+const DESCRIPTION_INPUT = z
+  .string()
+  .max(2000)
+  .refine(withoutNul, 'must not contain NUL (U+0000) characters')
+  .nullable()
+  .describe('free text for people: what the job is for, who owns it (at most 2,000 characters)');
+
 const RETRY_INPUT = z
   .strictObject({
     max_attempts: z.number().int().min(1).max(10).describe('attempts in all, the first included'),
@@ -130,6 +137,19 @@ export const JOB_FIELDS = {
       json: { type: 'string', description: 'what to do at each run' },
     },
     notify: true,
+    dueWindow: false,
+  }),
+  description: field({
+    columns: { description: column<string | null>('written') },
+    output: z.string().nullable().describe('the job’s description; null: none'),
+    example: 'Posted in #ops before the stand-up.',
+    show: (row) => row.description,
+    input: { ...control(DESCRIPTION_INPUT), plain: true },
+    tool: {
+      schema: DESCRIPTION_INPUT.optional(),
+      json: nullableText('free text for people about the job, at most 2,000 characters'),
+    },
+    notify: false,
     dueWindow: false,
   }),
   enabled: field({
@@ -534,5 +554,3 @@ export const JOB_FIELDS = {
     dueWindow: false,
   }),
 };
-
-export { withoutNul };

@@ -791,6 +791,7 @@ export interface components {
      *       "schedule": "0 9 * * 1-5",
      *       "timezone": "Europe/Paris",
      *       "prompt": "Summarise the open incidents.",
+     *       "description": "Posted in #ops before the stand-up.",
      *       "enabled": true,
      *       "next_run_at": "2026-03-02T08:00:00.000Z",
      *       "last_run_at": null,
@@ -833,6 +834,8 @@ export interface components {
       schedule: string;
       timezone: string;
       prompt: string;
+      /** @description the job’s description; null: none */
+      description: string | null;
       enabled: boolean;
       next_run_at: string | null;
       last_run_at: string | null;
@@ -1723,6 +1726,8 @@ export interface components {
       timezone?: string;
       /** @description what the agent does at each run; at most 16 KiB */
       prompt: string;
+      /** @description free text for people: what the job is for, who owns it (at most 2,000 characters) */
+      description?: string | null;
       /** @description default true */
       enabled?: boolean;
       /** @description up to 16 string pairs; keys are letters, digits and . _ / - */
@@ -1767,6 +1772,8 @@ export interface components {
       schedule?: string;
       timezone?: string;
       prompt?: string;
+      /** @description free text for people: what the job is for, who owns it (at most 2,000 characters) */
+      description?: string | null;
       enabled?: boolean;
       /** @description up to 16 string pairs; keys are letters, digits and . _ / - */
       labels?: {
