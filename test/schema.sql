@@ -72,6 +72,7 @@ cron_jobs.retry_backoff_ms integer
 cron_jobs.retry_after_side_effects boolean NOT NULL DEFAULT false
 cron_jobs.overlap text NOT NULL DEFAULT 'skip'::text
 cron_jobs.deleted_at timestamp with time zone
+cron_jobs.description text
 cron_run_tool_calls.run_id uuid NOT NULL
 cron_run_tool_calls.seq integer NOT NULL
 cron_run_tool_calls.tenant_id uuid NOT NULL
@@ -194,6 +195,7 @@ cron_job_runs cron_job_runs_result_object_key_check CHECK ((length(result_object
 cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
 cron_job_runs_in_flight cron_job_runs_in_flight_pkey PRIMARY KEY (run_id)
 cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
+cron_jobs cron_jobs_description_check CHECK ((length(description) <= 2000))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
 cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <= 3600000)))
 cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
@@ -412,15 +414,12 @@ CREATE TRIGGER cron_job_runs_retry_attempt BEFORE UPDATE OF status ON public.cro
 CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
-CREATE TRIGGER cron_jobs_notify_deleted AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION cron_jobs_notify()
+CREATE TRIGGER cron_jobs_notify_changed AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled)) OR (old.ends_at IS DISTINCT FROM new.ends_at)) OR (old.jitter_ms IS DISTINCT FROM new.jitter_ms)) OR (old.overlap IS DISTINCT FROM new.overlap)) OR (old.deleted_at IS DISTINCT FROM new.deleted_at))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_deleted_rows AFTER DELETE ON public.cron_jobs REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
-CREATE TRIGGER cron_jobs_notify_ends_at AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.ends_at IS DISTINCT FROM new.ends_at)) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_inserted AFTER INSERT ON public.cron_jobs REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
-CREATE TRIGGER cron_jobs_notify_jitter AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.jitter_ms IS DISTINCT FROM new.jitter_ms)) EXECUTE FUNCTION cron_jobs_notify()
-CREATE TRIGGER cron_jobs_notify_overlap AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.overlap IS DISTINCT FROM new.overlap)) EXECUTE FUNCTION cron_jobs_notify()
-CREATE TRIGGER cron_jobs_notify_update AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((((new.labels IS DISTINCT FROM old.labels) OR (new.pause_after_failures IS DISTINCT FROM old.pause_after_failures)) OR (new.ends_at IS DISTINCT FROM old.ends_at)) OR (new.max_runs IS DISTINCT FROM old.max_runs)) OR (new.timeout_ms IS DISTINCT FROM old.timeout_ms)) OR (new.model IS DISTINCT FROM old.model)) OR (new.jitter_ms IS DISTINCT FROM old.jitter_ms)) OR (new.overlap IS DISTINCT FROM old.overlap))) EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((new.tenant_id IS DISTINCT FROM old.tenant_id) OR (new.name IS DISTINCT FROM old.name)) OR (new.schedule IS DISTINCT FROM old.schedule)) OR (new.timezone IS DISTINCT FROM old.timezone)) OR (new.prompt IS DISTINCT FROM old.prompt)) OR (new.enabled IS DISTINCT FROM old.enabled))) EXECUTE FUNCTION cron_jobs_track_definition()
+CREATE TRIGGER cron_jobs_track_description BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((new.description IS DISTINCT FROM old.description)) EXECUTE FUNCTION cron_jobs_touch()
 CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((((new.retry_max_attempts IS DISTINCT FROM old.retry_max_attempts) OR (new.retry_backoff_ms IS DISTINCT FROM old.retry_backoff_ms)) OR (new.retry_after_side_effects IS DISTINCT FROM old.retry_after_side_effects))) EXECUTE FUNCTION cron_jobs_track_retry()
 CREATE TRIGGER cron_jobs_webhooks_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by IS NOT NULL))) EXECUTE FUNCTION webhook_enqueue_job_paused_trigger()
 CREATE TRIGGER tenant_agent_settings_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_agent_settings FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
@@ -442,6 +441,7 @@ cron_job_runs_retry_attempt() INVOKER execute:
 cron_jobs_apply_run_limits() INVOKER execute:
 cron_jobs_notify() INVOKER execute:  +PUBLIC
 cron_jobs_notify_rows() INVOKER execute:  +PUBLIC
+cron_jobs_touch() INVOKER execute:
 cron_jobs_track_controls() INVOKER execute:
 cron_jobs_track_definition() INVOKER execute:
 cron_jobs_track_retry() INVOKER execute:
@@ -731,6 +731,15 @@ AS $function$
       PERFORM pg_notify('hermesx_cron_jobs', c.id::text) FROM changed c;
     END IF;
     RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.cron_jobs_touch()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    NEW.updated_at := now();
+    RETURN NEW;
   END
   $function$
 CREATE OR REPLACE FUNCTION public.cron_jobs_track_controls()

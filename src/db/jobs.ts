@@ -1,40 +1,9 @@
-import type { ErrorKind, OverlapPolicy } from '../domain/vocabulary.js';
+import type { OverlapPolicy } from '../domain/vocabulary.js';
 import type { DueKey, StoredJob } from '../domain/job.js';
 import type { PlanDecider } from '../scheduler/ports.js';
 import { CANCELS_CHANNEL } from './listen.js';
+import type { QueryResultRow } from 'pg';
 import type { Pool, PoolClient } from './pool.js';
-
-export type PausedBy = 'user' | 'system';
-export type StoppedBy = 'max_runs' | 'pause_after_failures';
-
-/** The controls as stored (cron_jobs columns). */
-export interface ControlFields {
-  labels: Record<string, string>;
-  pausedReason: string | null;
-  pausedAt: Date | null;
-  pausedBy: PausedBy | null;
-  stoppedBy: StoppedBy | null;
-  pauseAfterFailures: number | null;
-  endsAt: Date | null;
-  maxRuns: number | null;
-  timeoutMs: number | null;
-  model: string | null;
-  jitterMs: number | null;
-  overlap: OverlapPolicy;
-  /** The retry policy (migration 250); null: a failed attempt is the run's outcome. */
-  retry: RetryPolicy | null;
-  /** A resumed job starts counting failures in a row from zero. */
-  consecutiveFailures: number;
-}
-
-export interface RetryPolicy {
-  /** Attempts in all, the first included (1 to 10). */
-  maxAttempts: number;
-  /** Before the second attempt; doubled for each next one, capped at an hour. */
-  backoffMs: number;
-  /** Retry even after a tool call with side effects. */
-  afterSideEffects: boolean;
-}
 
 interface LoadedRow {
   id: string;
@@ -185,172 +154,58 @@ export async function advanceJobs(pool: Pool, items: readonly AdvanceRequest[]):
 // Tenant-scoped statements: each runs on a client inside withTenant, so RLS limits it to the
 // tenant of the transaction.
 
-export interface JobRow {
-  id: string;
-  tenant_id: string;
-  name: string;
-  schedule: string;
-  timezone: string;
-  prompt: string;
-  enabled: boolean;
-  next_run_at: Date | null;
-  last_run_at: Date | null;
-  last_run_success: boolean | null;
-  last_run_error: string | null;
-  last_run_error_kind: ErrorKind | null;
-  run_count: string;
-  created_at: Date;
-  updated_at: Date;
-  labels: Record<string, string>;
-  paused_reason: string | null;
-  paused_at: Date | null;
-  paused_by: PausedBy | null;
-  stopped_by: StoppedBy | null;
-  pause_after_failures: number | null;
-  consecutive_failures: number;
-  ends_at: Date | null;
-  max_runs: string | null;
-  timeout_ms: number | null;
-  model: string | null;
-  jitter_ms: number | null;
-  overlap: OverlapPolicy;
-  retry_max_attempts: number | null;
-  retry_backoff_ms: number | null;
-  retry_after_side_effects: boolean;
-  skills: string[];
-  context_previous_result: boolean;
+// The job's columns come from the job field table (src/jobs/fields.ts): `values` by column name,
+// `columns` the select list. Both are the table's constants, never a request's text.
+
+const COLUMN_NAME = /^[a-z_]+$/;
+
+function columnsOf(values: Readonly<Record<string, unknown>>): string[] {
+  const names = Object.keys(values);
+  const bad = names.find((name) => !COLUMN_NAME.test(name));
+  if (bad !== undefined) throw new Error(`not a cron_jobs column: ${bad}`);
+  return names;
 }
 
-// A job parked by the planning sweep (no occurrence, or a schedule that does not parse) has
-// next_run_at 'infinity': shown as null.
-const JOB_COLUMNS = `id, tenant_id, name, schedule, timezone, prompt, enabled,
-  nullif(next_run_at, 'infinity') AS next_run_at,
-  last_run_at, last_run_success, last_run_error, last_run_error_kind, run_count, created_at, updated_at,
-  labels, paused_reason, paused_at, paused_by, stopped_by, pause_after_failures,
-  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms, overlap,
-  consecutive_failures, ends_at, max_runs, timeout_ms, model, jitter_ms,
-  retry_max_attempts, retry_backoff_ms, retry_after_side_effects,
-  skills, context_previous_result`;
-
-export interface JobFields {
-  name: string;
-  schedule: string;
-  timezone: string;
-  prompt: string;
-  enabled: boolean;
-  nextRunAt: Date | null;
-  controls: ControlFields;
-}
-
-/** The controls' values in the order of CONTROL_COLUMNS, from parameter $first on. */
-const CONTROL_COLUMNS = [
-  'labels',
-  'paused_reason',
-  'paused_at',
-  'paused_by',
-  'stopped_by',
-  'pause_after_failures',
-  'ends_at',
-  'max_runs',
-  'timeout_ms',
-  'model',
-  'consecutive_failures',
-  'jitter_ms',
-  'overlap',
-  'retry_max_attempts',
-  'retry_backoff_ms',
-  'retry_after_side_effects',
-] as const;
-
-function controlValues(c: ControlFields): unknown[] {
-  return [
-    JSON.stringify(c.labels),
-    c.pausedReason,
-    c.pausedAt,
-    c.pausedBy,
-    c.stoppedBy,
-    c.pauseAfterFailures,
-    c.endsAt,
-    c.maxRuns,
-    c.timeoutMs,
-    c.model,
-    c.consecutiveFailures,
-    c.jitterMs,
-    c.overlap,
-    c.retry?.maxAttempts ?? null,
-    c.retry?.backoffMs ?? null,
-    c.retry?.afterSideEffects ?? false,
-  ];
-}
-
-const placeholders = (first: number) => CONTROL_COLUMNS.map((_, i) => `$${first + i}`);
-
-/** What the agent does beside the prompt: skills to preload, the previous result (migration 223). */
-export interface JobAgentFields {
-  skills: string[];
-  previousResult: boolean;
-}
-
-export async function insertJob(
+export async function insertJob<Row>(
   client: PoolClient,
   tenantId: string,
-  fields: JobFields & JobAgentFields,
-): Promise<JobRow> {
-  const { rows } = await client.query<JobRow>(
-    `INSERT INTO cron_jobs (tenant_id, name, schedule, timezone, prompt, enabled, next_run_at,
-       skills, context_previous_result, ${CONTROL_COLUMNS.join(', ')})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ${placeholders(10).join(', ')})
-     RETURNING ${JOB_COLUMNS}`,
-    [
-      tenantId,
-      fields.name,
-      fields.schedule,
-      fields.timezone,
-      fields.prompt,
-      fields.enabled,
-      fields.nextRunAt,
-      fields.skills,
-      fields.previousResult,
-      ...controlValues(fields.controls),
-    ],
+  values: Readonly<Record<string, unknown>>,
+  columns: string,
+): Promise<Row> {
+  const names = columnsOf(values);
+  const { rows } = await client.query<Row & QueryResultRow>(
+    `INSERT INTO cron_jobs (tenant_id, ${names.join(', ')})
+     VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})
+     RETURNING ${columns}`,
+    [tenantId, ...Object.values(values)],
   );
-  return rows[0] as JobRow;
+  return rows[0] as Row;
 }
 
-export async function updateJob(
+export async function updateJob<Row>(
   client: PoolClient,
   id: string,
-  fields: JobFields & JobAgentFields,
-): Promise<JobRow | undefined> {
-  const { rows } = await client.query<JobRow>(
-    `UPDATE cron_jobs SET name = $2, schedule = $3, timezone = $4, prompt = $5, enabled = $6,
-       next_run_at = $7, skills = $8, context_previous_result = $9,
-       ${CONTROL_COLUMNS.map((column, i) => `${column} = $${10 + i}`).join(', ')}
-     WHERE id = $1 AND deleted_at IS NULL RETURNING ${JOB_COLUMNS}`,
-    [
-      id,
-      fields.name,
-      fields.schedule,
-      fields.timezone,
-      fields.prompt,
-      fields.enabled,
-      fields.nextRunAt,
-      fields.skills,
-      fields.previousResult,
-      ...controlValues(fields.controls),
-    ],
+  values: Readonly<Record<string, unknown>>,
+  columns: string,
+): Promise<Row | undefined> {
+  const names = columnsOf(values);
+  const { rows } = await client.query<Row & QueryResultRow>(
+    `UPDATE cron_jobs SET ${names.map((name, i) => `${name} = $${i + 2}`).join(', ')}
+     WHERE id = $1 AND deleted_at IS NULL RETURNING ${columns}`,
+    [id, ...Object.values(values)],
   );
   return rows[0];
 }
 
 /** The job, locked for update when `forUpdate` (so read-modify-write is safe). */
-export async function selectJob(
+export async function selectJob<Row>(
   client: PoolClient,
   id: string,
+  columns: string,
   forUpdate = false,
-): Promise<JobRow | undefined> {
-  const { rows } = await client.query<JobRow>(
-    `SELECT ${JOB_COLUMNS} FROM cron_jobs
+): Promise<Row | undefined> {
+  const { rows } = await client.query<Row & QueryResultRow>(
+    `SELECT ${columns} FROM cron_jobs
       WHERE id = $1 AND deleted_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
@@ -414,14 +269,15 @@ export interface LabelFilter {
 }
 
 /** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
-export async function listJobs(
+export async function listJobs<Row>(
   client: PoolClient,
+  columns: string,
   limit: number,
   before: PagePosition | null,
   labels: LabelFilter = { pairs: [], keys: [] },
-): Promise<(JobRow & { page_key: string })[]> {
-  const { rows } = await client.query<JobRow & { page_key: string }>(
-    `SELECT ${JOB_COLUMNS},
+): Promise<(Row & { page_key: string })[]> {
+  const { rows } = await client.query<Row & { page_key: string }>(
+    `SELECT ${columns},
             to_char(created_at AT TIME ZONE 'UTC', ${PAGE_KEY_FORMAT}) AS page_key
        FROM cron_jobs
      WHERE deleted_at IS NULL

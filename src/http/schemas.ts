@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_STATUSES } from '../scheduler/life-cycle.js';
-import { ERROR_KINDS, OVERLAP_POLICIES } from '../domain/vocabulary.js';
+import { ERROR_KINDS } from '../domain/vocabulary.js';
+import { JOB_EXAMPLE, jobCreateShape, jobOutputShape, jobPatchShape } from '../jobs/field-lists.js';
 import { RUN_ORIGINS } from '../domain/run.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
@@ -74,215 +75,16 @@ export const RunListQuery = PageQuery.extend({
     .describe('only occurrences scheduled before this time'),
 });
 
-// The per-job run controls (docs/api.md); null clears one on PATCH.
-const jobControls = {
-  labels: z
-    .record(z.string().max(63), z.string().max(255))
-    .describe('up to 16 string pairs; keys are letters, digits and . _ / -'),
-  paused_reason: z
-    .string()
-    .max(500)
-    .nullable()
-    .describe('why the job is paused; only with enabled: false'),
-  pause_after_failures: z
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
-    .nullable()
-    .describe('pause the job (paused_by system) after this many failed occurrences in a row'),
-  ends_at: z.iso.datetime({ offset: true }).nullable().describe('no occurrence after this time'),
-  max_runs: z
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000_000)
-    .nullable()
-    .describe('the job disables itself once it has run this many times (every run counts)'),
-  timeout: z
-    .string()
-    .max(40)
-    .nullable()
-    .describe('Go duration, 1s to SCHEDULER_EXEC_TIMEOUT: a run still going then fails `timeout`'),
-  model: z
-    .string()
-    .max(200)
-    .nullable()
-    .describe("one of LLM_MODELS (unset: the model server's /models); null: the default"),
-  jitter: z
-    .string()
-    .max(40)
-    .nullable()
-    .describe(
-      'Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time',
-    ),
-  overlap: z
-    .enum(OVERLAP_POLICIES)
-    .nullable()
-    .describe(
-      'when an occurrence comes while the previous run is in flight: skip (default), buffer_one (run once right after it), allow_all (run side by side), cancel_other (stop it, recorded cancelled, and run); run-now follows it too; null: skip',
-    ),
-  retry: z
-    .strictObject({
-      max_attempts: z.number().int().min(1).max(10).describe('attempts in all, the first included'),
-      backoff: z
-        .string()
-        .max(40)
-        .describe(
-          'Go duration, 1s to 1h: the wait before the second attempt, doubled for each next one (at most 1h)',
-        ),
-      after_side_effects: z
-        .boolean()
-        .optional()
-        .describe(
-          'retry even after a tool call with side effects (a non-GET http_request, a cronjob change); default false',
-        ),
-    })
-    .nullable()
-    .describe(
-      'run a failed attempt again when its kind is safe to retry (model_unreachable, model_throttled, model_error, timeout, pod_lost); null: never',
-    ),
-};
-
-export const JobCreateBody = z
-  .strictObject({
-    name: z.string().max(10_000).describe('1 to 200 characters once trimmed'),
-    schedule: z
-      .string()
-      .max(1000)
-      .describe('5- or 6-field cron expression, @hourly-style nickname, or "every 15m"'),
-    timezone: z
-      .string()
-      .max(200)
-      .optional()
-      .describe('IANA zone such as Europe/Paris (default UTC)'),
-    prompt: z.string().max(100_000).describe('what the agent does at each run; at most 16 KiB'),
-    enabled: z.boolean().optional().describe('default true'),
-    labels: jobControls.labels.optional(),
-    paused_reason: jobControls.paused_reason.optional(),
-    pause_after_failures: jobControls.pause_after_failures.optional(),
-    ends_at: jobControls.ends_at.optional(),
-    max_runs: jobControls.max_runs.optional(),
-    timeout: jobControls.timeout.optional(),
-    model: jobControls.model.optional(),
-    jitter: jobControls.jitter.optional(),
-    overlap: jobControls.overlap.optional(),
-    retry: jobControls.retry.optional(),
-    skills: z
-      .array(z.string().max(64))
-      .max(8)
-      .optional()
-      .describe('skills whose text each run preloads (at most 8)'),
-    context: z
-      .strictObject({
-        previous_result: z
-          .boolean()
-          .optional()
-          .describe("each run sees the previous successful run's result (4 KB at most)"),
-      })
-      .optional(),
-  })
-  .meta({ id: 'CronJobCreate' });
+// The job's fields come from the job field table (src/jobs/fields.ts).
+export const JobCreateBody = z.strictObject(jobCreateShape()).meta({ id: 'CronJobCreate' });
 
 export const JobPatchBody = z
-  .strictObject({
-    name: z.string().max(10_000),
-    schedule: z.string().max(1000),
-    timezone: z.string().max(200),
-    prompt: z.string().max(100_000),
-    enabled: z.boolean(),
-    ...jobControls,
-    skills: z.array(z.string().max(64)).max(8),
-    context: z.strictObject({ previous_result: z.boolean().optional() }),
-  })
+  .strictObject(jobPatchShape())
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, 'give at least one field to change')
   .meta({ id: 'CronJobPatch', description: 'at least one field', minProperties: 1 });
 
-export const Job = z
-  .object({
-    id: uuid,
-    name: z.string(),
-    schedule: z.string(),
-    timezone: z.string(),
-    prompt: z.string(),
-    enabled: z.boolean(),
-    next_run_at: timestamp.nullable(),
-    last_run_at: timestamp.nullable(),
-    last_run_success: z.boolean().nullable(),
-    last_run_error: z.string().nullable(),
-    last_run_error_kind: z.enum(ERROR_KINDS).nullable(),
-    run_count: z.number().int().min(0),
-    created_at: timestamp,
-    updated_at: timestamp,
-    labels: z.record(z.string(), z.string()),
-    paused_reason: z.string().nullable(),
-    paused_at: timestamp.nullable().describe('when the job was paused; null while enabled'),
-    paused_by: z.enum(['user', 'system']).nullable(),
-    pause_after_failures: z.number().int().nullable(),
-    consecutive_failures: z.number().int().min(0).describe('failed occurrences in a row'),
-    ends_at: timestamp.nullable(),
-    max_runs: z.number().int().nullable(),
-    stopped_by: z
-      .enum(['max_runs', 'pause_after_failures', 'ends_at'])
-      .nullable()
-      .describe('the limit that stopped the job, if one did'),
-    timeout: z.string().nullable().describe('the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT'),
-    model: z.string().nullable().describe('the job’s model; null: the default'),
-    jitter: z.string().nullable().describe('the job’s jitter; null: none'),
-    overlap: z
-      .enum(OVERLAP_POLICIES)
-      .describe('what an occurrence does while the previous run is in flight'),
-    retry: z
-      .object({
-        max_attempts: z.number().int(),
-        backoff: z.string(),
-        after_side_effects: z.boolean(),
-      })
-      .nullable()
-      .describe('the job’s retry policy; null: a failed attempt is the run’s outcome'),
-    skills: z.array(z.string()).describe('skills each run preloads'),
-    context: z.object({
-      previous_result: z.boolean().describe("each run sees the previous successful run's result"),
-    }),
-  })
-  .meta({
-    id: 'CronJob',
-    examples: [
-      {
-        id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
-        name: 'Morning digest',
-        schedule: '0 9 * * 1-5',
-        timezone: 'Europe/Paris',
-        prompt: 'Summarise the open incidents.',
-        enabled: true,
-        next_run_at: '2026-03-02T08:00:00.000Z',
-        last_run_at: null,
-        last_run_success: null,
-        last_run_error: null,
-        last_run_error_kind: null,
-        run_count: 0,
-        created_at: '2026-03-01T10:00:00.000Z',
-        updated_at: '2026-03-01T10:00:00.000Z',
-        labels: { team: 'ops' },
-        paused_reason: null,
-        paused_at: null,
-        paused_by: null,
-        pause_after_failures: 3,
-        consecutive_failures: 0,
-        ends_at: null,
-        max_runs: null,
-        stopped_by: null,
-        timeout: '30s',
-        model: null,
-        jitter: null,
-        overlap: 'skip',
-        retry: { max_attempts: 3, backoff: '30s', after_side_effects: false },
-        skills: [],
-        context: { previous_result: false },
-      },
-    ],
-  });
+export const Job = z.object(jobOutputShape()).meta({ id: 'CronJob', examples: [JOB_EXAMPLE] });
 
 export const Run = z
   .object({

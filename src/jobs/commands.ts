@@ -8,16 +8,22 @@ import {
   selectJob,
   softDeleteJob,
   updateJob as updateJobRow,
-  type JobAgentFields,
-  type JobFields,
-  type JobRow,
 } from '../db/jobs.js';
+import {
+  JOB_SELECT,
+  PLAIN_FIELDS,
+  WRITTEN_COLUMNS,
+  type JobRow,
+  type JobWrite,
+  type PlainInput,
+} from './field-lists.js';
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { listRunsOfJob } from '../db/run-history.js';
 import { selectTenant } from '../db/tenants.js';
 import {
   checkModel,
   ControlError,
+  controlColumns,
   DEFAULT_CONTROL_SETTINGS,
   parseLabelFilters,
   prepareControls,
@@ -71,7 +77,7 @@ export interface TriggerDeps extends CommandDeps {
   spendManualRun?: (tenantId: string) => Promise<number | null>;
 }
 
-export interface JobInput extends JobControlsInput {
+export interface JobInput extends JobControlsInput, PlainInput {
   name: string;
   schedule: string;
   timezone?: string | undefined;
@@ -87,13 +93,13 @@ export type JobPatch = Partial<JobInput>;
 
 const settingsOf = (deps: CommandDeps) => deps.controls ?? DEFAULT_CONTROL_SETTINGS;
 
-/** The controls' rules, their errors as CommandErrors. */
+/** The controls' rules and the plain fields' checks, their errors as CommandErrors. */
 function applyControls(
   deps: CommandDeps,
-  input: JobControlsInput,
+  input: JobControlsInput & PlainInput,
   prepared: PreparedFields,
   current: JobRow | undefined,
-): JobFields {
+): Omit<JobWrite, 'skills' | 'context_previous_result'> {
   try {
     const controls = prepareControls(
       input,
@@ -111,10 +117,28 @@ function applyControls(
         'jitter_too_long',
       );
     }
-    return { ...prepared.fields, controls };
+    return { ...prepared.fields, ...controlColumns(controls), ...plainColumns(input, current) };
   } catch (err) {
     throw asCommandError(err);
   }
+}
+
+/** The plain fields (FieldInput.plain): as given, checked by their schema; absent: as they are. */
+function plainColumns(input: PlainInput, current: JobRow | undefined) {
+  const columns: Record<string, unknown> = {};
+  for (const { key, column, check } of PLAIN_FIELDS) {
+    const value = (input as Record<string, unknown>)[key];
+    if (value === undefined) {
+      columns[column] = (current as Record<string, unknown> | undefined)?.[column] ?? null;
+      continue;
+    }
+    const checked = check.safeParse(value);
+    if (!checked.success) {
+      throw new ControlError(`${key}: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+    }
+    columns[column] = checked.data;
+  }
+  return columns as Pick<JobWrite, (typeof PLAIN_FIELDS)[number]['column']>;
 }
 
 function asCommandError(err: unknown): unknown {
@@ -182,7 +206,13 @@ export async function createJob(
       );
     }
     checkInterval(prepared, tenant);
-    const job = toJobView(await insertJob(client, tenantId, { ...fields, ...agent }), deps.now());
+    const row = await insertJob<JobRow>(
+      client,
+      tenantId,
+      ordered({ ...fields, ...agent }),
+      JOB_SELECT,
+    );
+    const job = toJobView(row, deps.now());
     await beforeCommit?.(client, job);
     return job;
   });
@@ -228,7 +258,12 @@ export async function updateJob(
       patch.context?.previous_result ?? current.context_previous_result,
     );
     const fields = applyControls(deps, patch, prepared, current);
-    const row = await updateJobRow(client, id, { ...fields, ...agent });
+    const row = await updateJobRow<JobRow>(
+      client,
+      id,
+      ordered({ ...fields, ...agent }),
+      JOB_SELECT,
+    );
     if (!row) throw notFound(id);
     return toJobView(row, deps.now());
   });
@@ -267,7 +302,7 @@ export async function listJobs(
   const before = checkCursor(page.cursor);
   const labels = checkLabelFilters(page.label);
   const rows = await withTenant(deps.pool, tenantId, (client) =>
-    listJobRows(client, limit + 1, before, labels),
+    listJobRows<JobRow>(client, JOB_SELECT, limit + 1, before, labels),
   );
   return toPage(rows, limit, (row) => toJobView(row, deps.now()));
 }
@@ -385,7 +420,7 @@ export async function previewSchedule(
 }
 
 interface PreparedFields {
-  fields: Omit<JobFields, 'controls'>;
+  fields: Pick<JobWrite, 'name' | 'schedule' | 'timezone' | 'prompt' | 'enabled' | 'next_run_at'>;
   enabled: boolean;
   source: string;
   /** The closest two occurrences (null: fewer than two within the look-ahead). */
@@ -419,7 +454,7 @@ function prepareFields(
     timezone: parsed.timezone,
     prompt: input.prompt,
     enabled: input.enabled,
-    nextRunAt: input.enabled ? parsed.nextAfter(now) : null,
+    next_run_at: input.enabled ? parsed.nextAfter(now) : null,
   };
   const unbounded = endsAt === null ? parsed : checkSchedule(input.schedule, input.timezone);
   return {
@@ -430,7 +465,10 @@ function prepareFields(
   };
 }
 
-function checkAgentFields(skills: string[], previousResult: boolean): JobAgentFields {
+function checkAgentFields(
+  skills: string[],
+  previousResult: boolean,
+): Pick<JobWrite, 'skills' | 'context_previous_result'> {
   if (skills.length > LIMITS.skillsPerJob) {
     throw invalid(`a job preloads at most ${LIMITS.skillsPerJob} skills`);
   }
@@ -440,7 +478,7 @@ function checkAgentFields(skills: string[], previousResult: boolean): JobAgentFi
       `skills: ${JSON.stringify(bad.slice(0, 80))} is not a skill name (lower-case letters, digits, hyphens)`,
     );
   }
-  return { skills: [...new Set(skills)], previousResult };
+  return { skills: [...new Set(skills)], context_previous_result: previousResult };
 }
 
 /** The tenant's minimum interval, checked inside the transaction (the tenant row is read there). */
@@ -466,6 +504,11 @@ function checkSchedule(
   const check = parseSchedule({ schedule, timezone, endsAt });
   if (!check.ok) throw new CommandError('invalid_schedule', check.message, 422);
   return check.schedule;
+}
+
+/** Every written column (the compiler checks there is no other), in the table's order. */
+function ordered(write: JobWrite): Record<string, unknown> {
+  return Object.fromEntries(WRITTEN_COLUMNS.map((column) => [column, write[column]]));
 }
 
 /** One page from limit + 1 rows: the extra row only says whether another page follows. */
@@ -508,7 +551,7 @@ export function checkCursor(cursor: string | undefined): { at: string; id: strin
 }
 
 async function requireJob(client: PoolClient, id: string, forUpdate = false) {
-  const job = isUuid(id) ? await selectJob(client, id, forUpdate) : undefined;
+  const job = isUuid(id) ? await selectJob<JobRow>(client, id, JOB_SELECT, forUpdate) : undefined;
   if (!job) throw notFound(id);
   return job;
 }

@@ -2,7 +2,80 @@
 // checks the job commands apply before writing, shared by the REST API and the cronjob tool.
 import { formatDurationMs, parseDurationMs } from '../duration.js';
 import { OVERLAP_POLICIES, type OverlapPolicy } from '../domain/vocabulary.js';
-import type { ControlFields, JobRow, RetryPolicy } from '../db/jobs.js';
+import type { JobRow, JobWrite } from './field-lists.js';
+import type { PausedBy, StoppedBy } from './fields.js';
+
+/** The controls as the job rules settle them, before they are written (controlColumns). */
+export interface ControlFields {
+  labels: Record<string, string>;
+  pausedReason: string | null;
+  pausedAt: Date | null;
+  pausedBy: PausedBy | null;
+  stoppedBy: StoppedBy | null;
+  pauseAfterFailures: number | null;
+  endsAt: Date | null;
+  maxRuns: number | null;
+  timeoutMs: number | null;
+  model: string | null;
+  jitterMs: number | null;
+  overlap: OverlapPolicy;
+  /** The retry policy (migration 250); null: a failed attempt is the run's outcome. */
+  retry: RetryPolicy | null;
+  /** A resumed job starts counting failures in a row from zero. */
+  consecutiveFailures: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included (1 to 10). */
+  maxAttempts: number;
+  /** Before the second attempt; doubled for each next one, capped at an hour. */
+  backoffMs: number;
+  /** Retry even after a tool call with side effects. */
+  afterSideEffects: boolean;
+}
+
+type ControlColumns = Pick<
+  JobWrite,
+  | 'labels'
+  | 'paused_reason'
+  | 'paused_at'
+  | 'paused_by'
+  | 'stopped_by'
+  | 'pause_after_failures'
+  | 'ends_at'
+  | 'max_runs'
+  | 'timeout_ms'
+  | 'model'
+  | 'consecutive_failures'
+  | 'jitter_ms'
+  | 'overlap'
+  | 'retry_max_attempts'
+  | 'retry_backoff_ms'
+  | 'retry_after_side_effects'
+>;
+
+/** The controls' columns. */
+export function controlColumns(c: ControlFields): ControlColumns {
+  return {
+    labels: c.labels,
+    paused_reason: c.pausedReason,
+    paused_at: c.pausedAt,
+    paused_by: c.pausedBy,
+    stopped_by: c.stoppedBy,
+    pause_after_failures: c.pauseAfterFailures,
+    ends_at: c.endsAt,
+    // bigint: written as the number, read back as text.
+    max_runs: c.maxRuns === null ? null : String(c.maxRuns),
+    timeout_ms: c.timeoutMs,
+    model: c.model,
+    consecutive_failures: c.consecutiveFailures,
+    jitter_ms: c.jitterMs,
+    overlap: c.overlap,
+    retry_max_attempts: c.retry?.maxAttempts ?? null,
+    retry_backoff_ms: c.retry?.backoffMs ?? null,
+    retry_after_side_effects: c.retry?.afterSideEffects ?? false,
+  };
+}
 
 /** The controls as a request gives them: absent keeps the current value, null clears it. */
 export interface JobControlsInput {

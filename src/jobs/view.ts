@@ -1,48 +1,9 @@
-import { formatDurationMs } from '../duration.js';
-import type { RunStatus } from '../domain/vocabulary.js';
-import type { ErrorKind, OverlapPolicy } from '../domain/vocabulary.js';
+import type { ErrorKind, RunStatus } from '../domain/vocabulary.js';
 import type { RunOrigin } from '../domain/run.js';
-import type { PausedBy, StoppedBy } from '../db/jobs.js';
-import type { JobRow } from '../db/jobs.js';
+import { SHOWN_FIELDS, type JobRow, type JobView } from './field-lists.js';
 import type { RunRow } from '../db/run-history.js';
 
-/** A job as the API and the agent tool show it. */
-export interface JobView {
-  id: string;
-  name: string;
-  schedule: string;
-  timezone: string;
-  prompt: string;
-  enabled: boolean;
-  next_run_at: string | null;
-  last_run_at: string | null;
-  last_run_success: boolean | null;
-  last_run_error: string | null;
-  last_run_error_kind: ErrorKind | null;
-  run_count: number;
-  created_at: string;
-  updated_at: string;
-  labels: Record<string, string>;
-  paused_reason: string | null;
-  paused_at: string | null;
-  paused_by: PausedBy | null;
-  pause_after_failures: number | null;
-  consecutive_failures: number;
-  ends_at: string | null;
-  max_runs: number | null;
-  /** The limit that stopped the job: max_runs, pause_after_failures, or ends_at once passed. */
-  stopped_by: StoppedBy | 'ends_at' | null;
-  timeout: string | null;
-  model: string | null;
-  /** Each occurrence starts up to this long after its nominal time (scheduled_at stays nominal). */
-  jitter: string | null;
-  /** What an occurrence does while the job's previous run is in flight. */
-  overlap: OverlapPolicy;
-  /** Failed attempts of a safe kind are run again (null: never). */
-  retry: { max_attempts: number; backoff: string; after_side_effects: boolean } | null;
-  skills: string[];
-  context: { previous_result: boolean };
-}
+export type { JobView };
 
 export interface RunView {
   id: string;
@@ -68,51 +29,9 @@ export interface RunView {
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
+/** The job as the API shows it: each field of the table, shown from its columns. */
 export function toJobView(row: JobRow, now: Date): JobView {
-  return {
-    id: row.id,
-    name: row.name,
-    schedule: row.schedule,
-    timezone: row.timezone,
-    prompt: row.prompt,
-    enabled: row.enabled,
-    next_run_at: iso(row.next_run_at),
-    last_run_at: iso(row.last_run_at),
-    last_run_success: row.last_run_success,
-    last_run_error: row.last_run_error,
-    last_run_error_kind: row.last_run_error_kind,
-    run_count: Number(row.run_count),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    labels: row.labels,
-    paused_reason: row.paused_reason,
-    paused_at: iso(row.paused_at),
-    paused_by: row.paused_by,
-    pause_after_failures: row.pause_after_failures,
-    consecutive_failures: row.consecutive_failures,
-    ends_at: iso(row.ends_at),
-    max_runs: row.max_runs === null ? null : Number(row.max_runs),
-    stopped_by: row.stopped_by ?? (endedBefore(row, now) ? 'ends_at' : null),
-    timeout: row.timeout_ms === null ? null : formatDurationMs(row.timeout_ms),
-    model: row.model,
-    jitter: row.jitter_ms === null ? null : formatDurationMs(row.jitter_ms),
-    overlap: row.overlap ?? 'skip',
-    retry:
-      row.retry_max_attempts === null || row.retry_backoff_ms === null
-        ? null
-        : {
-            max_attempts: row.retry_max_attempts,
-            backoff: formatDurationMs(row.retry_backoff_ms),
-            after_side_effects: row.retry_after_side_effects,
-          },
-    skills: row.skills,
-    context: { previous_result: row.context_previous_result },
-  };
-}
-
-/** An enabled job whose ends_at has passed (no occurrence is left). */
-function endedBefore(row: JobRow, now: Date): boolean {
-  return row.ends_at !== null && row.ends_at.getTime() < now.getTime();
+  return Object.fromEntries(SHOWN_FIELDS.map(({ key, show }) => [key, show(row, now)])) as JobView;
 }
 
 export function toRunView(row: RunRow): RunView {

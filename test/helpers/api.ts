@@ -194,6 +194,7 @@ export const JOB_FIELDS = [
   'schedule',
   'timezone',
   'prompt',
+  'description',
   'enabled',
   'next_run_at',
   'last_run_at',

@@ -99,6 +99,7 @@ describe('cron jobs API', () => {
         schedule: '*/5 * * * *',
         timezone: 'UTC',
         prompt: 'Summarise the news',
+        description: null,
         enabled: true,
         next_run_at: '2030-01-01T00:05:00.000Z',
         last_run_at: null,

@@ -158,6 +158,7 @@ describe('OpenAPI description and /docs', () => {
         'prompt',
         'schedule',
         'timezone',
+        'description',
         'labels',
         'paused_reason',
         'pause_after_failures',

@@ -1,4 +1,5 @@
 // The REST API client: bearer token, JSON, and errors as ApiFailure with the API's stable code.
+import type { components } from './api.gen';
 
 export class ApiFailure extends Error {
   constructor(
@@ -71,183 +72,29 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
-}
+// The API's shapes, generated from /openapi.json (npm run api:types).
+type Schemas = components['schemas'];
 
-export interface Job {
-  id: string;
-  name: string;
-  schedule: string;
-  timezone: string;
-  prompt: string;
-  enabled: boolean;
-  next_run_at: string | null;
-  last_run_at: string | null;
-  last_run_success: boolean | null;
-  last_run_error: string | null;
-  last_run_error_kind?: string | null;
-  run_count: number;
-  created_at: string;
-  updated_at: string;
-  skills?: string[];
-  context?: { previous_result: boolean };
-  // The run controls (docs/api.md).
-  labels?: Record<string, string>;
-  paused_reason?: string | null;
-  paused_at?: string | null;
-  paused_by?: 'user' | 'system' | null;
-  pause_after_failures?: number | null;
-  consecutive_failures?: number;
-  ends_at?: string | null;
-  max_runs?: number | null;
-  stopped_by?: 'max_runs' | 'pause_after_failures' | 'ends_at' | null;
-  timeout?: string | null;
-  model?: string | null;
-  jitter?: string | null;
-  overlap?: 'skip' | 'buffer_one' | 'allow_all' | 'cancel_other';
-  retry?: { max_attempts: number; backoff: string; after_side_effects: boolean } | null;
-}
-
+/** A page of any list: its items and the cursor of the next page. */
+export type Page<T> = Omit<Schemas['CronJobPage'], 'data'> & { data: T[] };
+export type Job = Schemas['CronJob'];
+export type JobCreate = Schemas['CronJobCreate'];
+export type JobPatch = Schemas['CronJobPatch'];
+export type Run = Schemas['Run'];
 /** GET /v1/runs: a run with its job's name and labels. */
-export interface RunListItem extends Run {
-  job_name: string;
-  labels: Record<string, string>;
-}
-
-export interface Secret {
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SkillSummary {
-  name: string;
-  description: string;
-  size_bytes: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Skill extends SkillSummary {
-  content: string;
-}
-
-export interface AgentSettings {
-  http_allowed_hosts: string[];
-  updated_at: string | null;
-  http_request: {
-    offered: boolean;
-    calls_per_run: number;
-    timeout_ms: number;
-    response_bytes_shown: number;
-    allow_private_networks: boolean;
-  };
-}
-
-export interface ToolCall {
-  seq: number;
-  tool: string;
-  arguments: unknown;
-  status: 'ok' | 'error' | 'refused' | 'limit';
-  error: string | null;
-  http_status: number | null;
-  duration_ms: number;
-  request_bytes: number;
-  response_bytes: number;
-  created_at: string;
-}
-
-export interface Run {
-  id: string;
-  cron_job_id: string;
-  scheduled_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  status: string;
-  result: string | null;
-  error: string | null;
-  error_kind?: string | null;
-  attempts?: number | null;
-  duration_ms: number | null;
-  pod_id: string | null;
-  created_at: string;
-  origin?: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
-  attempt?: number;
-  not_before?: string | null;
-  result_bytes?: number | null;
-  result_complete?: boolean;
-}
-
+export type RunListItem = Schemas['RunListItem'];
 /** GET /v1/runs/{id}: the whole run. */
-export interface RunDetail extends Run {
-  job_name: string;
-  origin: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
-  attempts: number;
-  result_bytes: number | null;
-  result_truncated: boolean;
-  prompt_sent: { role: string; content: string }[] | null;
-  model: string | null;
-  usage: { prompt_tokens: number; completion_tokens: number } | null;
-  attempt_log: { started_at: string; duration_ms: number | null; outcome: string | null }[];
-  timings: {
-    scheduled_at: string;
-    started_at: string;
-    model_called_at: string | null;
-    finished_at: string | null;
-  };
-}
-
-export interface Preview {
-  schedule: string;
-  timezone: string;
-  next: string[];
-}
-
-export interface Tenant {
-  id: string;
-  name: string;
-  max_cron_jobs: number;
-  min_schedule_interval_seconds: number;
-  rate_limit_rpm: number;
-  max_concurrent_runs?: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ApiKey {
-  id: string;
-  tenant_id: string;
-  name: string;
-  key_prefix: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-  key?: string;
-}
-
-export interface ClusterCounts {
-  runs_in_flight: number;
-  runs_last_hour: number;
-  failures_last_hour: number;
-  fire_lag_p99_ms: number | null;
-}
-
-export interface ClusterPod extends ClusterCounts {
-  pod_id: string;
-  state: 'scheduling' | 'live' | 'gone';
-  heartbeat_at: string | null;
-  last_run_started_at: string | null;
-}
-
-export interface Cluster {
-  generated_at: string;
-  window_seconds: number;
-  redis: 'ok' | 'error';
-  totals: ClusterCounts & { live_pods: number };
-  pods: ClusterPod[];
-}
+export type RunDetail = Schemas['RunDetail'];
+export type Secret = Schemas['Secret'];
+export type SkillSummary = Schemas['SkillSummary'];
+export type Skill = Schemas['Skill'];
+export type AgentSettings = Schemas['AgentSettings'];
+export type ToolCall = Schemas['ToolCall'];
+export type Preview = Schemas['SchedulePreview'];
+export type Tenant = Schemas['Tenant'];
+export type ApiKey = Schemas['ApiKey'];
+export type ApiKeyCreated = Schemas['ApiKeyCreated'];
+export type Cluster = Schemas['Cluster'];
 
 /** Every page of the tenant's jobs (a tenant has at most a few thousand). */
 export async function listAllJobs(maxPages = 50): Promise<Job[]> {

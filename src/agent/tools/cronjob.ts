@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as jobs from '../../jobs/commands.js';
 import type { JobView, RunView } from '../../jobs/view.js';
-import { OVERLAP_POLICIES } from '../../domain/vocabulary.js';
+import { TOOL_ARGS, TOOL_PARAMETERS, toolInputOf } from '../../jobs/field-lists.js';
 import * as webhooks from '../../webhooks/endpoints.js';
 import { truncateText } from '../loop.js';
 import type { AgentTool, ToolContext } from '../tool.js';
@@ -39,49 +39,24 @@ Results come back as JSON; on {"ok":false} read the error message, fix the argum
 const Args = z.object({
   action: z.enum(ACTIONS),
   id: z.string().optional(),
-  name: z.string().optional(),
-  schedule: z.string().optional(),
-  timezone: z.string().optional(),
-  prompt: z.string().optional(),
+  // The job's fields the tool offers (src/jobs/fields.ts), checked by the job rules like the REST
+  // fields.
+  ...TOOL_ARGS,
   command: z.string().optional(),
   limit: z.number().int().optional(),
   webhook_id: z.string().optional(),
-  skills: z.array(z.string()).optional(),
-  previous_result: z.boolean().optional(),
-  // The per-job run controls, checked by the job rules like the REST fields.
-  labels: z.record(z.string(), z.string()).optional(),
-  timeout: z.string().nullable().optional(),
-  model: z.string().nullable().optional(),
-  pause_after_failures: z.number().int().nullable().optional(),
-  ends_at: z.string().nullable().optional(),
-  max_runs: z.number().int().nullable().optional(),
-  jitter: z.string().nullable().optional(),
-  overlap: z.enum(OVERLAP_POLICIES).nullable().optional(),
-  retry: z
-    .strictObject({
-      max_attempts: z.number().int(),
-      backoff: z.string(),
-      after_side_effects: z.boolean().optional(),
-    })
-    .nullable()
-    .optional(),
   paused_reason: z.string().optional(),
   label: z.string().optional(),
   status: z.enum(['queued', 'claimed', 'running', 'success', 'failed']).optional(),
 });
-
-const controlsOf = (args: Args) => ({
-  labels: args.labels,
-  timeout: args.timeout,
-  model: args.model,
-  pause_after_failures: args.pause_after_failures,
-  ends_at: args.ends_at,
-  max_runs: args.max_runs,
-  jitter: args.jitter,
-  overlap: args.overlap,
-  retry: args.retry,
-});
 type Args = z.infer<typeof Args>;
+
+/** The job fields the arguments give, prompt or its alias command among them. */
+function jobInputOf(args: Args): jobs.JobPatch {
+  const input = toolInputOf(args) as jobs.JobPatch;
+  const prompt = input.prompt ?? args.command;
+  return prompt === undefined ? input : { ...input, prompt };
+}
 
 /** The agent's cronjob tool: the same job rules as the REST API, scoped to the caller's tenant. */
 export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
@@ -99,52 +74,13 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
               type: 'string',
               description: 'job id (get, update, delete, enable, disable, list_runs, run_now)',
             },
-            name: { type: 'string', description: 'short job name' },
-            schedule: { type: 'string', description: 'cron expression, macro or @every interval' },
-            timezone: { type: 'string', description: 'IANA time zone, default UTC' },
-            prompt: { type: 'string', description: 'what to do at each run' },
+            ...TOOL_PARAMETERS,
             command: { type: 'string', description: 'alias of prompt' },
             limit: { type: 'integer', description: 'how many items to list (1-100)' },
-            labels: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description: 'up to 16 string pairs',
-            },
-            timeout: { type: ['string', 'null'], description: 'Go duration, e.g. "30s"' },
-            model: { type: ['string', 'null'], description: 'model for this job' },
-            pause_after_failures: { type: ['integer', 'null'] },
-            ends_at: { type: ['string', 'null'], description: 'RFC 3339 time' },
-            max_runs: { type: ['integer', 'null'] },
-            jitter: { type: ['string', 'null'], description: 'Go duration: spread the start' },
-            overlap: {
-              type: ['string', 'null'],
-              enum: [...OVERLAP_POLICIES, null],
-              description: 'when the previous run is still going',
-            },
-            retry: {
-              type: ['object', 'null'],
-              description: 'retry failed attempts of safe kinds; null: never',
-              properties: {
-                max_attempts: { type: 'integer', minimum: 1, maximum: 10 },
-                backoff: { type: 'string', description: 'Go duration, doubled per attempt' },
-                after_side_effects: { type: 'boolean' },
-              },
-              required: ['max_attempts', 'backoff'],
-              additionalProperties: false,
-            },
             paused_reason: { type: 'string', description: 'with disable: why' },
             label: { type: 'string', description: 'with list: "key=value" or "key"' },
             status: { type: 'string', enum: ['queued', 'claimed', 'running', 'success', 'failed'] },
             webhook_id: { type: 'string', description: 'webhook endpoint id (attach_webhook)' },
-            skills: {
-              type: 'array',
-              items: { type: 'string' },
-              description: "names of this tenant's skills each run preloads (create, update)",
-            },
-            previous_result: {
-              type: 'boolean',
-              description: "each run sees the previous successful run's result (create, update)",
-            },
           },
           required: ['action'],
         },
@@ -175,7 +111,7 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
 async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args): Promise<object> {
   const { tenantId } = context;
   const changed = (what: string) => context.changes?.push(what);
-  const prompt = args.prompt ?? args.command;
+  const input = jobInputOf(args);
   const id = () => {
     if (!args.id)
       throw new jobs.CommandError('missing_id', `action ${args.action} needs the job id`, 400);
@@ -183,7 +119,8 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
   };
   switch (args.action) {
     case 'create': {
-      const missing = [!args.name && 'name', !args.schedule && 'schedule', !prompt && 'prompt'];
+      const { name, schedule, prompt } = input;
+      const missing = [!name && 'name', !schedule && 'schedule', !prompt && 'prompt'];
       if (missing.some(Boolean)) {
         throw new jobs.CommandError(
           'missing_fields',
@@ -192,16 +129,10 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
         );
       }
       const job = await jobs.createJob(deps, tenantId, {
-        name: args.name as string,
-        schedule: args.schedule as string,
-        timezone: args.timezone,
+        ...input,
+        name: name as string,
+        schedule: schedule as string,
         prompt: prompt as string,
-        skills: args.skills,
-        context:
-          args.previous_result === undefined
-            ? undefined
-            : { previous_result: args.previous_result },
-        ...controlsOf(args),
       });
       changed(`created job "${job.name}" (id ${job.id}, schedule ${job.schedule})`);
       return { job: shownJob(job) };
@@ -216,19 +147,7 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
     case 'get':
       return { job: shownJob(await jobs.getJob(deps, tenantId, id())) };
     case 'update': {
-      const patch = {
-        name: args.name,
-        schedule: args.schedule,
-        timezone: args.timezone,
-        prompt,
-        skills: args.skills,
-        context:
-          args.previous_result === undefined
-            ? undefined
-            : { previous_result: args.previous_result },
-        ...controlsOf(args),
-      };
-      const job = await jobs.updateJob(deps, tenantId, id(), patch);
+      const job = await jobs.updateJob(deps, tenantId, id(), input);
       changed(`updated job "${job.name}" (id ${job.id})`);
       return { job: shownJob(job) };
     }

@@ -12,7 +12,7 @@ import { browserZone, formatInZone, zoneNames } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 
-type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt' | 'controls';
+type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt' | 'description' | 'controls';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
 const PREVIEW_DELAY_MS = 300;
@@ -23,6 +23,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [schedule, setSchedule] = useState('0 9 * * 1-5');
   const [timezone, setTimezone] = useState(browserZone);
   const [prompt, setPrompt] = useState('');
+  const [description, setDescription] = useState('');
   const [controls, setControls] = useState<ControlValues>(EMPTY_CONTROLS);
   const [skills, setSkills] = useState('');
   const [previousResult, setPreviousResult] = useState(false);
@@ -41,6 +42,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setSchedule(job.schedule);
         setTimezone(job.timezone);
         setPrompt(job.prompt);
+        setDescription(job.description ?? '');
         setControls(controlsOf(job));
         setSkills((job.skills ?? []).join(', '));
         setPreviousResult(job.context?.previous_result ?? false);
@@ -93,6 +95,8 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         schedule,
         timezone,
         prompt,
+        // Empty: none (null clears a description on edit).
+        description: description.trim() ? description : null,
         skills: skills
           .split(/[\s,]+/)
           .map((skill) => skill.trim())
@@ -190,6 +194,21 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                 required
                 onInput={(e) => setPrompt(e.currentTarget.value)}
                 {...describedBy('prompt', errors.prompt, true)}
+              />
+            </Field>
+            <Field
+              id="description"
+              label="Description"
+              error={errors.description}
+              hint="Optional: what the job is for, for the people who read it (at most 2,000 characters)."
+            >
+              <textarea
+                id="description"
+                rows={3}
+                maxLength={2000}
+                value={description}
+                onInput={(e) => setDescription(e.currentTarget.value)}
+                {...describedBy('description', errors.description, true)}
               />
             </Field>
             <Field
@@ -321,6 +340,7 @@ function fieldErrorOf(err: unknown): Errors {
       }
       if (/^name\b/.test(message)) return { name: message };
       if (/^prompt\b|prompt must/.test(message)) return { prompt: message };
+      if (/description/.test(message)) return { description: message };
       if (/timezone/.test(message)) return { timezone: message };
       if (/schedule/.test(message)) return { schedule: message };
       return { form: message };

@@ -187,6 +187,14 @@ export function JobPage({ jobId }: { jobId: string }) {
         <div class="card">
           <h2>Definition</h2>
           <dl class="facts">
+            {job.description ? (
+              <>
+                <dt>Description</dt>
+                <dd class="description" data-testid="job-description">
+                  {job.description}
+                </dd>
+              </>
+            ) : null}
             <dt>Schedule</dt>
             <dd>
               <code>{job.schedule}</code>

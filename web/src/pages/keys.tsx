@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, type ApiKey, type Tenant } from '../api';
+import { api, messageOf, type ApiKey, type ApiKeyCreated, type Tenant } from '../api';
 import { Alert, ConfirmButton, Field } from '../components/ui';
 import { browserZone, formatInZone } from '../format';
 
@@ -13,7 +13,7 @@ export function KeysPage() {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [fresh, setFresh] = useState<ApiKey | null>(null);
+  const [fresh, setFresh] = useState<ApiKeyCreated | null>(null);
   const [copied, setCopied] = useState(false);
 
   const load = async () => {
@@ -37,7 +37,7 @@ export function KeysPage() {
     setFormError(null);
     setCopied(false);
     try {
-      setFresh(await api<ApiKey>('POST', '/v1/api-keys', { tenant_id: tenantId, name }));
+      setFresh(await api<ApiKeyCreated>('POST', '/v1/api-keys', { tenant_id: tenantId, name }));
       setName('');
       await load();
     } catch (err) {

@@ -1,0 +1,6297 @@
+// Generated from /openapi.json by `npm run api:types` (scripts/api-types.ts): do not edit.
+
+export interface paths {
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prometheus metrics
+     * @description Public (restrict it at the network edge). HTTP, scheduler, model-call and Node.js process metrics.
+     */
+    get: operations['getMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/live': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness: the process runs
+     * @description Public. For a liveness probe; checks nothing else.
+     */
+    get: operations['getLiveness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness: the database answers
+     * @description Public. 200 while PostgreSQL answers (status degraded without Redis: scheduling pauses), 503 without it.
+     */
+    get: operations['getReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/model': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Model server: does it answer GET /models
+     * @description Public. 200 when the configured model server (LLM_API_URL) answers GET /models, 503 when it does not (runs would fail with model_unreachable). Checked at most every 10 s; not part of readiness.
+     */
+    get: operations['getModelHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tenants': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List tenants
+     * @description Admin token only. Deleted tenants are not listed.
+     */
+    get: operations['listTenants'];
+    put?: never;
+    /**
+     * Create a tenant
+     * @description Admin token only. Quotas left out take their defaults.
+     */
+    post: operations['createTenant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tenants/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a tenant
+     * @description Admin token only.
+     */
+    get: operations['getTenant'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a tenant (soft)
+     * @description Admin token only. Its keys stop working and its jobs stop firing.
+     */
+    delete: operations['deleteTenant'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a tenant
+     * @description Admin token only. Changes only the given fields.
+     */
+    patch: operations['updateTenant'];
+    trace?: never;
+  };
+  '/v1/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List API keys (without the keys)
+     * @description Admin token only. Revoked and expired keys are listed too.
+     */
+    get: operations['listApiKeys'];
+    put?: never;
+    /**
+     * Create a tenant API key
+     * @description Admin token only. The raw key is in this answer only; keep it.
+     */
+    post: operations['createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description Admin token only. The key stops working at once.
+     */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cron-jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List cron jobs, newest first
+     * @description One page of the tenant’s jobs; follow `next_cursor` for the next. `label=team=ops` keeps jobs with that label, `label=team` jobs with that key; repeated, all must hold.
+     */
+    get: operations['listCronJobs'];
+    put?: never;
+    /**
+     * Create a cron job
+     * @description Creates a job of the caller's tenant; it fires from its next occurrence on.
+     */
+    post: operations['createCronJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cron-jobs/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validate a schedule and list its next fire times
+     * @description Nothing is stored: a dry run of the schedule rules.
+     */
+    post: operations['previewSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cron-jobs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a cron job
+     * @description The job with its last run outcome and next fire time.
+     */
+    get: operations['getCronJob'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a cron job
+     * @description Nothing fires afterwards, and a run in progress is stopped (recorded `failed` with `error_kind` `cancelled`). The job leaves every list; its runs stay in `GET /v1/runs` and `GET /v1/runs/{id}`, with the job’s name, until the tenant’s run retention removes them.
+     */
+    delete: operations['deleteCronJob'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a cron job
+     * @description Changes only the given fields; a new schedule takes effect at once.
+     */
+    patch: operations['updateCronJob'];
+    trace?: never;
+  };
+  '/v1/cron-jobs/{id}/trigger': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a cron job once now
+     * @description A pod picks the run up within moments; it is recorded like a scheduled one.
+     */
+    post: operations['triggerCronJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cron-jobs/{id}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A job's runs, newest first
+     * @description One page of runs, `status` only when given; follow `next_cursor` for the next.
+     */
+    get: operations['listCronJobRuns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's runs across jobs, newest first
+     * @description Filters combine (all must hold): `status`, `error_kind`, `origin`, `job_id`, `label` (repeatable, as for jobs) and the occurrence time range `from` (inclusive) to `to` (exclusive). Follow `next_cursor` for the next page.
+     */
+    get: operations['listRuns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run in flight
+     * @description The pod holding the run stops it within a second (a notification every pod hears); it is recorded `failed` with `error_kind` `cancelled`. A run already finished answers 409 `run_not_active`.
+     */
+    post: operations['cancelRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A run, whole: its answer, the prompt as sent, the model, usage and attempts
+     * @description The run detail. `result` is the whole answer (lists show its first 4,096 characters). While a run retries, `attempts` and `attempt_log` grow.
+     */
+    get: operations['getRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cron-jobs/{id}/backfill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run the occurrences of a past range that have no run yet
+     * @description Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on) and 1,000 waiting per tenant (429 `backfill_quota`). Repeating a request adds nothing: an occurrence with a run is skipped.
+     */
+    post: operations['backfillCronJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a failed run’s occurrence again
+     * @description A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`).
+     */
+    post: operations['retryRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The model the agent uses
+     * @description OpenAI-compatible: one entry, the configured LLM_MODEL.
+     */
+    get: operations['listModels'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/models/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One model (only the one the agent uses exists)
+     * @description OpenAI-compatible; 404 for any other id.
+     */
+    get: operations['getModel'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/chat/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Chat with the agent (OpenAI-compatible, stream or not)
+     * @description The agent may create, change or list the tenant’s cron jobs with its cronjob tool before it answers.
+     */
+    post: operations['createChatCompletion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/secrets/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Store a secret
+     * @description Creates or replaces a secret. The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header.
+     */
+    put: operations['putSecret'];
+    post?: never;
+    /**
+     * Delete a secret
+     * @description Runs that still reference it get an unknown_secret error from http_request.
+     */
+    delete: operations['deleteSecret'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/secrets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List secrets
+     * @description Names and dates only; values cannot be read back.
+     */
+    get: operations['listSecrets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/skills/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a skill
+     * @description The skill and its whole document.
+     */
+    get: operations['getSkill'];
+    /**
+     * Store a skill
+     * @description Creates or replaces a skill. The body is a SKILL.md document (YAML front matter with name and description, then Markdown), sent as text/markdown or as JSON {"content": "..."}; the front matter's name must be the path's. At most 32 KB each and 50 per tenant. Example:
+     *
+     *     ---
+     *     name: daily-summary
+     *     description: How to write the team's daily summary and where to post it.
+     *     ---
+     *     # Daily summary
+     *     1. ...
+     */
+    put: operations['putSkill'];
+    post?: never;
+    /**
+     * Delete a skill
+     * @description Jobs that preload it are told it is missing at their next run.
+     */
+    delete: operations['deleteSkill'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/skills': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List skills
+     * @description Name, description, size and dates of each skill, by name.
+     */
+    get: operations['listSkills'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agent/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The agent's settings for this tenant
+     * @description Read-only for the tenant: the admin sets the allow-list.
+     */
+    get: operations['getAgentSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tenants/{id}/agent-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A tenant's agent settings
+     * @description Admin token only.
+     */
+    get: operations['getTenantAgentSettings'];
+    /**
+     * Set a tenant's agent settings
+     * @description Admin token only. http_allowed_hosts replaces the list; an empty list takes the http_request tool away.
+     */
+    put: operations['putTenantAgentSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}/tool-calls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A run's tool calls
+     * @description Every tool call of the run in order: tool, arguments (secret values redacted), outcome, HTTP status, duration and bytes.
+     */
+    get: operations['listRunToolCalls'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints, newest first
+     * @description One page; follow `next_cursor` for the next. `job_id` filters by job.
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Create a webhook endpoint
+     * @description Runs that finish from now on are signed and sent to the URL (Standard Webhooks). The secret is in this answer only.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook endpoint
+     * @description Whether it is enabled, and why the system disabled it if it did.
+     */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint and its deliveries
+     * @description Nothing more is sent to it.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description Changes only the given fields; `enabled: true` re-enables a disabled one.
+     */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret
+     * @description A new secret (in this answer only); for 24 hours every delivery carries signatures by both the new and the previous one.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An endpoint's deliveries, newest first, with their attempts
+     * @description One page; follow `next_cursor` for the next.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cron-jobs/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The webhook deliveries of a job's runs, newest first
+     * @description One page; follow `next_cursor` for the next.
+     */
+    get: operations['listCronJobDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhook-deliveries/{id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled.
+     */
+    post: operations['redeliverWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cluster': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live pods, runs in flight, runs and failures in the last hour, fire lag
+     * @description Admin token only. What the dashboard’s cluster page shows.
+     */
+    get: operations['getCluster'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "not_found",
+     *         "message": "no cron job with id 7d0c…"
+     *       }
+     *     }
+     */
+    Error: {
+      error: {
+        /** @description stable, machine-readable: not_found, validation_error, ... */
+        code: string;
+        /** @description for people: what went wrong and what to do */
+        message: string;
+      };
+    };
+    /**
+     * @example {
+     *       "id": "7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f",
+     *       "name": "Morning digest",
+     *       "schedule": "0 9 * * 1-5",
+     *       "timezone": "Europe/Paris",
+     *       "prompt": "Summarise the open incidents.",
+     *       "description": "Posted in #ops before the stand-up.",
+     *       "enabled": true,
+     *       "next_run_at": "2026-03-02T08:00:00.000Z",
+     *       "last_run_at": null,
+     *       "last_run_success": null,
+     *       "last_run_error": null,
+     *       "last_run_error_kind": null,
+     *       "run_count": 0,
+     *       "created_at": "2026-03-01T10:00:00.000Z",
+     *       "updated_at": "2026-03-01T10:00:00.000Z",
+     *       "labels": {
+     *         "team": "ops"
+     *       },
+     *       "paused_reason": null,
+     *       "paused_at": null,
+     *       "paused_by": null,
+     *       "pause_after_failures": 3,
+     *       "consecutive_failures": 0,
+     *       "ends_at": null,
+     *       "max_runs": null,
+     *       "stopped_by": null,
+     *       "timeout": "30s",
+     *       "model": null,
+     *       "jitter": null,
+     *       "overlap": "skip",
+     *       "retry": {
+     *         "max_attempts": 3,
+     *         "backoff": "30s",
+     *         "after_side_effects": false
+     *       },
+     *       "skills": [],
+     *       "context": {
+     *         "previous_result": false
+     *       }
+     *     }
+     */
+    CronJob: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      schedule: string;
+      timezone: string;
+      prompt: string;
+      /** @description the job’s description; null: none */
+      description: string | null;
+      enabled: boolean;
+      next_run_at: string | null;
+      last_run_at: string | null;
+      last_run_success: boolean | null;
+      last_run_error: string | null;
+      last_run_error_kind:
+        | (
+            | 'timeout'
+            | 'pod_lost'
+            | 'shutdown'
+            | 'model_throttled'
+            | 'model_error'
+            | 'model_unreachable'
+            | 'bad_response'
+            | 'agent_error'
+            | 'lock_lost'
+            | 'not_recorded'
+            | 'result_not_stored'
+            | 'tool_limit'
+            | 'cancelled'
+          )
+        | null;
+      run_count: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+      labels: {
+        [key: string]: string;
+      };
+      paused_reason: string | null;
+      /** @description when the job was paused; null while enabled */
+      paused_at: string | null;
+      paused_by: ('user' | 'system') | null;
+      pause_after_failures: number | null;
+      /** @description failed occurrences in a row */
+      consecutive_failures: number;
+      ends_at: string | null;
+      max_runs: number | null;
+      /** @description the limit that stopped the job, if one did */
+      stopped_by: ('max_runs' | 'pause_after_failures' | 'ends_at') | null;
+      /** @description the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT */
+      timeout: string | null;
+      /** @description the job’s model; null: the default */
+      model: string | null;
+      /** @description the job’s jitter; null: none */
+      jitter: string | null;
+      /**
+       * @description what an occurrence does while the previous run is in flight
+       * @enum {string}
+       */
+      overlap: 'skip' | 'buffer_one' | 'allow_all' | 'cancel_other';
+      /** @description the job’s retry policy; null: a failed attempt is the run’s outcome */
+      retry: {
+        max_attempts: number;
+        backoff: string;
+        after_side_effects: boolean;
+      } | null;
+      /** @description skills each run preloads */
+      skills: string[];
+      context: {
+        /** @description each run sees the previous successful run's result */
+        previous_result: boolean;
+      };
+    };
+    /**
+     * @example {
+     *       "id": "3f6e2a1c-8b4d-4e7f-9a2b-5c6d7e8f9a0b",
+     *       "cron_job_id": "7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f",
+     *       "scheduled_at": "2026-03-02T08:00:00.000Z",
+     *       "started_at": "2026-03-02T08:00:00.012Z",
+     *       "finished_at": "2026-03-02T08:00:04.530Z",
+     *       "status": "failed",
+     *       "result": null,
+     *       "error": "timeout: run exceeded SCHEDULER_EXEC_TIMEOUT (5m)",
+     *       "error_kind": "timeout",
+     *       "attempts": 1,
+     *       "attempt": 1,
+     *       "duration_ms": 4518,
+     *       "pod_id": "hermesx-7f9c-1",
+     *       "not_before": null,
+     *       "created_at": "2026-03-02T08:00:00.010Z",
+     *       "origin": "scheduled",
+     *       "result_bytes": null,
+     *       "result_complete": true
+     *     }
+     */
+    Run: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      cron_job_id: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      scheduled_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      started_at: string;
+      finished_at: string | null;
+      /** @enum {string} */
+      status: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
+      /** @description the answer: in lists its first 4,096 characters (see result_complete); GET /v1/runs/{id} has the whole text */
+      result: string | null;
+      error: string | null;
+      /** @description why a failed run failed (docs/scheduler.md); null unless status is failed */
+      error_kind:
+        | (
+            | 'timeout'
+            | 'pod_lost'
+            | 'shutdown'
+            | 'model_throttled'
+            | 'model_error'
+            | 'model_unreachable'
+            | 'bad_response'
+            | 'agent_error'
+            | 'lock_lost'
+            | 'not_recorded'
+            | 'result_not_stored'
+            | 'tool_limit'
+            | 'cancelled'
+          )
+        | null;
+      /** @description model requests made by the current attempt; grows while a running run retries */
+      attempts: number;
+      /** @description which attempt of the occurrence this is (1 first); the job's retry policy or POST /v1/runs/{id}/retry adds one */
+      attempt: number;
+      duration_ms: number | null;
+      /** @description the pod running or that ran it; null while queued */
+      pod_id: string | null;
+      /** @description a queued run (a retry after its backoff, a backfill) starts no earlier than this */
+      not_before: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * @description why it ran: the schedule, a "run now" (manual), a catch-up after an outage or a backfill
+       * @enum {string}
+       */
+      origin: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
+      /** @description size of the whole stored answer in UTF-8 bytes */
+      result_bytes: number | null;
+      /** @description `result` here is the whole stored answer */
+      result_complete: boolean;
+    };
+    CronJobPage: {
+      data: components['schemas']['CronJob'][];
+      /** @description pass as `cursor` for the next page; null at the end */
+      next_cursor: string | null;
+    };
+    RunPage: {
+      data: components['schemas']['Run'][];
+      /** @description pass as `cursor` for the next page; null at the end */
+      next_cursor: string | null;
+    };
+    RunListItem: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      cron_job_id: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      scheduled_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      started_at: string;
+      finished_at: string | null;
+      /** @enum {string} */
+      status: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
+      /** @description the answer: in lists its first 4,096 characters (see result_complete); GET /v1/runs/{id} has the whole text */
+      result: string | null;
+      error: string | null;
+      /** @description why a failed run failed (docs/scheduler.md); null unless status is failed */
+      error_kind:
+        | (
+            | 'timeout'
+            | 'pod_lost'
+            | 'shutdown'
+            | 'model_throttled'
+            | 'model_error'
+            | 'model_unreachable'
+            | 'bad_response'
+            | 'agent_error'
+            | 'lock_lost'
+            | 'not_recorded'
+            | 'result_not_stored'
+            | 'tool_limit'
+            | 'cancelled'
+          )
+        | null;
+      /** @description model requests made by the current attempt; grows while a running run retries */
+      attempts: number;
+      /** @description which attempt of the occurrence this is (1 first); the job's retry policy or POST /v1/runs/{id}/retry adds one */
+      attempt: number;
+      duration_ms: number | null;
+      /** @description the pod running or that ran it; null while queued */
+      pod_id: string | null;
+      /** @description a queued run (a retry after its backoff, a backfill) starts no earlier than this */
+      not_before: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * @description why it ran: the schedule, a "run now" (manual), a catch-up after an outage or a backfill
+       * @enum {string}
+       */
+      origin: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
+      /** @description size of the whole stored answer in UTF-8 bytes */
+      result_bytes: number | null;
+      /** @description `result` here is the whole stored answer */
+      result_complete: boolean;
+      job_name: string;
+      /** @description the job’s labels */
+      labels: {
+        [key: string]: string;
+      };
+    };
+    RunListPage: {
+      data: components['schemas']['RunListItem'][];
+      /** @description pass as `cursor` for the next page; null at the end */
+      next_cursor: string | null;
+    };
+    CancelAccepted: {
+      /** Format: uuid */
+      run_id: string;
+      /** Format: uuid */
+      cron_job_id: string;
+      /** @constant */
+      status: 'cancelling';
+    };
+    SchedulePreview: {
+      schedule: string;
+      timezone: string;
+      next: string[];
+    };
+    TriggerAccepted: {
+      /** Format: uuid */
+      job_id: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      scheduled_at: string;
+    };
+    /**
+     * @example {
+     *       "id": "5b1e9c3a-2d4f-4a6b-8c9d-0e1f2a3b4c5d",
+     *       "name": "acme",
+     *       "max_cron_jobs": 50,
+     *       "min_schedule_interval_seconds": 60,
+     *       "rate_limit_rpm": 600,
+     *       "max_concurrent_runs": 10,
+     *       "run_retention_days": 30,
+     *       "created_at": "2026-03-01T09:00:00.000Z",
+     *       "updated_at": "2026-03-01T09:00:00.000Z"
+     *     }
+     */
+    Tenant: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      max_cron_jobs: number;
+      min_schedule_interval_seconds: number;
+      rate_limit_rpm: number;
+      /** @description runs of this tenant in flight at once across all replicas; null or 0: unlimited */
+      max_concurrent_runs: number | null;
+      /** @description days a run stays in the history (by its scheduled time); older ones are removed */
+      run_retention_days: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+    };
+    TenantList: {
+      data: components['schemas']['Tenant'][];
+    };
+    ApiKey: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenant_id: string;
+      name: string;
+      /** @description the first characters of the key, to recognise it */
+      key_prefix: string;
+      expires_at: string | null;
+      revoked_at: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+    };
+    ApiKeyCreated: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenant_id: string;
+      name: string;
+      /** @description the first characters of the key, to recognise it */
+      key_prefix: string;
+      expires_at: string | null;
+      revoked_at: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /** @description the raw key; shown only in this response */
+      key: string;
+    };
+    ApiKeyList: {
+      data: components['schemas']['ApiKey'][];
+    };
+    Cluster: {
+      /** @description RFC 3339 timestamp */
+      generated_at: string;
+      window_seconds: number;
+      /** @enum {string} */
+      redis: 'ok' | 'error';
+      totals: {
+        live_pods: number;
+        /** @description runs started and not finished */
+        runs_in_flight: number;
+        /** @description runs created in the last hour */
+        runs_last_hour: number;
+        /** @description of those, how many failed */
+        failures_last_hour: number;
+        /** @description 99th percentile of started_at - scheduled_at over the last hour */
+        fire_lag_p99_ms: number | null;
+      };
+      pods: {
+        pod_id: string;
+        /**
+         * @description scheduling: in the peers registry; live: seen in recent runs, liveness key present, not scheduling; gone: seen in recent runs, no liveness key
+         * @enum {string}
+         */
+        state: 'scheduling' | 'live' | 'gone';
+        /** @description when the pod last published its liveness key */
+        heartbeat_at: string | null;
+        last_run_started_at: string | null;
+        /** @description runs started and not finished */
+        runs_in_flight: number;
+        /** @description runs created in the last hour */
+        runs_last_hour: number;
+        /** @description of those, how many failed */
+        failures_last_hour: number;
+        /** @description 99th percentile of started_at - scheduled_at over the last hour */
+        fire_lag_p99_ms: number | null;
+      }[];
+    };
+    AgentSettings: {
+      /** @description hosts the http_request tool may reach: exact names or *.domain; "http://" before one also allows plain http */
+      http_allowed_hosts: string[];
+      updated_at: string | null;
+      /** @description the tool and its bounds on this server */
+      http_request: {
+        /** @description false while the list is empty */
+        offered: boolean;
+        calls_per_run: number;
+        timeout_ms: number;
+        response_bytes_shown: number;
+        allow_private_networks: boolean;
+      };
+    };
+    ToolCall: {
+      seq: number;
+      tool: string;
+      /** @description as the model gave them, secret values redacted */
+      arguments: unknown;
+      /** @enum {string} */
+      status: 'ok' | 'error' | 'refused' | 'limit';
+      error: string | null;
+      http_status: number | null;
+      duration_ms: number;
+      request_bytes: number;
+      response_bytes: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+    };
+    ToolCallList: {
+      data: components['schemas']['ToolCall'][];
+    };
+    ChatCompletion: {
+      id: string;
+      /** @description always chat.completion */
+      object: string;
+      /** @description Unix time in seconds */
+      created: number;
+      model: string;
+      choices: ({
+        index: number;
+        message: {
+          /** @description always assistant */
+          role: string;
+          content: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        finish_reason: string | null;
+      } & {
+        [key: string]: unknown;
+      })[];
+      usage?: {
+        prompt_tokens: number;
+        completion_tokens: number;
+        total_tokens: number;
+      } & {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    Model: {
+      id: string;
+      /** @description always model */
+      object: string;
+      created: number;
+      owned_by: string;
+    };
+    ModelList: {
+      /** @description always list */
+      object: string;
+      data: components['schemas']['Model'][];
+    };
+    Liveness: {
+      /** @constant */
+      status: 'ok';
+    };
+    Readiness: {
+      /** @enum {string} */
+      status: 'ok' | 'degraded' | 'error';
+      checks: {
+        /** @enum {string} */
+        database: 'ok' | 'error';
+        /** @enum {string} */
+        redis: 'ok' | 'error';
+      };
+    };
+    ModelHealth: {
+      /** @enum {string} */
+      status: 'ok' | 'unreachable';
+      /** @description LLM_MODEL, the model runs ask for */
+      model: string;
+      /** @description whether the server lists that model (null when it answered no list) */
+      model_listed: boolean | null;
+      /** Format: date-time */
+      checked_at: string;
+      latency_ms: number;
+      /** @description why it is unreachable: connection refused, timeout, HTTP 401, … */
+      error: string | null;
+    };
+    /** @description A stored secret: its name and dates, never its value */
+    Secret: {
+      name: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+    };
+    SecretList: {
+      data: components['schemas']['Secret'][];
+    };
+    SkillSummary: {
+      name: string;
+      description: string;
+      size_bytes: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+    };
+    SkillList: {
+      data: components['schemas']['SkillSummary'][];
+    };
+    Skill: {
+      name: string;
+      description: string;
+      size_bytes: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+      /** @description the whole SKILL.md document */
+      content: string;
+    };
+    /**
+     * @example {
+     *       "job_id": "7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f",
+     *       "added": 2,
+     *       "skipped": 1,
+     *       "scheduled_at": [
+     *         "2026-03-02T08:00:00.000Z",
+     *         "2026-03-04T08:00:00.000Z"
+     *       ],
+     *       "next_from": null
+     *     }
+     */
+    BackfillAnswer: {
+      /** Format: uuid */
+      job_id: string;
+      /** @description occurrences with no run before, now queued (origin backfill) */
+      added: number;
+      /** @description occurrences that already had a run */
+      skipped: number;
+      /** @description the queued occurrences, oldest first */
+      scheduled_at: string[];
+      /** @description the range holds more than 100 occurrences: send this as the next request’s `from` */
+      next_from: string | null;
+    };
+    /**
+     * @example {
+     *       "id": "5b1e7c2a-9d4f-4e8b-a1c3-2f6d8e0a4b7c",
+     *       "url": "https://hooks.example.com/hermesx",
+     *       "description": "team channel",
+     *       "events": [
+     *         "run.failed"
+     *       ],
+     *       "job_id": null,
+     *       "enabled": true,
+     *       "disabled_reason": null,
+     *       "failing_since": null,
+     *       "previous_secret_expires_at": null,
+     *       "created_at": "2026-03-01T10:00:00.000Z",
+     *       "updated_at": "2026-03-01T10:00:00.000Z"
+     *     }
+     */
+    Webhook: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      description: string;
+      /** @description null: every event type */
+      events: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      /** @description null: every job's runs */
+      job_id: string | null;
+      enabled: boolean;
+      /** @description set when the system disabled it: the receiver answered 410, or failed for 5 days */
+      disabled_reason: ('gone' | 'failing') | null;
+      /** @description first failed attempt since the last success */
+      failing_since: string | null;
+      /** @description after a rotation: until then the previous secret also signs */
+      previous_secret_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+    };
+    /**
+     * @example {
+     *       "id": "5b1e7c2a-9d4f-4e8b-a1c3-2f6d8e0a4b7c",
+     *       "url": "https://hooks.example.com/hermesx",
+     *       "description": "team channel",
+     *       "events": [
+     *         "run.failed"
+     *       ],
+     *       "job_id": null,
+     *       "enabled": true,
+     *       "disabled_reason": null,
+     *       "failing_since": null,
+     *       "previous_secret_expires_at": null,
+     *       "created_at": "2026-03-01T10:00:00.000Z",
+     *       "updated_at": "2026-03-01T10:00:00.000Z",
+     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+     *     }
+     */
+    WebhookWithSecret: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      description: string;
+      /** @description null: every event type */
+      events: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      /** @description null: every job's runs */
+      job_id: string | null;
+      enabled: boolean;
+      /** @description set when the system disabled it: the receiver answered 410, or failed for 5 days */
+      disabled_reason: ('gone' | 'failing') | null;
+      /** @description first failed attempt since the last success */
+      failing_since: string | null;
+      /** @description after a rotation: until then the previous secret also signs */
+      previous_secret_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+      /** @description Standard Webhooks signing secret (whsec_…): shown only in this answer */
+      secret: string;
+    };
+    WebhookAttempt: {
+      attempt: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      attempted_at: string;
+      duration_ms: number;
+      /** @description null: no HTTP answer */
+      status_code: number | null;
+      error: string | null;
+      /** @enum {string} */
+      outcome: 'delivered' | 'retry' | 'failed' | 'gone' | 'refused';
+      next_attempt_at: string | null;
+    };
+    WebhookDelivery: {
+      /** Format: uuid */
+      id: string;
+      /** @description the webhook-id header: the same on every attempt */
+      webhook_id: string;
+      /** Format: uuid */
+      endpoint_id: string;
+      /** Format: uuid */
+      job_id: string;
+      /** @description the run of a run event; null for job.paused */
+      run_id: string | null;
+      /** @enum {string} */
+      event_type: 'run.succeeded' | 'run.failed' | 'job.paused';
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+      attempts: number;
+      /** @description when pending: the next attempt */
+      next_attempt_at: string | null;
+      last_status_code: number | null;
+      last_error: string | null;
+      /**
+       * Format: date-time
+       * @description when the run was recorded (and the delivery queued)
+       */
+      created_at: string;
+      delivered_at: string | null;
+      /** @description the latest 20 attempts, oldest first */
+      attempt_history: components['schemas']['WebhookAttempt'][];
+    };
+    WebhookPage: {
+      data: components['schemas']['Webhook'][];
+      /** @description pass as `cursor` for the next page; null at the end */
+      next_cursor: string | null;
+    };
+    WebhookDeliveryPage: {
+      data: components['schemas']['WebhookDelivery'][];
+      /** @description pass as `cursor` for the next page; null at the end */
+      next_cursor: string | null;
+    };
+    /**
+     * @example {
+     *       "id": "3f6e2a1c-8b4d-4e7f-9a2b-5c6d7e8f9a0b",
+     *       "cron_job_id": "7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f",
+     *       "job_name": "Morning digest",
+     *       "scheduled_at": "2026-03-02T08:00:00.000Z",
+     *       "started_at": "2026-03-02T08:00:00.012Z",
+     *       "finished_at": "2026-03-02T08:00:04.530Z",
+     *       "status": "success",
+     *       "result": "Two incidents are open: …",
+     *       "error": null,
+     *       "error_kind": null,
+     *       "attempts": 2,
+     *       "attempt": 1,
+     *       "duration_ms": 4518,
+     *       "pod_id": "hermesx-7f9c-1",
+     *       "not_before": null,
+     *       "created_at": "2026-03-02T08:00:00.010Z",
+     *       "origin": "scheduled",
+     *       "result_bytes": 27,
+     *       "result_complete": true,
+     *       "result_truncated": false,
+     *       "prompt_sent": [
+     *         {
+     *           "role": "system",
+     *           "content": "You are HermesX, running the scheduled job …"
+     *         },
+     *         {
+     *           "role": "user",
+     *           "content": "Summarise the open incidents."
+     *         }
+     *       ],
+     *       "model": "qwen3:30b",
+     *       "usage": {
+     *         "prompt_tokens": 182,
+     *         "completion_tokens": 64
+     *       },
+     *       "attempt_log": [
+     *         {
+     *           "started_at": "2026-03-02T08:00:00.020Z",
+     *           "duration_ms": 3,
+     *           "outcome": "retried_throttled"
+     *         },
+     *         {
+     *           "started_at": "2026-03-02T08:00:01.020Z",
+     *           "duration_ms": 3500,
+     *           "outcome": "success"
+     *         }
+     *       ],
+     *       "previous_attempts": [],
+     *       "timings": {
+     *         "scheduled_at": "2026-03-02T08:00:00.000Z",
+     *         "started_at": "2026-03-02T08:00:00.012Z",
+     *         "model_called_at": "2026-03-02T08:00:00.018Z",
+     *         "finished_at": "2026-03-02T08:00:04.530Z"
+     *       },
+     *       "deliveries": []
+     *     }
+     */
+    RunDetail: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      cron_job_id: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      scheduled_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      started_at: string;
+      finished_at: string | null;
+      /** @enum {string} */
+      status: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
+      /** @description the whole answer (up to RUN_RESULT_MAX_BYTES; see result_truncated) */
+      result: string | null;
+      error: string | null;
+      /** @description why a failed run failed (docs/scheduler.md); null unless status is failed */
+      error_kind:
+        | (
+            | 'timeout'
+            | 'pod_lost'
+            | 'shutdown'
+            | 'model_throttled'
+            | 'model_error'
+            | 'model_unreachable'
+            | 'bad_response'
+            | 'agent_error'
+            | 'lock_lost'
+            | 'not_recorded'
+            | 'result_not_stored'
+            | 'tool_limit'
+            | 'cancelled'
+          )
+        | null;
+      /** @description model requests made by the current attempt; grows while a running run retries */
+      attempts: number;
+      /** @description which attempt of the occurrence this is (1 first); the job's retry policy or POST /v1/runs/{id}/retry adds one */
+      attempt: number;
+      duration_ms: number | null;
+      /** @description the pod running or that ran it; null while queued */
+      pod_id: string | null;
+      /** @description a queued run (a retry after its backoff, a backfill) starts no earlier than this */
+      not_before: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * @description why it ran: the schedule, a "run now" (manual), a catch-up after an outage or a backfill
+       * @enum {string}
+       */
+      origin: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
+      /** @description size of the whole stored answer in UTF-8 bytes */
+      result_bytes: number | null;
+      /** @description `result` here is the whole stored answer */
+      result_complete: boolean;
+      /** @description the job’s name now */
+      job_name: string;
+      /** @description the answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there */
+      result_truncated: boolean;
+      /** @description the messages of the first model request, as sent; null before it was sent */
+      prompt_sent:
+        | {
+            role: string;
+            content: string;
+          }[]
+        | null;
+      /** @description the model that answered, as the model server named it */
+      model: string | null;
+      /** @description tokens over all model requests of the run, as the model server counted them */
+      usage: {
+        prompt_tokens: number;
+        completion_tokens: number;
+      } | null;
+      /** @description each model request of the current attempt in order; grows while it retries */
+      attempt_log: {
+        /**
+         * Format: date-time
+         * @description when this model request left the pod
+         */
+        started_at: string;
+        /** @description null while it is in flight */
+        duration_ms: number | null;
+        /** @description success; answered (a step before the final answer); retried_throttled (429), retried_overloaded (503) or retried_connect (sent again); or the error_kind that ended the run. null while in flight */
+        outcome: string | null;
+      }[];
+      /** @description the outcome of each earlier attempt of this occurrence (the job’s retry policy, POST /v1/runs/{id}/retry), oldest first */
+      previous_attempts: {
+        attempt: number;
+        /** @description failed */
+        status: string;
+        error_kind: string | null;
+        error: string | null;
+        started_at: string | null;
+        finished_at: string | null;
+        duration_ms: number | null;
+        pod_id: string | null;
+        /** @description model requests this attempt made */
+        model_requests: number;
+      }[];
+      timings: {
+        /**
+         * Format: date-time
+         * @description the nominal time of the occurrence
+         */
+        scheduled_at: string;
+        /**
+         * Format: date-time
+         * @description when a pod claimed it
+         */
+        started_at: string;
+        /** @description when the first model request left */
+        model_called_at: string | null;
+        finished_at: string | null;
+      };
+      /** @description the run's webhook deliveries, one per matching endpoint (at most 100) */
+      deliveries: components['schemas']['WebhookDelivery'][];
+    };
+    CronJobCreate: {
+      /** @description 1 to 200 characters once trimmed */
+      name: string;
+      /** @description 5- or 6-field cron expression, @hourly-style nickname, or "every 15m" */
+      schedule: string;
+      /** @description IANA zone such as Europe/Paris (default UTC) */
+      timezone?: string;
+      /** @description what the agent does at each run; at most 16 KiB */
+      prompt: string;
+      /** @description free text for people: what the job is for, who owns it (at most 2,000 characters) */
+      description?: string | null;
+      /** @description default true */
+      enabled?: boolean;
+      /** @description up to 16 string pairs; keys are letters, digits and . _ / - */
+      labels?: {
+        [key: string]: string;
+      };
+      /** @description why the job is paused; only with enabled: false */
+      paused_reason?: string | null;
+      /** @description pause the job (paused_by system) after this many failed occurrences in a row */
+      pause_after_failures?: number | null;
+      /** @description no occurrence after this time */
+      ends_at?: string | null;
+      /** @description the job disables itself once it has run this many times (every run counts) */
+      max_runs?: number | null;
+      /** @description Go duration, 1s to SCHEDULER_EXEC_TIMEOUT: a run still going then fails `timeout` */
+      timeout?: string | null;
+      /** @description one of LLM_MODELS (unset: the model server's /models); null: the default */
+      model?: string | null;
+      /** @description Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time */
+      jitter?: string | null;
+      /** @description when an occurrence comes while the previous run is in flight: skip (default), buffer_one (run once right after it), allow_all (run side by side), cancel_other (stop it, recorded cancelled, and run); run-now follows it too; null: skip */
+      overlap?: ('skip' | 'buffer_one' | 'allow_all' | 'cancel_other') | null;
+      /** @description run a failed attempt again when its kind is safe to retry (model_unreachable, model_throttled, model_error, timeout, pod_lost); null: never */
+      retry?: {
+        /** @description attempts in all, the first included */
+        max_attempts: number;
+        /** @description Go duration, 1s to 1h: the wait before the second attempt, doubled for each next one (at most 1h) */
+        backoff: string;
+        /** @description retry even after a tool call with side effects (a non-GET http_request, a cronjob change); default false */
+        after_side_effects?: boolean;
+      } | null;
+      /** @description skills whose text each run preloads (at most 8) */
+      skills?: string[];
+      context?: {
+        /** @description each run sees the previous successful run's result (4 KB at most) */
+        previous_result?: boolean;
+      };
+    };
+    /** @description at least one field */
+    CronJobPatch: {
+      name?: string;
+      schedule?: string;
+      timezone?: string;
+      prompt?: string;
+      /** @description free text for people: what the job is for, who owns it (at most 2,000 characters) */
+      description?: string | null;
+      enabled?: boolean;
+      /** @description up to 16 string pairs; keys are letters, digits and . _ / - */
+      labels?: {
+        [key: string]: string;
+      };
+      /** @description why the job is paused; only with enabled: false */
+      paused_reason?: string | null;
+      /** @description pause the job (paused_by system) after this many failed occurrences in a row */
+      pause_after_failures?: number | null;
+      /** @description no occurrence after this time */
+      ends_at?: string | null;
+      /** @description the job disables itself once it has run this many times (every run counts) */
+      max_runs?: number | null;
+      /** @description Go duration, 1s to SCHEDULER_EXEC_TIMEOUT: a run still going then fails `timeout` */
+      timeout?: string | null;
+      /** @description one of LLM_MODELS (unset: the model server's /models); null: the default */
+      model?: string | null;
+      /** @description Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time */
+      jitter?: string | null;
+      /** @description when an occurrence comes while the previous run is in flight: skip (default), buffer_one (run once right after it), allow_all (run side by side), cancel_other (stop it, recorded cancelled, and run); run-now follows it too; null: skip */
+      overlap?: ('skip' | 'buffer_one' | 'allow_all' | 'cancel_other') | null;
+      /** @description run a failed attempt again when its kind is safe to retry (model_unreachable, model_throttled, model_error, timeout, pod_lost); null: never */
+      retry?: {
+        /** @description attempts in all, the first included */
+        max_attempts: number;
+        /** @description Go duration, 1s to 1h: the wait before the second attempt, doubled for each next one (at most 1h) */
+        backoff: string;
+        /** @description retry even after a tool call with side effects (a non-GET http_request, a cronjob change); default false */
+        after_side_effects?: boolean;
+      } | null;
+      skills?: string[];
+      context?: {
+        previous_result?: boolean;
+      };
+    };
+    SchedulePreviewRequest: {
+      schedule: string;
+      timezone?: string;
+      /** @description how many fire times (default 10) */
+      count?: number;
+      /**
+       * Format: date-time
+       * @description start after this time (default now)
+       */
+      from?: string;
+    };
+    TenantCreate: {
+      name: string;
+      /** @description default 50 */
+      max_cron_jobs?: number;
+      /** @description default 60 */
+      min_schedule_interval_seconds?: number;
+      /** @description default 600 */
+      rate_limit_rpm?: number;
+      /** @description default 10 */
+      max_concurrent_runs?: number | null;
+      /** @description default 30 */
+      run_retention_days?: number;
+    };
+    /** @description at least one field */
+    TenantPatch: {
+      name?: string;
+      /** @description default 50 */
+      max_cron_jobs?: number;
+      /** @description default 60 */
+      min_schedule_interval_seconds?: number;
+      /** @description default 600 */
+      rate_limit_rpm?: number;
+      /** @description default 10 */
+      max_concurrent_runs?: number | null;
+      /** @description default 30 */
+      run_retention_days?: number;
+    };
+    ApiKeyCreate: {
+      /** Format: uuid */
+      tenant_id: string;
+      name: string;
+      /**
+       * Format: date-time
+       * @description must be in the future; omit for a key that does not expire
+       */
+      expires_at?: string;
+    };
+    AgentSettingsPut: {
+      http_allowed_hosts: string[];
+    };
+    SecretPut: {
+      /** @description the value (8 characters to 4 KB); never returned */
+      value: string;
+    };
+    SkillPut:
+      | string
+      | {
+          /** @description the SKILL.md document */
+          content: string;
+        };
+    BackfillRequest: {
+      /**
+       * Format: date-time
+       * @description the range’s start (inclusive), within the tenant’s run retention
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @description the range’s end (exclusive), not in the future
+       */
+      to: string;
+    };
+    WebhookCreate: {
+      /** @description https URL (http too when WEBHOOK_ALLOW_PRIVATE_NETWORKS is true) */
+      url: string;
+      /** @description event types to send; null or omitted: all of them */
+      events?: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      /** @description only this job's runs */
+      job_id?: string | null;
+      description?: string;
+      /** @description default true */
+      enabled?: boolean;
+    };
+    /** @description at least one field */
+    WebhookPatch: {
+      url?: string;
+      /** @description event types to send; null or omitted: all of them */
+      events?: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      job_id?: string | null;
+      description?: string;
+      /** @description true also clears disabled_reason */
+      enabled?: boolean;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  getMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The metrics */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLiveness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Liveness'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not ready: the database does not answer */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+    };
+  };
+  getModelHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModelHealth'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The model server does not answer */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModelHealth'];
+        };
+      };
+    };
+  };
+  listTenants: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TenantCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Tenant'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Tenant'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateTenant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TenantPatch'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Tenant'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: {
+        /** @description only this tenant’s keys */
+        tenant_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ApiKeyCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyCreated'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listCronJobs: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description `key=value` (that label) or `key` (has the label); repeat to require all */
+        label?: string | string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CronJobPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createCronJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CronJobCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CronJob'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  previewSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SchedulePreviewRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SchedulePreview'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCronJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CronJob'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteCronJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateCronJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CronJobPatch'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CronJob'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  triggerCronJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TriggerAccepted'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listCronJobRuns: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description only runs in this status */
+        status?: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
+      };
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listRuns: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description only runs in this status */
+        status?: 'queued' | 'claimed' | 'running' | 'success' | 'failed';
+        /** @description only failed runs of this kind */
+        error_kind?:
+          | 'timeout'
+          | 'pod_lost'
+          | 'shutdown'
+          | 'model_throttled'
+          | 'model_error'
+          | 'model_unreachable'
+          | 'bad_response'
+          | 'agent_error'
+          | 'lock_lost'
+          | 'not_recorded'
+          | 'result_not_stored'
+          | 'tool_limit'
+          | 'cancelled';
+        /** @description only runs of this origin */
+        origin?: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
+        /** @description only runs of this job */
+        job_id?: string;
+        /** @description `key=value` (that label) or `key` (has the label); repeat to require all */
+        label?: string | string[];
+        /** @description only occurrences scheduled at or after this time */
+        from?: string;
+        /** @description only occurrences scheduled before this time */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunListPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  cancelRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CancelAccepted'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunDetail'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  backfillCronJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BackfillRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackfillAnswer'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  retryRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listModels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModelList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getModel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Model'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createChatCompletion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          model?: string;
+          messages: {
+            /** @enum {string} */
+            role: 'system' | 'user' | 'assistant' | 'tool' | 'developer';
+            content?:
+              | string
+              | {
+                  type: string;
+                  text?: string;
+                }[]
+              | null;
+            name?: string;
+            tool_calls?: unknown[];
+            tool_call_id?: string;
+          }[];
+          stream?: boolean;
+          stream_options?: {
+            include_usage?: boolean;
+          } | null;
+          temperature?: number;
+          max_tokens?: number | null;
+          max_completion_tokens?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The answer: JSON, or server-sent events when `stream` is true */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChatCompletion'];
+          'text/event-stream': string;
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The model server failed or answered badly */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The model server did not answer in time */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description letters, digits and underscores, e.g. SLACK_TOKEN */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SecretPut'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Secret'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Secret'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description letters, digits and underscores, e.g. SLACK_TOKEN */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSecrets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SecretList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSkill: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description lower-case letters, digits and hyphens, e.g. daily-summary */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Skill'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putSkill: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description lower-case letters, digits and hyphens, e.g. daily-summary */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SkillPut'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SkillSummary'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SkillSummary'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSkill: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description lower-case letters, digits and hyphens, e.g. daily-summary */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSkills: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SkillList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not available right now (the scheduler waits for Redis); retry shortly */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAgentSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentSettings'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getTenantAgentSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentSettings'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putTenantAgentSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AgentSettingsPut'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentSettings'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listRunToolCalls: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ToolCallList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description only the endpoints attached to this job */
+        job_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookPatch'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listCronJobDeliveries: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  redeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCluster: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Cluster'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+}
