@@ -80,11 +80,11 @@ function renderPage(paths: Record<string, Record<string, Operation>>): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HermesX API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-<style>body{font-family:system-ui,sans-serif;margin:0}header,#operations{margin:1.5rem 2rem;max-width:70rem}td,th{padding:.3rem .8rem;text-align:left;border-bottom:1px solid #ddd}</style>
-</head><body><header><h1>HermesX API</h1><p>Machine-readable description: <a href="/openapi.json">/openapi.json</a>.
-Authenticate with <code>Authorization: Bearer &lt;token&gt;</code> (the "Authorize" button below keeps it in this page only).</p></header>
+<style>body{font-family:system-ui,sans-serif;margin:0}#operations{margin:1.5rem 2rem;max-width:70rem}td,th{padding:.3rem .8rem;text-align:left;border-bottom:1px solid #ddd}</style>
+</head><body>
 <div id="reference"></div>
-<section id="operations"><h2>Every operation</h2>
+<section id="operations"><h2>Every operation</h2><p>Machine-readable description: <a href="/openapi.json">/openapi.json</a>.
+Authenticate with <code>Authorization: Bearer &lt;token&gt;</code> ("Authorize" above keeps it in this page only).</p>
 <table><tr><th>Area</th><th>Method</th><th>Path</th><th>What it does</th></tr>${rows.join('')}</table></section>
 <script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/init.js"></script>
 </body></html>`;
