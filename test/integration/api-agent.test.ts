@@ -155,6 +155,31 @@ describe('skills API', () => {
     expect((await call(api.app, KEY, 'DELETE', '/v1/skills/weekly-report')).statusCode).toBe(204);
     expectError(await call(api.app, KEY, 'GET', '/v1/skills/weekly-report'), 404, 'not_found');
   });
+
+  it('refuses a NUL anywhere in the document with a 400 naming it, never a 500', async () => {
+    const documents = [
+      '---\nname: nul-skill\ndescription: "Before\\0after"\n---\n# Steps\n',
+      '---\nname: nul-skill\ndescription: Before\u0000after\n---\n# Steps\n',
+      '---\nname: nul-skill\ndescription: Fine.\n---\n# Steps \u0000\n',
+    ];
+    for (const content of documents) {
+      for (const put of [
+        () => call(api.app, KEY, 'PUT', '/v1/skills/nul-skill', { content }),
+        () =>
+          api.app.inject({
+            method: 'PUT',
+            url: '/v1/skills/nul-skill',
+            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'text/markdown' },
+            payload: content,
+          }),
+      ]) {
+        const message = expectError(await put(), 400, 'invalid_skill');
+        expect(message).toContain('U+0000');
+      }
+    }
+    expectError(await call(api.app, KEY, 'GET', '/v1/skills/nul-skill'), 404, 'not_found');
+    expectError(await call(api.app, KEY, 'GET', '/v1/skills/nul%00skill'), 404, 'not_found');
+  });
 });
 
 describe('agent settings', () => {
