@@ -15,17 +15,21 @@ export interface AddressPolicy {
   readonly allowedCidrs?: readonly string[];
 }
 
+/**
+ * `reason` names the rule as a noun phrase ("a loopback address") and never the address itself:
+ * callers show it to tenants, and a name's resolved addresses are the operator's private DNS.
+ */
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
 
 /** Judges one IP address (text as DNS or the socket gives it) against a policy. */
 export function judgeAddress(address: string, policy: AddressPolicy): AddressVerdict {
   const parsed = parseAddress(address);
-  if (parsed === null) return { allowed: false, reason: `not an IP address: ${address}` };
+  if (parsed === null) return { allowed: false, reason: 'not an IP address' };
   if (policy.allowPrivateNetworks) return { allowed: true };
   const range = parsed.range();
   if (range === 'unicast') return { allowed: true };
   if (isInCidrs(parsed, policy.allowedCidrs ?? [])) return { allowed: true };
-  return { allowed: false, reason: `${address} is a ${describeRange(range)} address` };
+  return { allowed: false, reason: `a ${describeRange(range)} address` };
 }
 
 /** True when the text is an IPv4 or IPv6 literal (brackets allowed for IPv6). */
