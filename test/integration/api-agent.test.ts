@@ -70,6 +70,42 @@ describe('secrets API', () => {
     expectError(await call(api.app, KEY, 'DELETE', '/v1/secrets/SLACK_TOKEN'), 404, 'not_found');
   });
 
+  it('refuses a value that could never go into an HTTP header, naming the character', async () => {
+    const cases: [string, RegExp][] = [
+      ['line\u2028separator', /U\+2028/],
+      ['paragraph\u2029separator', /U\+2029/],
+      ['lone \ud800 surrogate', /lone surrogate.*U\+D800/],
+      ['lone surrogate \udfff', /lone surrogate.*U\+DFFF/],
+      ['carriage\r\nreturn', /U\+000D/],
+      ['nul\u0000inside', /U\+0000/],
+      ['c1 control \u0085 here', /U\+0085/],
+      ['delete \u007f here', /U\+007F/],
+    ];
+    for (const [value, named] of cases) {
+      // Sent as JSON text so that a lone surrogate arrives as one (JSON.stringify would escape it
+      // the same way; the server's parser turns the escape back into the lone code unit).
+      const response = await api.app.inject({
+        method: 'PUT',
+        url: '/v1/secrets/HEADER_UNSAFE',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ value }),
+      });
+      const message = expectError(response, 400, 'invalid_secret_value');
+      expect(message, JSON.stringify(value)).toMatch(named);
+      expect(message).toMatch(/HTTP header/);
+    }
+    const names = (await call(api.app, KEY, 'GET', '/v1/secrets')).json<{
+      data: { name: string }[];
+    }>();
+    expect(names.data.map((secret) => secret.name)).not.toContain('HEADER_UNSAFE');
+    // Characters a header may carry are still fine.
+    for (const value of ['space inside-ok', 'café-latin1-ok', 'p@ss w0rd!~']) {
+      const ok = await call(api.app, KEY, 'PUT', '/v1/secrets/HEADER_SAFE', { value });
+      expect(ok.statusCode, ok.body).toBeLessThan(300);
+    }
+    await call(api.app, KEY, 'DELETE', '/v1/secrets/HEADER_SAFE');
+  });
+
   it('validates at the edge and keeps tenants apart', async () => {
     expectError(
       await call(api.app, KEY, 'PUT', '/v1/secrets/X1', { value: 'short' }),
