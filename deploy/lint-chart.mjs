@@ -16,6 +16,7 @@ const SECRET_KEYS = [
   'REDIS_SENTINEL_PASSWORD',
   'HERMES_ACP_TOKEN',
   'HERMES_API_KEY',
+  'HERMES_SECRETS_KEY',
   'LLM_API_KEY',
 ];
 
@@ -33,6 +34,7 @@ export const SECURE_VARIANT = {
   strings: {
     'env.HERMES_ACP_TOKEN': 'admin-token',
     'env.HERMES_API_KEY': 'api-key',
+    'env.HERMES_SECRETS_KEY': '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
     'env.LLM_API_KEY': 'llm-key',
     'env.LLM_API_URL': 'http://ollama.ai.svc:11434/v1',
     'postgresql.auth.password': 'pg-password',

@@ -62,6 +62,8 @@ function hardeningProblems(service, definition) {
   const appUrl = String(env.APP_DATABASE_URL ?? '');
   if (!/^postgres:\/\/hermesx_login:/.test(appUrl))
     problems.push(`service ${service}: APP_DATABASE_URL does not log in as hermesx_login`);
+  // Without it tenant secrets are refused and webhook secrets are stored in the clear.
+  if (!env.HERMES_SECRETS_KEY) problems.push(`service ${service}: HERMES_SECRETS_KEY is not set`);
   return problems;
 }
 

@@ -623,12 +623,21 @@ function checkBehaviour(variant, docs) {
       statefulSets.length === 0,
       `StatefulSets rendered: ${statefulSets.map(describe).join(', ')}`,
     );
+    // The credentials given, and the HERMES_SECRETS_KEY generated because none was.
     const secrets = find('Secret');
     expect(
-      secrets.map((s) => s.metadata.name).join() === 'hermesx-env',
+      secrets.map((s) => s.metadata.name).join() === 'hermesx-env,hermesx-secrets-key',
       `Secrets rendered: ${secrets.map(describe).join(', ')}`,
     );
-    const given = (key) => Buffer.from(secrets[0]?.data?.[key] ?? '', 'base64').toString();
+    const envSecret = secrets.find((s) => s.metadata.name === 'hermesx-env');
+    const given = (key) => Buffer.from(envSecret?.data?.[key] ?? '', 'base64').toString();
+    const sealing = secrets.find((s) => s.metadata.name === 'hermesx-secrets-key');
+    expect(
+      Buffer.from(sealing?.data?.HERMES_SECRETS_KEY ?? '', 'base64').length === 44 &&
+        sealing?.metadata.annotations?.['helm.sh/resource-policy'] === 'keep' &&
+        env.HERMES_SECRETS_KEY?.valueFrom?.secretKeyRef?.name === 'hermesx-secrets-key',
+      'HERMES_SECRETS_KEY is not generated into a kept Secret the pods read',
+    );
     for (const [key, url] of [
       ['DATABASE_URL', EXTERNAL_DATABASE_URL],
       ['REDIS_URL', EXTERNAL_REDIS_URL],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defaultPerTenantConnections } from './agent/model-gate.js';
 import { formatDurationMs, parseDurationMs } from './duration.js';
 import { redactUrl } from './log.js';
-import { parseSecretsKey } from './secrets/key.js';
+import { EXAMPLE_SECRETS_KEY, parseSecretsKey } from './secrets/key.js';
 import type { ObjectStoreSettings } from './storage/open-store.js';
 import {
   DEFAULT_REDIS_PORT,
@@ -463,6 +463,18 @@ export function checkSecretStrength(config: Config): string[] {
     ['HERMES_API_KEY', config.defaultTenantApiKey],
   ];
   const loopbackOnly = LOOPBACK_HOSTS.has(config.host);
+  if (config.secretsKey?.equals(parseSecretsKey(EXAMPLE_SECRETS_KEY) as Buffer)) {
+    if (!loopbackOnly && !config.insecureExampleSecrets) {
+      throw new ConfigError(
+        `invalid setting HERMES_SECRETS_KEY="***": the compose files' example key, refused while listening on ${config.host}; ` +
+          'set a random one (openssl rand -hex 32), listen on loopback only (SAAS_API_HOST=127.0.0.1) ' +
+          'or, for a private test, set HERMESX_INSECURE_EXAMPLE_SECRETS=true',
+      );
+    }
+    warnings.push(
+      "HERMES_SECRETS_KEY is the compose files' example key: set a random one (openssl rand -hex 32) before storing real secrets",
+    );
+  }
   for (const [name, value] of secrets) {
     if (value === undefined || value.length >= MIN_SECRET_CHARS) continue;
     if (GUIDE_SECRETS.has(value) && (loopbackOnly || config.insecureExampleSecrets)) {

@@ -162,8 +162,19 @@ function printBanner(url: string, config: Config, state: DevState, model: string
     `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',
     '',
+    // Ready to paste: the README's curl examples read these.
+    '  In another shell:',
+    `    export HERMESX_URL=http://localhost:${port}`,
+    `    export HERMESX_API_KEY=${shellWord(state.tenantApiKey ?? '')}`,
+    `    export HERMESX_ADMIN_TOKEN=${shellWord(config.adminToken ?? '')}`,
+    '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** The value as one shell word: bare when it is plain, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }
 
 /** Where the server accepts connections, said plainly (0.0.0.0 is every interface, not localhost). */

@@ -12,7 +12,8 @@ export interface StreamingLlm {
   complete(
     params: Parameters<Llm['complete']>[0],
     signal: AbortSignal,
-    onDelta: (text: string) => void,
+    /** `model`: the model the server says is answering (the configured name if it says none). */
+    onDelta: (text: string, model: string) => void,
     call?: { tenantId?: string | undefined },
   ): Promise<ChatCompletion>;
 }
@@ -37,8 +38,12 @@ interface Chunk {
     finish_reason?: string | null;
   }[];
   usage?: ChatCompletion['usage'];
+  model?: unknown;
   error?: { message?: unknown };
 }
+
+/** Longer model names are not believed (every chunk we send repeats the name). */
+export const MAX_MODEL_NAME_CHARS = 200;
 
 /**
  * `POST /chat/completions` with `stream: true`: server-sent events read as they arrive, content
@@ -155,10 +160,11 @@ class Assembly {
   private usage: ChatCompletion['usage'];
   private finishReason: string | null = null;
   private sawEvent = false;
+  private served: string | undefined;
 
   constructor(
     private readonly model: string,
-    private readonly onDelta: (text: string) => void,
+    private readonly onDelta: (text: string, model: string) => void,
   ) {}
 
   readLine(raw: string): void {
@@ -174,6 +180,13 @@ class Assembly {
     }
     if (chunk.error) throw new LlmError('the model server reported an error', 'upstream');
     this.sawEvent = true;
+    if (
+      typeof chunk.model === 'string' &&
+      chunk.model !== '' &&
+      chunk.model.length <= MAX_MODEL_NAME_CHARS
+    ) {
+      this.served = chunk.model;
+    }
     if (chunk.usage) this.usage = chunk.usage;
     const choice = chunk.choices?.[0];
     if (!choice) return;
@@ -181,7 +194,7 @@ class Assembly {
     const delta = choice.delta;
     if (typeof delta?.content === 'string' && delta.content !== '') {
       this.pieces.push(delta.content);
-      this.onDelta(delta.content);
+      this.onDelta(delta.content, this.served ?? this.model);
     }
     for (const part of delta?.tool_calls ?? []) {
       const index = part.index ?? this.toolCalls.length;
@@ -208,7 +221,7 @@ class Assembly {
       id: 'streamed',
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
-      model: this.model,
+      model: this.served ?? this.model,
       choices: [
         {
           index: 0,

@@ -75,7 +75,8 @@ export async function selectKey(
       WHERE tenant_id = app_current_tenant() AND scope = $1 AND key = $2`,
     [scope, key],
   );
-  return rows[0];
+  const row = rows[0];
+  return row && { ...row, response: fromJsonb(row.response) };
 }
 
 /** Stores the answer of the request that held the key. */
@@ -101,9 +102,16 @@ export async function deleteKey(client: PoolClient, scope: string, key: string):
   );
 }
 
-/** JSON that jsonb accepts: it cannot hold U+0000, which becomes U+FFFD (as in run results). */
+/**
+ * The answer as a jsonb string holding its JSON text: jsonb cannot hold U+0000 anywhere, but the
+ * text JSON.stringify writes has none (it escapes it, and lone surrogates, as \uXXXX), so the
+ * replay is the first answer exactly. Answers are objects, so a string is always this form.
+ */
 function toJsonb(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    typeof item === 'string' ? item.replaceAll('\u0000', '\uFFFD') : item,
-  );
+  return JSON.stringify(JSON.stringify(value));
+}
+
+/** Rows stored before answers were kept as text hold the object itself. */
+function fromJsonb(stored: unknown): unknown {
+  return typeof stored === 'string' ? (JSON.parse(stored) as unknown) : stored;
 }

@@ -37,7 +37,10 @@ export function createGuardedLookup(policy: AddressPolicy, resolve: Resolver): L
           const verdict = judgeAddress(answer.address, policy);
           if (!verdict.allowed) {
             callback(
-              new OutboundError('blocked_address', `refused ${hostname}: ${verdict.reason}`),
+              new OutboundError(
+                'blocked_address',
+                `refused ${hostname}: it resolves to ${verdict.reason}`,
+              ),
               '',
               4,
             );

@@ -166,7 +166,7 @@ function sendOnce(
     const verdict = judgeAddress(url.hostname, policy);
     if (!verdict.allowed) {
       return Promise.reject(
-        new OutboundError('blocked_address', `refused ${url.host}: ${verdict.reason}`),
+        new OutboundError('blocked_address', `refused ${url.host}: it is ${verdict.reason}`),
       );
     }
   }
@@ -189,7 +189,10 @@ function sendOnce(
         const verdict = peer === undefined ? null : judgeAddress(peer, policy);
         if (verdict !== null && !verdict.allowed) {
           outgoing.destroy(
-            new OutboundError('blocked_address', `refused ${url.host}: ${verdict.reason}`),
+            new OutboundError(
+              'blocked_address',
+              `refused ${url.host}: it connected to ${verdict.reason}`,
+            ),
           );
         }
       });

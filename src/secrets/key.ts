@@ -6,6 +6,13 @@ import { randomBytes } from 'node:crypto';
 
 export const SECRETS_KEY_BYTES = 32;
 
+/**
+ * The shipped compose files' key, so they work as they are: public, so `saas-api` treats it as
+ * it treats the guide's example tokens (refused on a non-loopback address unless
+ * HERMESX_INSECURE_EXAMPLE_SECRETS=true).
+ */
+export const EXAMPLE_SECRETS_KEY = 'example-secrets-key-NOT-FOR-PRODUCTION-0000';
+
 /** The key as 32 bytes, from 64 hex characters or standard/URL-safe base64; null otherwise. */
 export function parseSecretsKey(text: string): Buffer | null {
   const trimmed = text.trim();

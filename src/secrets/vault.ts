@@ -145,13 +145,31 @@ function checkValue(value: string): void {
       400,
     );
   }
-  if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
+  const unfit = findHeaderUnfit(value);
+  if (unfit !== undefined) {
     throw new SecretsError(
       'invalid_secret_value',
-      'a secret value may not contain control characters (it goes into HTTP headers)',
+      `a secret value may not contain ${unfit}: it could never be sent in an HTTP header`,
       400,
     );
   }
+}
+
+/**
+ * Control characters (C0, DEL, C1: CR/LF and NUL among them), the Unicode line and paragraph
+ * separators, and lone surrogates (not text at all): none can be sent in a header, so a value
+ * holding one would fail on every use rather than once, here.
+ */
+const HEADER_UNFIT = /[\p{Cc}\u2028\u2029]|\p{Cs}/u;
+
+function findHeaderUnfit(value: string): string | undefined {
+  const found = HEADER_UNFIT.exec(value)?.[0];
+  if (found === undefined) return undefined;
+  const code = `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  if (/\p{Cs}/u.test(found)) return `a lone surrogate (${code})`;
+  if (found === '\u2028') return `${code} (line separator)`;
+  if (found === '\u2029') return `${code} (paragraph separator)`;
+  return `the control character ${code}`;
 }
 
 function viewOf(row: { name: string; created_at: Date; updated_at: Date }): SecretView {

@@ -22,6 +22,11 @@ export interface SkillDocument {
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 export function parseSkillDocument(text: string): SkillDocument {
+  // PostgreSQL's text cannot hold U+0000: the description is stored there, and the rest would
+  // reach prompts and stored answers; refused here so it is a 400, not a failed INSERT.
+  if (text.includes('\u0000')) {
+    throw new SkillFormatError('a skill may not contain U+0000 (NUL)');
+  }
   const match = FRONT_MATTER.exec(text);
   if (!match) {
     throw new SkillFormatError(
@@ -63,6 +68,9 @@ export function parseSkillDocument(text: string): SkillDocument {
     throw new SkillFormatError(
       'description: expected a non-empty text saying when to use the skill',
     );
+  }
+  if (description.includes('\u0000')) {
+    throw new SkillFormatError('description: may not contain U+0000 (NUL), escaped or not');
   }
   if (description.length > MAX_SKILL_DESCRIPTION_CHARS) {
     throw new SkillFormatError(

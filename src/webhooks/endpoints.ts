@@ -236,15 +236,18 @@ async function checkUrl(deps: WebhookDeps, text: string): Promise<string> {
   }
   if (deps.allowPrivateNetworks) return url.href;
   const policy = { allowPrivateNetworks: false };
-  const addresses = isIpLiteral(url.hostname)
+  const literal = isIpLiteral(url.hostname);
+  const addresses = literal
     ? [url.hostname]
     : await resolveQuietly(deps.resolve ?? resolveWithSystem, url.hostname);
   for (const address of addresses) {
     const verdict = judgeAddress(address, policy);
     if (!verdict.allowed) {
+      // The rule, never the resolved address: that is the operator's DNS, not the tenant's.
+      const what = literal ? 'is' : 'resolves to';
       throw new CommandError(
         'url_not_allowed',
-        `webhooks may not reach ${url.hostname}: ${verdict.reason} (WEBHOOK_ALLOW_PRIVATE_NETWORKS is false)`,
+        `${url.hostname} ${what} ${verdict.reason}: webhooks may not reach it (WEBHOOK_ALLOW_PRIVATE_NETWORKS is false)`,
         422,
       );
     }

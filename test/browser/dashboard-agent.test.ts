@@ -92,6 +92,40 @@ describe('dashboard pages for skills, secrets and the allow-list', () => {
     await page.close();
   });
 
+  it('keeps every page on a reload or a bookmark, and says when a page does not exist', async () => {
+    const page = await service.driver.newPage();
+    await service.driver.signIn(page, tenantKey);
+    await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+    const pages: [string, string][] = [
+      ['/secrets', 'Secrets'],
+      ['/skills', 'Skills'],
+      ['/skills/new', 'New skill'],
+      ['/skills/standup-notes', 'standup-notes'],
+      ['/settings', 'Settings'],
+    ];
+    for (const [path, heading] of pages) {
+      const response = await page.goto(`${service.pod.url}${path}`);
+      expect([path, response?.status()]).toEqual([path, 200]);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      await page.reload();
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(path);
+    }
+    const missing = await page.goto(`${service.pod.url}/no/such/page`);
+    expect(missing?.status()).toBe(200);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/no/such/page');
+    expect(await page.title()).toBe('Page not found · HermesX');
+    await service.driver.scanBoth(page, 'not-found');
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+    // The API's unknown paths stay JSON, even for a browser.
+    const api = await page.goto(`${service.pod.url}/v1/no-such-route`);
+    expect(api?.status()).toBe(404);
+    expect(await api?.json()).toMatchObject({ error: { code: 'not_found' } });
+    await page.close();
+  });
+
   it('passes the accessibility scans', () => {
     expect(seriousOrWorse(service.driver.axe)).toEqual([]);
     expect(service.driver.cspViolations).toEqual([]);

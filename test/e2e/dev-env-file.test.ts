@@ -1,7 +1,7 @@
 // `hermesx dev` in a folder holding the guide's .env block: the guide's keys work against it,
 // and its banner shows them.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -71,6 +71,33 @@ it("reads the guide's .env from its working directory", { timeout: 150_000 }, as
     'Model server:   http://localhost:11434/v1 (qwen3:30b): not answering GET /models (connection refused); runs fail with model_unreachable',
   );
   expect(out).toMatch(/msg="object store ready" object_store="disk .*\.hermesx\/objects"/);
+  // The export lines paste into a shell as they are, and what they set works.
+  const exports = out
+    .split('\n')
+    .filter((line) => /^ {4}export HERMESX_/.test(line))
+    .map((line) => line.trim());
+  expect(exports.map((line) => /^export (\w+)=/.exec(line)?.[1])).toEqual([
+    'HERMESX_URL',
+    'HERMESX_API_KEY',
+    'HERMESX_ADMIN_TOKEN',
+  ]);
+  const pasted = execFileSync(
+    'sh',
+    [
+      '-c',
+      `${exports.join('\n')}\nprintf '%s\\n' "$HERMESX_URL" "$HERMESX_API_KEY" "$HERMESX_ADMIN_TOKEN"`,
+    ],
+    { encoding: 'utf8', env: {} },
+  ).split('\n');
+  expect(pasted[0]).toBe(`http://localhost:${port}`);
+  expect(pasted[1]).toMatch(/^hk_/);
+  expect(pasted[2]).toBe('my-admin-token');
+  expect((await get(port, '/v1/cron-jobs', pasted[1] ?? '')).status).toBe(200);
+  expect((await get(port, '/v1/tenants', pasted[2] ?? '')).status).toBe(200);
+  // The README's first curl reads them.
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  expect(readme).toContain('curl -X POST "$HERMESX_URL/v1/chat/completions"');
+  expect(readme).toContain('-H "Authorization: Bearer $HERMESX_API_KEY"');
   expect((await get(port, '/v1/cron-jobs', 'my-api-key')).status).toBe(200);
   expect((await get(port, '/v1/tenants', 'my-admin-token')).status).toBe(200);
   expect((await get(port, '/v1/cron-jobs', 'not-a-key')).status).toBe(401);

@@ -153,7 +153,7 @@ export async function startFakeLlm(
     }
     const request = (call.body ?? {}) as { model?: unknown; stream?: unknown };
     const model = typeof request.model === 'string' ? request.model : FAKE_MODEL;
-    if (request.stream === true) return streamCompletion(res, reply, model, call);
+    if (request.stream === true) return streamCompletion(res, reply, reply.model ?? model, call);
     sendJson(res, 200, completion(reply, reply.model ?? model));
   }
 

@@ -61,6 +61,17 @@ describe('chat completions and the cronjob tool', () => {
       payload,
     });
 
+  it('names the model the model server answered with, not the configured name', async () => {
+    // A server resolving an alias (Ollama's "qwen3" to its tag, OpenAI's "gpt-4o" to a dated
+    // snapshot) answers with the model it used; that is the one the client is told about.
+    llm.setHandler(() => ({ content: 'hello', model: 'qwen3:30b-a3b-q4_K_M' }));
+    const response = await chat(DEFAULT_TENANT_KEY, {
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ model: 'qwen3:30b-a3b-q4_K_M' });
+  });
+
   it("creates the guide's job for the caller's tenant, and only that tenant", async () => {
     llm.setHandler((_body, index) =>
       index === 0

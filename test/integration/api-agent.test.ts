@@ -70,6 +70,42 @@ describe('secrets API', () => {
     expectError(await call(api.app, KEY, 'DELETE', '/v1/secrets/SLACK_TOKEN'), 404, 'not_found');
   });
 
+  it('refuses a value that could never go into an HTTP header, naming the character', async () => {
+    const cases: [string, RegExp][] = [
+      ['line\u2028separator', /U\+2028/],
+      ['paragraph\u2029separator', /U\+2029/],
+      ['lone \ud800 surrogate', /lone surrogate.*U\+D800/],
+      ['lone surrogate \udfff', /lone surrogate.*U\+DFFF/],
+      ['carriage\r\nreturn', /U\+000D/],
+      ['nul\u0000inside', /U\+0000/],
+      ['c1 control \u0085 here', /U\+0085/],
+      ['delete \u007f here', /U\+007F/],
+    ];
+    for (const [value, named] of cases) {
+      // Sent as JSON text so that a lone surrogate arrives as one (JSON.stringify would escape it
+      // the same way; the server's parser turns the escape back into the lone code unit).
+      const response = await api.app.inject({
+        method: 'PUT',
+        url: '/v1/secrets/HEADER_UNSAFE',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ value }),
+      });
+      const message = expectError(response, 400, 'invalid_secret_value');
+      expect(message, JSON.stringify(value)).toMatch(named);
+      expect(message).toMatch(/HTTP header/);
+    }
+    const names = (await call(api.app, KEY, 'GET', '/v1/secrets')).json<{
+      data: { name: string }[];
+    }>();
+    expect(names.data.map((secret) => secret.name)).not.toContain('HEADER_UNSAFE');
+    // Characters a header may carry are still fine.
+    for (const value of ['space inside-ok', 'café-latin1-ok', 'p@ss w0rd!~']) {
+      const ok = await call(api.app, KEY, 'PUT', '/v1/secrets/HEADER_SAFE', { value });
+      expect(ok.statusCode, ok.body).toBeLessThan(300);
+    }
+    await call(api.app, KEY, 'DELETE', '/v1/secrets/HEADER_SAFE');
+  });
+
   it('validates at the edge and keeps tenants apart', async () => {
     expectError(
       await call(api.app, KEY, 'PUT', '/v1/secrets/X1', { value: 'short' }),
@@ -154,6 +190,31 @@ describe('skills API', () => {
     );
     expect((await call(api.app, KEY, 'DELETE', '/v1/skills/weekly-report')).statusCode).toBe(204);
     expectError(await call(api.app, KEY, 'GET', '/v1/skills/weekly-report'), 404, 'not_found');
+  });
+
+  it('refuses a NUL anywhere in the document with a 400 naming it, never a 500', async () => {
+    const documents = [
+      '---\nname: nul-skill\ndescription: "Before\\0after"\n---\n# Steps\n',
+      '---\nname: nul-skill\ndescription: Before\u0000after\n---\n# Steps\n',
+      '---\nname: nul-skill\ndescription: Fine.\n---\n# Steps \u0000\n',
+    ];
+    for (const content of documents) {
+      for (const put of [
+        () => call(api.app, KEY, 'PUT', '/v1/skills/nul-skill', { content }),
+        () =>
+          api.app.inject({
+            method: 'PUT',
+            url: '/v1/skills/nul-skill',
+            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'text/markdown' },
+            payload: content,
+          }),
+      ]) {
+        const message = expectError(await put(), 400, 'invalid_skill');
+        expect(message).toContain('U+0000');
+      }
+    }
+    expectError(await call(api.app, KEY, 'GET', '/v1/skills/nul-skill'), 404, 'not_found');
+    expectError(await call(api.app, KEY, 'GET', '/v1/skills/nul%00skill'), 404, 'not_found');
   });
 });
 

@@ -120,6 +120,22 @@ describe('webhook endpoints over REST', () => {
     await call(local, DEFAULT_TENANT_KEY, 'DELETE', `/v1/webhooks/${allowed.json.id}`);
   });
 
+  it('names the rule a refused URL breaks, never the address its name resolves to', async () => {
+    const answer = await call(api, DEFAULT_TENANT_KEY, 'POST', '/v1/webhooks', {
+      url: 'https://localhost/x',
+    });
+    expect(answer.status).toBe(422);
+    const { message } = answer.json.error as { message: string };
+    expect(message).toMatch(/localhost resolves to a loopback address/);
+    expect(message).not.toMatch(/127\.0\.0\.1|::1|::ffff/);
+    const literal = await call(api, DEFAULT_TENANT_KEY, 'POST', '/v1/webhooks', {
+      url: 'https://[::ffff:10.1.2.3]/x',
+    });
+    const literalMessage = (literal.json.error as { message: string }).message;
+    expect(literalMessage).toMatch(/is a private-network address/);
+    expect(literalMessage).not.toMatch(/10\.1\.2\.3/);
+  });
+
   it('holds each tenant to its quota of endpoints', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {

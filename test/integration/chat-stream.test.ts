@@ -55,6 +55,23 @@ describe('streamed chat', () => {
     llm.calls.length = 0;
   });
 
+  it('names the model the model server answered with in every chunk', async () => {
+    llm.setHandler(() => ({ content: 'served text', model: 'qwen3:30b-a3b-q4_K_M' }));
+    const raw = await postRaw(`${baseUrl}/v1/chat/completions`, {
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    expect(raw.status).toBe(200);
+    const chunks = raw.pieces
+      .map((p) => p.text)
+      .join('')
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: {'))
+      .map((e) => JSON.parse(e.slice(6)) as { model: string });
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(new Set(chunks.map((chunk) => chunk.model))).toEqual(new Set(['qwen3:30b-a3b-q4_K_M']));
+  });
+
   it('forwards deltas while the model is still answering, chunked, after a silent tool round', async () => {
     llm.setHandler((_body, index) =>
       index === 0

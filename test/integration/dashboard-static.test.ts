@@ -93,6 +93,50 @@ describe('dashboard static files', () => {
     }
   });
 
+  it('answers index.html for any page a browser asks for outside the API', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const url of [
+      '/secrets',
+      '/skills',
+      '/skills/new',
+      '/skills/daily-summary',
+      '/settings',
+      '/a/page/added/later?tab=2',
+      '/jobsx',
+    ]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await app.inject({ method, url, headers: html });
+        expect([method, url, response.statusCode], response.body).toEqual([method, url, 200]);
+        expect(response.headers['content-type'], url).toBe('text/html; charset=utf-8');
+        expect(response.headers['content-security-policy'], url).toContain("default-src 'none'");
+      }
+    }
+    // Pages the dashboard owns answer whoever asks; an unknown one only a browser.
+    expect((await app.inject({ url: '/secrets' })).statusCode).toBe(200);
+    const api = { accept: 'application/json' };
+    expect((await app.inject({ url: '/a/page/added/later', headers: api })).statusCode).toBe(404);
+    // The API, probes, metrics, the spec, the docs and assets keep their JSON 404s.
+    for (const url of [
+      '/v1',
+      '/v1/nothing-here',
+      '/v1/skills/x/y/z',
+      '/health/nothing',
+      '/metrics/x',
+      '/openapi.json/x',
+      '/docs/x',
+      '/assets/missing.js',
+    ]) {
+      const response = await app.inject({ url, headers: html });
+      expect([url, response.statusCode]).toEqual([url, 404]);
+      expect(response.json(), url).toEqual({
+        error: { code: 'not_found', message: expect.any(String) as unknown },
+      });
+    }
+    const post = await app.inject({ method: 'POST', url: '/a/page', headers: html });
+    expect(post.statusCode).toBe(404);
+    expect(post.headers['content-type']).toContain('application/json');
+  });
+
   it('says how to build the dashboard when dist/web is missing', async () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'hermesx-noweb-'));
     const bare = await appFor(empty);
@@ -128,6 +172,12 @@ describe('dashboard routes in the whole app', () => {
     expect(Object.keys(spec.paths)).toContain('/v1/cluster');
     expect(Object.keys(spec.paths)).not.toContain('/');
     expect(Object.keys(spec.paths)).not.toContain('/jobs/*');
+    const page = await service.app.inject({
+      url: '/v1/nothing-here',
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toContain('application/json');
     const root = await service.app.inject({ url: '/' });
     expect([200, 503]).toContain(root.statusCode);
     expect(root.headers['content-security-policy']).toContain("script-src 'self'");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, checkSecretStrength, loadConfig } from '../../src/config.js';
 import { formatDurationMs, parseDurationMs } from '../../src/duration.js';
+import { EXAMPLE_SECRETS_KEY, generateSecretsKey } from '../../src/secrets/key.js';
 
 describe('Go durations', () => {
   it.each([
@@ -174,6 +175,30 @@ describe('secret strength (saas-api)', () => {
     expect(() => loadConfig({ HERMESX_INSECURE_EXAMPLE_SECRETS: 'yes' })).toThrow(
       /HERMESX_INSECURE_EXAMPLE_SECRETS/,
     );
+  });
+
+  it("treats the compose files' example HERMES_SECRETS_KEY as the guide's example values", () => {
+    for (const host of ['0.0.0.0', '10.0.0.5']) {
+      expect(() =>
+        checkSecretStrength(
+          loadConfig({ HERMES_SECRETS_KEY: EXAMPLE_SECRETS_KEY, SAAS_API_HOST: host }),
+        ),
+      ).toThrow(
+        /HERMES_SECRETS_KEY="\*\*\*": the compose files' example key, refused while listening on .*HERMESX_INSECURE_EXAMPLE_SECRETS=true/,
+      );
+    }
+    for (const env of [
+      { SAAS_API_HOST: '127.0.0.1' },
+      { SAAS_API_HOST: '0.0.0.0', HERMESX_INSECURE_EXAMPLE_SECRETS: 'true' },
+    ]) {
+      expect(
+        checkSecretStrength(loadConfig({ HERMES_SECRETS_KEY: EXAMPLE_SECRETS_KEY, ...env })),
+      ).toEqual([expect.stringContaining("HERMES_SECRETS_KEY is the compose files' example key")]);
+    }
+    const random = generateSecretsKey();
+    expect(
+      checkSecretStrength(loadConfig({ HERMES_SECRETS_KEY: random, SAAS_API_HOST: '0.0.0.0' })),
+    ).toEqual([]);
   });
 
   it("accepts the guide's example values on loopback with a warning, and strong values silently", () => {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXAMPLE_SECRETS_KEY } from '../../src/secrets/key.js';
 import { REPO_ROOT } from '../helpers/process-cli.js';
 
 const read = (file: string) => readFileSync(path.join(REPO_ROOT, file), 'utf8');
@@ -43,6 +44,21 @@ describe('deployment defaults', () => {
     expect(example).toMatch(/^HERMES_API_KEY=$/m);
     expect(example).toContain('openssl rand -hex 32');
     expect(example).not.toMatch(/my-admin-token\n|=my-api-key/);
+  });
+
+  it('sets HERMES_SECRETS_KEY everywhere: the example key in compose, a kept generated one in the chart', () => {
+    for (const file of ['docker-compose.saas.yml', 'deploy/docker-compose.multi-replica.yml']) {
+      expect(read(file), file).toContain(
+        `HERMES_SECRETS_KEY: \${HERMES_SECRETS_KEY:-${EXAMPLE_SECRETS_KEY}}`,
+      );
+    }
+    // Empty in .env.example: the compose default applies, and the hint says how to make one.
+    expect(read('.env.example')).toMatch(/openssl rand -hex 32\)[^]*\nHERMES_SECRETS_KEY=\n/);
+    const secret = read('deploy/helm/hermesx/templates/secrets-key.yaml');
+    expect(secret).toContain('helm.sh/resource-policy: keep');
+    const helpers = read('deploy/helm/hermesx/templates/_helpers.tpl');
+    expect(helpers).toMatch(/lookup "v1" "Secret" .*hermesx\.secretsKeyName/);
+    expect(helpers).toContain('randBytes 32');
   });
 
   it('runs the API containers without capabilities or privilege escalation', () => {

@@ -5,6 +5,7 @@ import { JobFormPage } from './pages/job-form';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
+import { NotFoundPage } from './pages/not-found';
 import { SecretsPage } from './pages/secrets';
 import { SettingsPage } from './pages/settings';
 import { SkillEditorPage, SkillsPage } from './pages/skills';
@@ -45,7 +46,13 @@ export function App() {
     else if (session && !allowed(session, path)) navigate(home, true);
   }, [session, path]);
 
-  const page = session ? route(session, path) : <SignInPage onSignIn={signIn} />;
+  // Paths about to be redirected (above) render nothing meanwhile; any other unknown one is a 404.
+  const redirected = path === '/' || path === '/sign-in' || !session || !allowed(session, path);
+  const page = session ? (
+    (route(session, path) ?? (redirected ? null : <NotFoundPage home={home} />))
+  ) : (
+    <SignInPage onSignIn={signIn} />
+  );
   const firstPath = useRef(path);
   useEffect(() => {
     document.title = `${titleOf(path)} · HermesX`;
@@ -131,6 +138,8 @@ function allowed(session: Session, path: string): boolean {
     (p) => path.startsWith(p),
   );
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
+  // A path neither role has stays, to be told it does not exist.
+  if (!tenantPaths && !adminPaths) return true;
   return session.role === 'tenant' ? tenantPaths : adminPaths;
 }
 
@@ -174,5 +183,5 @@ function titleOf(path: string): string {
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';
-  return 'Sign in';
+  return path === '/' || path === '/sign-in' ? 'Sign in' : 'Page not found';
 }

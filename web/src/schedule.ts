@@ -85,8 +85,11 @@ export async function findDstNotes(
     const wallFires = await preview(pattern, 'UTC', wallStartMs - 1, 1);
     const firstWall = wallFires[0];
     if (firstWall === undefined || firstWall >= wallEndMs) continue;
-    const from = forward ? transition.atMs - 1 : transition.atMs - shiftMs - 1;
-    const zoneFires = await preview(schedule, zone, from, forward ? 1 : 100);
+    const zoneFires = forward
+      ? await preview(schedule, zone, transition.atMs - 1, 1)
+      : // Both passes of the repeated hour: 120 fires for an every-minute job, more than one
+        // preview answers.
+        await firesBefore(schedule, zone, transition.atMs - shiftMs - 1, transition.atMs + shiftMs);
     const day = formatDay(transition.atMs, zone);
     const gapFrom = wallTimeOfWall(wallStartMs);
     const gapTo = wallTimeOfWall(wallEndMs);
@@ -126,6 +129,29 @@ export async function findDstNotes(
     }
   }
   return notes;
+}
+
+/** Bounds the pages asked for: an `@every 10s` job fires 720 times in two hours. */
+const MAX_PREVIEW_PAGES = 10;
+const PREVIEW_PAGE = 100;
+
+/** Fire times after `fromMs` and before `untilMs`, a preview page at a time. */
+async function firesBefore(
+  schedule: string,
+  zone: string,
+  fromMs: number,
+  untilMs: number,
+): Promise<number[]> {
+  const fires: number[] = [];
+  let cursorMs = fromMs;
+  for (let page = 0; page < MAX_PREVIEW_PAGES; page++) {
+    const next = await preview(schedule, zone, cursorMs, PREVIEW_PAGE);
+    fires.push(...next.filter((ms) => ms < untilMs));
+    const last = next.at(-1);
+    if (last === undefined || last >= untilMs || next.length < PREVIEW_PAGE) break;
+    cursorMs = last;
+  }
+  return fires;
 }
 
 function wallTimeOfWall(wallMs: number): string {

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion as ModelCompletion,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
-import type { StreamingLlm } from '../../agent/llm-stream.js';
+import { MAX_MODEL_NAME_CHARS, type StreamingLlm } from '../../agent/llm-stream.js';
 import type { ChatToolkit } from '../../agent/chat-tools.js';
 import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
@@ -183,8 +186,13 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         id: `chatcmpl-${randomBytes(12).toString('hex')}`,
         created: Math.floor(Date.now() / 1000),
         // The model that answers, never the client's string (echoed into every chunk, it made a
-        // 200-character name cost 200 bytes per delta).
+        // 200-character name cost 200 bytes per delta): the configured name until the model
+        // server names the one it used (an alias resolved, a dated snapshot).
         model: deps.llm.model,
+      };
+      const noteServedModel = (completion: ModelCompletion) => {
+        if (isModelName(completion.model)) base.model = completion.model;
+        return completion;
       };
       const stream = body.stream
         ? new ChatStream(reply, base, {
@@ -211,8 +219,20 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
             // Each model call waits for a connection in this tenant's turn (model-gate.ts).
             stream
               ? (params, signal) =>
-                  deps.streamingLlm.complete(params, signal, (t) => stream.delta(t), { tenantId })
-              : (params, signal) => deps.llm.complete(params, signal, { tenantId }),
+                  deps.streamingLlm
+                    .complete(
+                      params,
+                      signal,
+                      (text, model) => {
+                        // Before the delta: the chunk carrying it names the served model.
+                        if (isModelName(model)) base.model = model;
+                        stream.delta(text);
+                      },
+                      { tenantId },
+                    )
+                    .then(noteServedModel)
+              : (params, signal) =>
+                  deps.llm.complete(params, signal, { tenantId }).then(noteServedModel),
             {
               messages: [{ role: 'system', content: system }, ...toMessages(body)],
               tools: toolkit.tools,
@@ -292,6 +312,11 @@ async function chargeModelCall(
 }
 
 type Usage = AgentAnswer['usage'];
+
+/** A model name as a model server may give it: a string of sensible length (chunks repeat it). */
+function isModelName(name: unknown): name is string {
+  return typeof name === 'string' && name !== '' && name.length <= MAX_MODEL_NAME_CHARS;
+}
 
 function toCompletion(
   base: { id: string; created: number; model: string },

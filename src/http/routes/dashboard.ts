@@ -9,16 +9,26 @@ import { ApiError } from '../errors.js';
 // are read once at start (a few small files), so a request never touches the file system and no
 // path from a URL is ever joined to a directory.
 
-/** Paths the dashboard's router owns: a reload there answers index.html. Nothing else does. */
+/**
+ * Paths the dashboard's router owns: index.html whatever the client accepts. Any other page a
+ * browser asks for (it accepts text/html) outside the API gets index.html too, and the
+ * dashboard shows its own "not found" page for a path it does not know.
+ */
 export const DASHBOARD_PATHS = [
   '/jobs',
   '/runs',
   '/webhooks',
+  '/skills',
+  '/secrets',
+  '/settings',
   '/tenants',
   '/keys',
   '/cluster',
   '/sign-in',
 ];
+
+/** Never the dashboard's: their unknown paths stay JSON 404s, whoever asks. */
+const NOT_DASHBOARD = /^\/(?:v1|health|metrics|openapi\.json|docs|assets)(?:[/.?]|$)/;
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -76,6 +86,13 @@ export function registerDashboardRoutes(
     return sendAsset(request, reply, index);
   };
   app.get('/', hidden, sendIndex);
+  // A reload or bookmark of a page added later needs no route: unmatched page requests from a
+  // browser get index.html. Done where Fastify has found no route, so the API's 404s (and their
+  // "unmatched" access-log and metrics label) are untouched.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404 || !isPageRequest(request)) return;
+    return sendIndex(request, reply);
+  });
   for (const prefix of DASHBOARD_PATHS) {
     app.get(prefix, hidden, sendIndex);
     app.get(`${prefix}/*`, hidden, sendIndex);
@@ -89,6 +106,12 @@ export function registerDashboardRoutes(
     if (urlPath.startsWith('/assets/') || urlPath === '/index.html') continue;
     app.get(urlPath, hidden, (request, reply) => sendAsset(request, reply, asset));
   }
+}
+
+function isPageRequest(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (!/\btext\/html\b/i.test(String(request.headers.accept ?? ''))) return false;
+  return !NOT_DASHBOARD.test(request.url);
 }
 
 function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset) {

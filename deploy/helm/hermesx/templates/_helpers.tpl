@@ -92,7 +92,7 @@ app.kubernetes.io/component: database
 
 {{/* Settings that are credentials (or may carry one): never rendered as a plain env value. */}}
 {{- define "hermesx.secretEnvKeys" -}}
-{{- list "DATABASE_URL" "APP_DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "REDIS_SENTINEL_PASSWORD" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "LLM_API_KEY" | toJson }}
+{{- list "DATABASE_URL" "APP_DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "REDIS_SENTINEL_PASSWORD" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "HERMES_SECRETS_KEY" "LLM_API_KEY" | toJson }}
 {{- end }}
 
 {{/*
@@ -194,4 +194,32 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/name: {{ include "hermesx.name" . }}-redis
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: cache
+{{- end }}
+
+{{/* ---- HERMES_SECRETS_KEY ---- */}}
+
+{{- define "hermesx.secretsKeyName" -}}
+{{- printf "%s-secrets-key" (include "hermesx.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+"true" when the chart keeps the key in its own Secret: secretsKey.generate, and neither
+env.HERMES_SECRETS_KEY nor existingSecret (when it can be read) holds one.
+*/}}
+{{- define "hermesx.secretsKey.generated" -}}
+{{- $existing := dict }}
+{{- if .Values.existingSecret }}
+{{- $existing = (lookup "v1" "Secret" .Release.Namespace .Values.existingSecret).data | default dict }}
+{{- end }}
+{{- if and .Values.secretsKey.generate (not .Values.env.HERMES_SECRETS_KEY) (not (hasKey $existing "HERMES_SECRETS_KEY")) }}true{{ end }}
+{{- end }}
+
+{{/* The generated key: the one already stored (it must never change), else 32 new random bytes. */}}
+{{- define "hermesx.secretsKey" -}}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "hermesx.secretsKeyName" .) }}
+{{- if and $existing $existing.data (hasKey $existing.data "HERMES_SECRETS_KEY") }}
+{{- index $existing.data "HERMES_SECRETS_KEY" | b64dec }}
+{{- else }}
+{{- randBytes 32 }}
+{{- end }}
 {{- end }}
