@@ -81,13 +81,15 @@ export const COMMANDS: Record<string, CommandHelp> = {
   },
   dev: {
     summary: 'run a complete local system with zero setup (embedded PostgreSQL, local Redis)',
-    usage: 'hermesx dev',
+    usage: 'hermesx dev [--demo-model]',
     details:
       'Starts an embedded PostgreSQL (data in .hermesx/), a local redis-server when one is on\n' +
       'PATH, and the service; prints the URL, an admin token and a tenant API key. DATABASE_URL is\n' +
       'ignored; a Redis setting (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES), when set, is used\n' +
       'instead of a local Redis. It listens on 127.0.0.1 unless SAAS_API_HOST says otherwise.\n' +
-      'Ctrl-C stops the service first (runs in flight may finish), its databases last.',
+      'Ctrl-C stops the service first (runs in flight may finish), its databases last.\n' +
+      'With --demo-model, runs and chat use a built-in stand-in model whose answers say they are\n' +
+      "the demo model's (no model server needed; only dev has it).",
     settings: [...REDIS, ...SERVICE],
   },
 };

@@ -21,10 +21,11 @@ class UsageError extends Error {}
 let databaseSetting = '';
 
 const HELP_OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
+const DEV_OPTIONS = { 'demo-model': { type: 'boolean' } } as const;
 
 type Action =
   | { kind: 'print'; text: string; code: number }
-  | { kind: 'run'; command: 'saas-api' | 'migrate' | 'dev' };
+  | { kind: 'run'; command: 'saas-api' | 'migrate' | 'dev'; demoModel?: boolean };
 
 /** What the arguments ask for; parsing starts nothing and reads no settings. */
 function parseCommandLine(argv: string[]): Action {
@@ -57,9 +58,12 @@ function parseCommandLine(argv: string[]): Action {
   }
   const help = COMMANDS[first];
   if (!help) throw new UsageError(`unknown command "${first}" (see hermesx --help)`);
-  const { values } = parse(rest, HELP_OPTIONS, `hermesx ${first}`);
+  // --demo-model exists for dev alone: saas-api and migrate refuse it as an unknown option.
+  const options = first === 'dev' ? { ...HELP_OPTIONS, ...DEV_OPTIONS } : HELP_OPTIONS;
+  const { values } = parse(rest, options, `hermesx ${first}`);
   if (values.help) return { kind: 'print', text: commandHelp(first, help), code: 0 };
-  return { kind: 'run', command: first as 'saas-api' | 'migrate' | 'dev' };
+  const demoModel = (values as { 'demo-model'?: boolean })['demo-model'] === true;
+  return { kind: 'run', command: first as 'saas-api' | 'migrate' | 'dev', demoModel };
 }
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
@@ -116,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'dev': {
       const { runDev } = await import('./dev.js');
-      return runDev(config, log);
+      return runDev(config, log, { demoModel: action.demoModel === true });
     }
   }
 }

@@ -9,6 +9,7 @@ import { findApiKey, insertApiKey } from './db/api-keys.js';
 import { createPool, withAdmin } from './db/pool.js';
 import { DEFAULT_TENANT_ID } from './db/tenants.js';
 import { withDevEnvFile } from './dev/env-file.js';
+import { DEMO_MODEL, startDemoModel } from './dev/demo-model.js';
 import { startPostgres, startRedis, type LocalServer } from './dev/processes.js';
 import type { Logger } from './log.js';
 import { startService, type RunningService } from './main.js';
@@ -28,11 +29,16 @@ interface DevState {
  * `hermesx dev`: embedded PostgreSQL (data kept in .hermesx/ across restarts), a local Redis when
  * redis-server is on PATH, migrations, the service, and credentials ready to use.
  */
-export async function runDev(environmentConfig: Config, log: Logger): Promise<number> {
+export async function runDev(
+  environmentConfig: Config,
+  log: Logger,
+  options: { demoModel?: boolean } = {},
+): Promise<number> {
   const config = withDevEnvFile(environmentConfig, log);
   const stateDir = path.resolve(STATE_DIR);
   mkdirSync(stateDir, { recursive: true });
-  const started: LocalServer[] = [];
+  // Stopped in reverse order at the end: what dev started besides the service.
+  const started: { stop(): Promise<void> }[] = [];
   try {
     log.info({ dir: path.join(stateDir, 'pg') }, 'dev: starting embedded PostgreSQL');
     // Both out of reach of Ctrl-C: the service stops first and drains its runs, they stop last.
@@ -42,6 +48,8 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
     const redis = redisTargetOf(config) ? undefined : await startLocalRedis(log);
     if (redis) started.push(redis);
 
+    const demo = options.demoModel ? await startDemoModel() : undefined;
+    if (demo) started.push(demo);
     const state = readState(stateDir);
     const devConfig: Config = Object.freeze({
       ...config,
@@ -58,13 +66,16 @@ export async function runDev(environmentConfig: Config, log: Logger): Promise<nu
       secretsKey: config.secretsKey ?? parseSecretsKey(state.secretsKey ?? '') ?? undefined,
       // dev reaches test servers on this machine; saas-api does not unless told to.
       httpToolAllowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? true,
+      ...(demo
+        ? { llm: Object.freeze({ url: demo.url, apiKey: '', model: DEMO_MODEL }), llmModels: [] }
+        : {}),
     });
     const service = await startService(devConfig, log);
     state.tenantApiKey = await ensureTenantKey(databaseUrl, log, state.tenantApiKey);
     writeFileSync(path.join(stateDir, 'dev.json'), JSON.stringify(state, null, 2) + '\n', {
       mode: 0o600,
     });
-    printBanner(service.url, devConfig, state, await describeModel(service));
+    printBanner(service.url, devConfig, state, await describeModel(service, demo !== undefined));
     await waitForSignal();
     await service.stop();
     return 0;
@@ -134,18 +145,30 @@ async function ensureTenantKey(
   }
 }
 
-/** The banner's model line: which server, and whether it answered GET /models just now. */
-async function describeModel(service: RunningService): Promise<string> {
+/**
+ * The banner's model lines: which server, and whether it answered GET /models just now; when none
+ * answers, how to get one running.
+ */
+async function describeModel(service: RunningService, demo: boolean): Promise<string[]> {
+  if (demo) {
+    return [
+      `the built-in demo model (${DEMO_MODEL}): canned answers that say so; restart without --demo-model for a real one`,
+    ];
+  }
   const status = await service.model.check();
   const where = `${redactUrl(service.model.url)} (${service.model.model})`;
   if (!status.reachable) {
-    return `${where}: not answering GET /models (${status.error ?? 'no answer'}); runs fail with model_unreachable`;
+    return [
+      `${where}: not answering GET /models (${status.error ?? 'no answer'}); runs fail with model_unreachable`,
+      `                  Start one: \`ollama serve\` and \`ollama pull ${service.model.model}\` (https://ollama.com),`,
+      '                  or point LLM_API_URL/LLM_MODEL at another; or try: hermesx dev --demo-model',
+    ];
   }
   const listed = status.modelListed === false ? ', but it does not list that model' : '';
-  return `${where}: answered GET /models${listed}`;
+  return [`${where}: answered GET /models${listed}`];
 }
 
-function printBanner(url: string, config: Config, state: DevState, model: string): void {
+function printBanner(url: string, config: Config, state: DevState, model: string[]): void {
   const port = new URL(url).port;
   const lines = [
     '',
@@ -158,7 +181,8 @@ function printBanner(url: string, config: Config, state: DevState, model: string
       ? [`  API key:        ${config.defaultTenantApiKey}   (HERMES_API_KEY)`]
       : []),
     `  Redis:          ${redisOf(config)}`,
-    `  Model server:   ${model}`,
+    `  Model server:   ${model[0] ?? ''}`,
+    ...model.slice(1),
     `  Try: curl -s localhost:${port}/health/ready`,
     '  Ctrl-C stops everything.',
     '',

@@ -70,6 +70,11 @@ it("reads the guide's .env from its working directory", { timeout: 150_000 }, as
   expect(out).toContain(
     'Model server:   http://localhost:11434/v1 (qwen3:30b): not answering GET /models (connection refused); runs fail with model_unreachable',
   );
+  // …and says how to get one running, or how to try HermesX without one.
+  expect(out).toContain(
+    'Start one: `ollama serve` and `ollama pull qwen3:30b` (https://ollama.com)',
+  );
+  expect(out).toContain('or try: hermesx dev --demo-model');
   expect(out).toMatch(/msg="object store ready" object_store="disk .*\.hermesx\/objects"/);
   // The export lines paste into a shell as they are, and what they set works.
   const exports = out
