@@ -86,6 +86,8 @@ cron_run_tool_calls.request_bytes integer NOT NULL DEFAULT 0
 cron_run_tool_calls.response_bytes integer NOT NULL DEFAULT 0
 cron_run_tool_calls.created_at timestamp with time zone NOT NULL DEFAULT now()
 cron_run_tool_calls.side_effects boolean
+cron_run_tool_calls.call_position integer
+cron_run_tool_calls.result text
 idempotency_keys.tenant_id uuid NOT NULL
 idempotency_keys.scope text NOT NULL
 idempotency_keys.key text NOT NULL
@@ -218,13 +220,15 @@ cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id
 cron_jobs cron_jobs_timeout_ms_check CHECK ((timeout_ms >= 1000))
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
 cron_run_tool_calls cron_run_tool_calls_arguments_check CHECK ((octet_length((arguments)::text) <= 16384))
+cron_run_tool_calls cron_run_tool_calls_call_position_check CHECK ((call_position >= 1))
 cron_run_tool_calls cron_run_tool_calls_duration_ms_check CHECK ((duration_ms >= 0))
 cron_run_tool_calls cron_run_tool_calls_error_check CHECK ((length(error) <= 1024))
 cron_run_tool_calls cron_run_tool_calls_pkey PRIMARY KEY (run_id, seq)
 cron_run_tool_calls cron_run_tool_calls_request_bytes_check CHECK ((request_bytes >= 0))
 cron_run_tool_calls cron_run_tool_calls_response_bytes_check CHECK ((response_bytes >= 0))
+cron_run_tool_calls cron_run_tool_calls_result_check CHECK ((octet_length(result) <= 65536))
 cron_run_tool_calls cron_run_tool_calls_seq_check CHECK ((seq >= 1))
-cron_run_tool_calls cron_run_tool_calls_status_check CHECK ((status = ANY (ARRAY['ok'::text, 'error'::text, 'refused'::text, 'limit'::text])))
+cron_run_tool_calls cron_run_tool_calls_status_check CHECK ((status = ANY (ARRAY['ok'::text, 'error'::text, 'refused'::text, 'limit'::text, 'started'::text, 'replayed'::text])))
 cron_run_tool_calls cron_run_tool_calls_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 cron_run_tool_calls cron_run_tool_calls_tool_check CHECK ((length(tool) <= 100))
 idempotency_keys idempotency_keys_pkey PRIMARY KEY (tenant_id, scope, key)

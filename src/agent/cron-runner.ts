@@ -7,8 +7,9 @@ import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
 import { AgentError, runAgent, truncateText } from './loop.js';
+import { deriveIdempotencyKey } from './idempotency-key.js';
 import {
-  insertToolCall,
+  createRunJournal,
   selectJobAgentSettings,
   selectPreviousResult,
   type JobAgentSettings,
@@ -127,6 +128,7 @@ async function prepareRun(
     listedSkills: listed,
     jobs: { pool, now },
     job: { id: jobId, timezone: request.timezone, scheduledAt: request.scheduledAt },
+    idempotencyKey: (position) => deriveIdempotencyKey(jobId, request.scheduledAt, position),
   });
   const messages: { role: 'system'; content: string }[] = [];
   if (deps.skills && listed.length > 0) {
@@ -143,20 +145,19 @@ async function prepareRun(
       ),
     });
   }
-  const record = async (call: ToolCallRecord) => {
-    // The scheduler names the run it claimed; a runner called without one has nothing to audit under.
-    if (!request.runId) {
-      deps.log?.warn(
-        { job_id: jobId, tool: call.tool },
-        'tool call of an unnamed run: not audited',
-      );
-      return;
-    }
-    await insertToolCall(pool, tenantId, request.runId, call);
-  };
+  // The scheduler names the run it claimed; a runner called without one has nothing to audit under.
+  const journal = request.runId
+    ? createRunJournal(pool, tenantId, request.runId)
+    : {
+        record: async (call: ToolCallRecord) =>
+          deps.log?.warn(
+            { job_id: jobId, tool: call.tool },
+            'tool call of an unnamed run: not audited',
+          ),
+      };
   return {
     messages,
-    tools: auditTools(tools, { redactor, record, metrics: deps.toolMetrics }),
+    tools: auditTools(tools, { redactor, ...journal, metrics: deps.toolMetrics }),
     redactor,
   };
 }

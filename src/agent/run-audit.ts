@@ -1,9 +1,9 @@
 // A scheduled run's side of the database: the job's agent settings, the previous result, and
-// the audit rows of its tool calls (cron_run_tool_calls, migration 224; side_effects, 325).
+// the audit rows of its tool calls (cron_run_tool_calls, migration 224; side_effects, 325;
+// call_position, result and the statuses `started` and `replayed`, 330).
 // Every statement runs in withTenant, so row-level security scopes it to the job's tenant.
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
-import type { ToolOutcome } from './tool-metrics.js';
-import type { ToolCallRecord } from './tools/audit.js';
+import type { BegunCall, RecordedResult, ToolCallRecord, ToolCallStatus } from './tools/audit.js';
 
 type Query = Pick<PoolClient, 'query'>;
 
@@ -44,6 +44,87 @@ export async function selectPreviousResult(
   return row && row.result !== null ? { result: row.result, scheduledAt: row.scheduled_at } : null;
 }
 
+/** The audit of one attempt of a run: auditTools' `begin` and `record`. */
+export interface RunToolJournal {
+  begin(call: BegunCall): Promise<RecordedResult | null>;
+  record(record: ToolCallRecord): Promise<void>;
+}
+
+/**
+ * A call with side effects is looked up, then written `started` before it is made; its outcome
+ * later completes that row. Any other call is written once, as it ends.
+ */
+export function createRunJournal(pool: Pool, tenantId: string, runId: string): RunToolJournal {
+  /** The seq of this attempt's `started` rows, by position. */
+  const started = new Map<number, number>();
+  return {
+    begin: async (call) => {
+      const { recorded, seq } = await withTenant(pool, tenantId, async (client) => {
+        const found = await selectRecordedResult(client, runId, call);
+        if (found) return { recorded: found, seq: null };
+        const { rows } = await client.query<{ seq: number }>(
+          `INSERT INTO cron_run_tool_calls (run_id, seq, tenant_id, tool, arguments, status,
+             duration_ms, side_effects, call_position)
+           VALUES ($1, (SELECT coalesce(max(c.seq), 0) + 1 FROM cron_run_tool_calls c
+                         WHERE c.run_id = $1),
+             $2, $3, $4, 'started', 0, true, $5)
+           RETURNING seq`,
+          [runId, tenantId, call.tool, JSON.stringify(call.arguments), call.seq],
+        );
+        return { recorded: null, seq: rows[0]!.seq };
+      });
+      if (seq !== null) started.set(call.seq, seq);
+      return recorded;
+    },
+    record: async (record) => {
+      const seq = started.get(record.seq);
+      if (seq === undefined) return insertToolCall(pool, tenantId, runId, record);
+      started.delete(record.seq);
+      await withTenant(pool, tenantId, (client) =>
+        client.query(
+          `UPDATE cron_run_tool_calls
+              SET status = $3, error = $4, http_status = $5, duration_ms = $6,
+                  request_bytes = $7, response_bytes = $8, side_effects = $9, result = $10
+            WHERE run_id = $1 AND seq = $2`,
+          [
+            runId,
+            seq,
+            record.status,
+            record.error,
+            record.httpStatus,
+            record.durationMs,
+            record.requestBytes,
+            record.responseBytes,
+            record.sideEffects,
+            record.result,
+          ],
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * The result of the identical call that completed in an earlier attempt: same position, tool and
+ * stored arguments (after redaction: what is compared is what is stored), an outcome recorded
+ * with a result. Rows of this attempt cannot match: its positions only grow.
+ */
+async function selectRecordedResult(
+  client: Query,
+  runId: string,
+  call: BegunCall,
+): Promise<RecordedResult | null> {
+  const { rows } = await client.query<{ result: string; http_status: number | null }>(
+    `SELECT result, http_status FROM cron_run_tool_calls
+      WHERE run_id = $1 AND call_position = $2 AND tool = $3 AND arguments = $4::jsonb
+        AND status IN ('ok', 'error') AND result IS NOT NULL
+      ORDER BY seq DESC LIMIT 1`,
+    [runId, call.seq, call.tool, JSON.stringify(call.arguments)],
+  );
+  const row = rows[0];
+  return row ? { result: row.result, httpStatus: row.http_status } : null;
+}
+
 /**
  * Writes one call. A later attempt of the run (a retry) numbers its calls after the earlier
  * attempts', which stay: the run's calls read in order across its attempts.
@@ -57,10 +138,11 @@ export async function insertToolCall(
   await withTenant(pool, tenantId, (client) =>
     client.query(
       `INSERT INTO cron_run_tool_calls (run_id, seq, tenant_id, tool, arguments, status, error,
-         http_status, duration_ms, request_bytes, response_bytes, side_effects)
+         http_status, duration_ms, request_bytes, response_bytes, side_effects, call_position,
+         result)
        VALUES ($1, greatest($2, (SELECT coalesce(max(c.seq), 0) + 1 FROM cron_run_tool_calls c
                                   WHERE c.run_id = $1)),
-         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $2, $13)`,
       [
         runId,
         record.seq,
@@ -74,6 +156,7 @@ export async function insertToolCall(
         record.requestBytes,
         record.responseBytes,
         record.sideEffects,
+        record.result,
       ],
     ),
   );
@@ -83,7 +166,7 @@ export interface ToolCallView {
   seq: number;
   tool: string;
   arguments: unknown;
-  status: ToolOutcome;
+  status: ToolCallStatus;
   error: string | null;
   http_status: number | null;
   duration_ms: number;

@@ -10,6 +10,11 @@ export interface ToolContext {
   changes?: string[];
   /** Set for an audited call: what the tool wants kept beside its result (status, bytes). */
   report?: (detail: ToolCallDetail) => void;
+  /**
+   * Set for an audited call: its position among the tool calls of this attempt of the run (or
+   * this chat turn), from 1; the run's idempotency keys are derived from it (tools/index.ts).
+   */
+  position?: number;
 }
 
 /** What a tool reports about one call, for the run's audit and the metrics. */

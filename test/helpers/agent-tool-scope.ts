@@ -1,6 +1,7 @@
 // A tool scope in which every tool of the registry is offered: skills listed, an allow-list, a
 // sender. Nothing in it is called by making the tools, so tests that never run a call can give
 // it a pool that never connects.
+import { deriveIdempotencyKey } from '../../src/agent/idempotency-key.js';
 import type { Pool } from '../../src/db/pool.js';
 import type { ToolPlace, ToolScope } from '../../src/agent/tools/index.js';
 import type { HttpSender } from '../../src/agent/tools/http-request.js';
@@ -49,5 +50,11 @@ export function createFullToolScope(
   };
   return place === 'chat'
     ? { ...common, place, jobs: { pool, now, schedulerRunning: () => false } }
-    : { ...common, place, jobs: { pool, now }, job: { ...job, scheduledAt: SCOPE_OCCURRENCE } };
+    : {
+        ...common,
+        place,
+        jobs: { pool, now },
+        job: { ...job, scheduledAt: SCOPE_OCCURRENCE },
+        idempotencyKey: (position) => deriveIdempotencyKey(job.id, SCOPE_OCCURRENCE, position),
+      };
 }

@@ -58,6 +58,8 @@ export interface HttpToolScope {
   allowedHosts: readonly string[];
   redactor: Redactor;
   used: { calls: number; responseBytes: number };
+  /** In a run: the Idempotency-Key of the call at a position (RunToolScope.idempotencyKey). */
+  idempotencyKey?: ((position: number) => string) | undefined;
 }
 
 const SHOWN_HEADERS = [
@@ -193,6 +195,16 @@ async function sendRequest(
       return failure('invalid_header', `header ${name} may not be set`);
     }
     headers[name] = value;
+  }
+  // A request with side effects names its call, so a receiver that honours the header applies
+  // it once however many attempts of the occurrence send it; the model's own key is kept.
+  if (
+    scope.idempotencyKey &&
+    context.position !== undefined &&
+    hasHttpSideEffects(args) &&
+    !Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')
+  ) {
+    headers['Idempotency-Key'] = scope.idempotencyKey(context.position);
   }
   const names = listSecretReferences(args.url + '\n' + Object.values(headers).join('\n'));
   let url = args.url;

@@ -45,6 +45,13 @@ export interface RunToolScope extends CommonToolScope {
   jobs: CommandDeps;
   /** The job this run is an occurrence of, and the occurrence's nominal time. */
   job: { id: string; timezone: string; scheduledAt: Date };
+  /**
+   * The Idempotency-Key of the call at this position of the attempt (ToolContext.position): the
+   * same in every attempt of the occurrence (src/agent/idempotency-key.ts). http_request sends
+   * it with every request with side effects; other tools may put it where their protocol
+   * carries one (an MCP request's `_meta`).
+   */
+  idempotencyKey(position: number): string;
 }
 
 export type ToolScope = ChatToolScope | RunToolScope;
@@ -103,6 +110,8 @@ export const AGENT_TOOLS: readonly ToolEntry[] = [
               allowedHosts: scope.httpAllowedHosts,
               redactor: scope.redactor,
               used: { calls: 0, responseBytes: 0 },
+              // A chat turn is no occurrence and is not retried by the server: no key.
+              idempotencyKey: scope.place === 'run' ? scope.idempotencyKey : undefined,
             },
           )
         : null,

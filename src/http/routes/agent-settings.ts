@@ -57,7 +57,11 @@ const ToolCall = z
     seq: z.number().int(),
     tool: z.string(),
     arguments: z.unknown().describe('as the model gave them, secret values redacted'),
-    status: z.enum(['ok', 'error', 'refused', 'limit']),
+    status: z
+      .enum(['ok', 'error', 'refused', 'limit', 'started', 'replayed'])
+      .describe(
+        '`started`: a call with side effects whose outcome was never recorded; `replayed`: answered from the identical call of an earlier attempt, not made again',
+      ),
     error: z.string().nullable(),
     http_status: z.number().int().nullable(),
     duration_ms: z.number().int(),
