@@ -1228,8 +1228,11 @@ export interface components {
       tool: string;
       /** @description as the model gave them, secret values redacted */
       arguments: unknown;
-      /** @enum {string} */
-      status: 'ok' | 'error' | 'refused' | 'limit';
+      /**
+       * @description `started`: a call with side effects whose outcome was never recorded; `replayed`: answered from the identical call of an earlier attempt, not made again
+       * @enum {string}
+       */
+      status: 'ok' | 'error' | 'refused' | 'limit' | 'started' | 'replayed';
       error: string | null;
       http_status: number | null;
       duration_ms: number;
