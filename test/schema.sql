@@ -443,8 +443,8 @@ cron_job_runs_in_flight_cleared() SECURITY DEFINER execute:
 cron_job_runs_in_flight_removed() SECURITY DEFINER execute:
 cron_job_runs_retry_attempt() INVOKER execute:
 cron_jobs_apply_run_limits() INVOKER execute:
-cron_jobs_notify() INVOKER execute:  +PUBLIC
-cron_jobs_notify_rows() INVOKER execute:  +PUBLIC
+cron_jobs_notify() INVOKER execute:
+cron_jobs_notify_rows() INVOKER execute:
 cron_jobs_touch() INVOKER execute:
 cron_jobs_track_controls() INVOKER execute:
 cron_jobs_track_definition() INVOKER execute:
@@ -473,7 +473,7 @@ scheduler_take_queued(p_pod_id text, p_limit integer) SECURITY DEFINER execute: 
 storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 storage_tenant_ids(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 tenants_bump_run_context() SECURITY DEFINER execute:
-tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
+tenants_notify_jobs() SECURITY DEFINER execute:
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app

@@ -172,13 +172,12 @@ describe('trigger-function files', () => {
     );
   });
 
-  it('are the trigger functions in force, but those that notify hermesx_cron_jobs', async () => {
+  it('are the trigger functions in force', async () => {
     const url = await createTestDatabase();
     const inForce = await withOwner(url, async (client) => {
       const { rows } = await client.query<{ name: string }>(
         `SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
           WHERE n.nspname = 'public' AND p.prorettype = 'trigger'::regtype
-            AND p.prosrc NOT LIKE '%hermesx_cron_jobs%'
           ORDER BY 1`,
       );
       return rows.map((row) => `functions/${row.name}.sql`);
