@@ -118,6 +118,8 @@ export interface RunListItem extends Run {
 
 export interface Secret {
   name: string;
+  /** The only hosts it may be sent to; absent: any host on the allow-list. */
+  allowed_hosts?: string[];
   created_at: string;
   updated_at: string;
 }
