@@ -234,6 +234,11 @@ describe('a secret bound to a host', () => {
     );
     expect(audit.rows.map((row) => row.status)).toEqual(['refused', 'ok']);
     expect(JSON.stringify(audit.rows)).not.toContain(TOKEN_A);
+    const bad = await api('PUT', '/v1/secrets/BAD_HOSTS', {
+      value: 'long-enough-value',
+      allowed_hosts: ['*'],
+    });
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_allowed_hosts' } } });
     const listed = await api('GET', '/v1/secrets');
     expect(listed.body.data).toEqual([
       { name: 'PASSWORD', created_at: expect.any(String), updated_at: expect.any(String) },
