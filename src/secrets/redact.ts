@@ -71,7 +71,7 @@ export function createRedactor(secrets: readonly NamedSecret[]): Redactor {
   let stickyUnits: RegExp[][] | undefined;
   const text = (input: string): string => {
     let out = input;
-    for (const { marker, any } of passes) out = out.replace(any, marker);
+    for (const { marker, any } of passes) out = out.replace(any, () => marker);
     return out;
   };
   const cutText = (input: string): string => {
