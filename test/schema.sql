@@ -113,6 +113,7 @@ tenant_secrets.name text NOT NULL
 tenant_secrets.sealed_value bytea NOT NULL
 tenant_secrets.created_at timestamp with time zone NOT NULL DEFAULT now()
 tenant_secrets.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_secrets.allowed_hosts text[] NOT NULL DEFAULT '{}'::text[]
 tenant_skills.tenant_id uuid NOT NULL
 tenant_skills.name text NOT NULL
 tenant_skills.description text NOT NULL
@@ -241,6 +242,7 @@ schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
 tenant_agent_settings tenant_agent_settings_pkey PRIMARY KEY (tenant_id)
 tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_secrets tenant_secrets_allowed_hosts_check CHECK ((cardinality(allowed_hosts) <= 20))
 tenant_secrets tenant_secrets_name_check CHECK ((name ~ '^[A-Za-z_][A-Za-z0-9_]{0,63}$'::text))
 tenant_secrets tenant_secrets_pkey PRIMARY KEY (tenant_id, name)
 tenant_secrets tenant_secrets_sealed_value_check CHECK (((length(sealed_value) >= 29) AND (length(sealed_value) <= 8192)))

@@ -133,11 +133,11 @@ async function prepareRun(
   const messages: { role: 'system'; content: string }[] = [];
   if (deps.skills && listed.length > 0) {
     messages.push({ role: 'system', content: redactor.text(describeSkills(listed)) });
-    const preloaded = await preloadSkills(deps.skills, tenantId, job.skills);
+    const preloaded = await preloadSkills(deps.skills, tenantId, job.skills, redactor);
     if (preloaded) messages.push({ role: 'system', content: redactor.text(preloaded) });
   }
   if (job.previous) {
-    const text = truncateText(job.previous.result, PREVIOUS_RESULT_BYTES);
+    const text = truncateText(redactor.text(job.previous.result), PREVIOUS_RESULT_BYTES);
     messages.push({
       role: 'system',
       content: redactor.text(
@@ -199,6 +199,7 @@ async function preloadSkills(
   skills: SkillLibrary,
   tenantId: string,
   names: readonly string[],
+  redactor: Redactor,
 ): Promise<string | null> {
   if (names.length === 0) return null;
   const parts: string[] = [];
@@ -208,7 +209,7 @@ async function preloadSkills(
     const text = found
       ? `## Skill ${name}\n${found.content}`
       : `## Skill ${name}\n(no such skill: it was deleted or renamed)`;
-    const cut = truncateText(text, Math.max(0, room));
+    const cut = truncateText(redactor.text(text), Math.max(0, room));
     room -= Buffer.byteLength(cut);
     parts.push(cut);
     if (room <= 0) break;

@@ -1,29 +1,33 @@
-// The SQL of tenant_secrets (migration 220): one function per statement, inside withTenant, so
+// The SQL of tenant_secrets (migrations 220, 331): one function per statement, inside withTenant, so
 // row-level security scopes every statement to the caller's tenant.
 import type { PoolClient } from '../db/pool.js';
 
 export interface SecretRow {
   name: string;
+  allowed_hosts: string[];
   created_at: Date;
   updated_at: Date;
 }
 
 type Query = Pick<PoolClient, 'query'>;
 
-/** Inserts or replaces a sealed value; `created` tells which. */
+/** Inserts or replaces a sealed value and its hosts; `created` tells which. */
 export async function upsertSecret(
   client: Query,
   tenantId: string,
   name: string,
   sealed: Buffer,
+  allowedHosts: readonly string[],
 ): Promise<SecretRow & { created: boolean }> {
   const { rows } = await client.query<SecretRow & { created: boolean }>(
-    `INSERT INTO tenant_secrets (tenant_id, name, sealed_value)
-     VALUES ($1, $2, $3)
+    `INSERT INTO tenant_secrets (tenant_id, name, sealed_value, allowed_hosts)
+     VALUES ($1, $2, $3, $4::text[])
      ON CONFLICT (tenant_id, name)
-       DO UPDATE SET sealed_value = EXCLUDED.sealed_value, updated_at = now()
-     RETURNING name, created_at, updated_at, (xmax = 0) AS created`,
-    [tenantId, name, sealed],
+       DO UPDATE SET sealed_value = EXCLUDED.sealed_value,
+                     allowed_hosts = EXCLUDED.allowed_hosts,
+                     updated_at = now()
+     RETURNING name, allowed_hosts, created_at, updated_at, (xmax = 0) AS created`,
+    [tenantId, name, sealed, allowedHosts],
   );
   return rows[0] as SecretRow & { created: boolean };
 }
@@ -42,7 +46,7 @@ export async function secretExists(client: Query, name: string): Promise<boolean
 
 export async function listSecretRows(client: Query): Promise<SecretRow[]> {
   const { rows } = await client.query<SecretRow>(
-    'SELECT name, created_at, updated_at FROM tenant_secrets ORDER BY name',
+    'SELECT name, allowed_hosts, created_at, updated_at FROM tenant_secrets ORDER BY name',
   );
   return rows;
 }
@@ -52,15 +56,21 @@ export async function deleteSecretRow(client: Query, name: string): Promise<bool
   return (rowCount ?? 0) > 0;
 }
 
-/** The sealed values of the names given, or of all the tenant's secrets without names. */
+export interface SealedSecretRow {
+  name: string;
+  sealed_value: Buffer;
+  allowed_hosts: string[];
+}
+
+/** The sealed values (and hosts) of the names given, or of all the tenant's secrets. */
 export async function selectSealedSecrets(
   client: Query,
   names?: readonly string[],
-): Promise<{ name: string; sealed_value: Buffer }[]> {
-  const { rows } = await client.query<{ name: string; sealed_value: Buffer }>(
+): Promise<SealedSecretRow[]> {
+  const { rows } = await client.query<SealedSecretRow>(
     names
-      ? 'SELECT name, sealed_value FROM tenant_secrets WHERE name = ANY($1::text[])'
-      : 'SELECT name, sealed_value FROM tenant_secrets',
+      ? 'SELECT name, sealed_value, allowed_hosts FROM tenant_secrets WHERE name = ANY($1::text[])'
+      : 'SELECT name, sealed_value, allowed_hosts FROM tenant_secrets',
     names ? [names] : [],
   );
   return rows;

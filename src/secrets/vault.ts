@@ -3,16 +3,25 @@
 //
 //   const vault = createSecretsVault(pool, key | undefined)
 //   vault.enabled                                  false without HERMES_SECRETS_KEY
-//   vault.put(tenantId, name, value) → {secret, created}     (SecretsError: quota, bad name/value)
-//   vault.list(tenantId) → SecretView[]            names and dates only, never values
+//   vault.put(tenantId, name, value, allowedHosts?) → {secret, created}
+//                                                  (SecretsError: quota, bad name/value/hosts)
+//   vault.list(tenantId) → SecretView[]            names, hosts and dates only, never values
 //   vault.remove(tenantId, name) → boolean
-//   vault.resolve(tenantId, names) → Map<name, value>        (SecretReferenceError for a missing one)
+//   vault.resolve(tenantId, names, hostname) → Map<name, value>
+//                     (SecretReferenceError for a missing one, SecretHostError for one bound to
+//                      other hosts: checked here, so no caller can fetch a value for the wrong host)
 //   vault.redactor(tenantId) → Redactor            hides every value the tenant has
 //   vault.redactorIn(client, tenantId) → Redactor  the same inside the caller's withTenant
 // Without a key every method but redactor() throws SecretsError `secrets_disabled`; redactor()
 // then returns NO_SECRETS (no value can be read, so none can leak).
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { openSecret, sealSecret } from './cipher.js';
+import {
+  isHostAllowedForSecret,
+  normalizeSecretHosts,
+  SecretHostError,
+  SecretHostsError,
+} from './hosts.js';
 import { createRedactor, NO_SECRETS, type Redactor } from './redact.js';
 import { SECRET_NAME_PATTERN, SecretReferenceError } from './references.js';
 import {
@@ -21,6 +30,7 @@ import {
   listSecretRows,
   selectSealedSecrets,
   upsertSecret,
+  type SecretRow,
 } from './store.js';
 
 export const MAX_SECRETS_PER_TENANT = 100;
@@ -29,7 +39,11 @@ export const MIN_SECRET_VALUE_CHARS = 8;
 export const MAX_SECRET_VALUE_BYTES = 4096;
 
 export type SecretsErrorCode =
-  'secrets_disabled' | 'invalid_secret_name' | 'invalid_secret_value' | 'secret_quota_exceeded';
+  | 'secrets_disabled'
+  | 'invalid_secret_name'
+  | 'invalid_secret_value'
+  | 'invalid_allowed_hosts'
+  | 'secret_quota_exceeded';
 
 export class SecretsError extends Error {
   override name = 'SecretsError';
@@ -47,6 +61,8 @@ export const SECRETS_DISABLED_MESSAGE =
 
 export interface SecretView {
   name: string;
+  /** Present only when the secret is bound to hosts. */
+  allowed_hosts?: string[];
   created_at: string;
   updated_at: string;
 }
@@ -57,10 +73,16 @@ export interface SecretsVault {
     tenantId: string,
     name: string,
     value: string,
+    allowedHosts?: readonly string[],
   ): Promise<{ secret: SecretView; created: boolean }>;
   list(tenantId: string): Promise<SecretView[]>;
   remove(tenantId: string, name: string): Promise<boolean>;
-  resolve(tenantId: string, names: readonly string[]): Promise<Map<string, string>>;
+  /** The values of `names` for a request to `hostname`. */
+  resolve(
+    tenantId: string,
+    names: readonly string[],
+    hostname: string,
+  ): Promise<Map<string, string>>;
   redactor(tenantId: string): Promise<Redactor>;
   /** redactor() on a connection already in the tenant's transaction (withTenant). */
   redactorIn(client: Pick<PoolClient, 'query'>, tenantId: string): Promise<Redactor>;
@@ -78,15 +100,16 @@ export function createSecretsVault(pool: Pool, key: Buffer | undefined): Secrets
     }));
   return {
     enabled: key !== undefined,
-    async put(tenantId, name, value) {
+    async put(tenantId, name, value, allowedHosts = []) {
       const sealingKey = requireKey();
       checkName(name);
       checkValue(value);
+      const hosts = checkHosts(allowedHosts);
       const sealed = sealSecret(sealingKey, { tenantId, name }, value);
       return withTenant(pool, tenantId, async (client) => {
         // Serialises writers of one tenant, so two concurrent puts cannot both pass the quota.
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`secrets:${tenantId}`]);
-        const row = await upsertSecret(client, tenantId, name, sealed);
+        const row = await upsertSecret(client, tenantId, name, sealed, hosts);
         if (row.created && (await countSecrets(client)) > MAX_SECRETS_PER_TENANT) {
           throw new SecretsError(
             'secret_quota_exceeded',
@@ -106,10 +129,13 @@ export function createSecretsVault(pool: Pool, key: Buffer | undefined): Secrets
       requireKey();
       return withTenant(pool, tenantId, (client) => deleteSecretRow(client, name));
     },
-    async resolve(tenantId, names) {
+    async resolve(tenantId, names, hostname) {
       requireKey();
       if (names.length === 0) return new Map();
       const rows = await withTenant(pool, tenantId, (client) => selectSealedSecrets(client, names));
+      // Before any value is opened: a bound secret goes to its own hosts only.
+      const misplaced = rows.find((row) => !isHostAllowedForSecret(row.allowed_hosts, hostname));
+      if (misplaced) throw new SecretHostError(misplaced.name, hostname);
       const values = new Map(open(tenantId, rows).map((secret) => [secret.name, secret.value]));
       const missing = names.find((name) => !values.has(name));
       if (missing !== undefined) throw new SecretReferenceError(missing);
@@ -172,9 +198,21 @@ function findHeaderUnfit(value: string): string | undefined {
   return `the control character ${code}`;
 }
 
-function viewOf(row: { name: string; created_at: Date; updated_at: Date }): SecretView {
+function checkHosts(entries: readonly string[]): string[] {
+  try {
+    return normalizeSecretHosts(entries);
+  } catch (err) {
+    if (err instanceof SecretHostsError) {
+      throw new SecretsError('invalid_allowed_hosts', err.message, 400);
+    }
+    throw err;
+  }
+}
+
+function viewOf(row: SecretRow): SecretView {
   return {
     name: row.name,
+    ...(row.allowed_hosts.length > 0 ? { allowed_hosts: row.allowed_hosts } : {}),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

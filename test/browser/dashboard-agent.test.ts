@@ -62,6 +62,14 @@ describe('dashboard pages for skills, secrets and the allow-list', () => {
     await page.getByRole('status').filter({ hasText: 'Saved SLACK_TOKEN' }).waitFor();
     await page.getByRole('cell', { name: 'SLACK_TOKEN' }).waitFor();
     expect(await page.content()).not.toContain(SECRET_VALUE);
+    // Bound to hosts: Edit keeps the name and hosts; the value is typed again.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByLabel('Name').inputValue()).toBe('SLACK_TOKEN');
+    await page.getByLabel('Value').fill(SECRET_VALUE);
+    await page.getByLabel('Allowed hosts').fill('hooks.slack.com, *.Example.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: '*.example.com, hooks.slack.com' }).waitFor();
+    expect(await page.content()).not.toContain(SECRET_VALUE);
     await service.driver.scanBoth(page, 'secrets');
     await page.close();
   });

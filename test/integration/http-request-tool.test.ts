@@ -21,6 +21,10 @@ import { createAppPool, createTestDatabase } from '../helpers/database.js';
 
 const TENANT = '00000000-0000-0000-0000-000000000001';
 const TOKEN = 'tok_probe_5e1f0a77c2';
+/** 21 characters, one of them changed by every URL serialisation (`'`). */
+const PASSWORD = "p@ss'w0rd!-0123456789";
+const PADDED_BYTES = 40_000;
+const READ_LIMIT_BYTES = 10_000;
 
 let pool: Pool;
 let vault: SecretsVault;
@@ -49,6 +53,8 @@ beforeAll(async () => {
   pool = createAppPool(await createTestDatabase());
   vault = createSecretsVault(pool, randomBytes(32));
   await vault.put(TENANT, 'TOKEN', TOKEN);
+  await vault.put(TENANT, 'PASSWORD', PASSWORD);
+  await vault.put(TENANT, 'TOKEN_A', 'token-for-api-a-only', ['api.test']);
   server = http.createServer((req, res) => {
     hits.push({
       url: req.url ?? '',
@@ -64,6 +70,19 @@ beforeAll(async () => {
     };
     const target = location[req.url ?? ''];
     if (target) return void res.writeHead(302, { location: target }).end();
+    if (req.url === '/padded') {
+      // The 32 KB shown to the model ends 20 characters into the echoed secret.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const marker = ` …[truncated from ${PADDED_BYTES} bytes]`;
+      const padding = 'p'.repeat(HTTP_TOOL_LIMITS.bodyShownBytes - Buffer.byteLength(marker) - 20);
+      return void res.end(`${padding}${PASSWORD}`.padEnd(PADDED_BYTES, 'q'));
+    }
+    if (req.url === '/read-limit') {
+      // The tool reads READ_LIMIT_BYTES of it (the run's room): the read stops inside the secret.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const body = `${'r'.repeat(READ_LIMIT_BYTES - 17)}${PASSWORD}`;
+      return void res.end(body.padEnd(READ_LIMIT_BYTES + 1024, 's'));
+    }
     if (req.url === '/large') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       return void res.end('y'.repeat(200 * 1024));
@@ -83,7 +102,11 @@ afterAll(async () => {
 function tool(hosts: string[]) {
   const scope = {
     allowedHosts: normalizeAllowList(hosts),
-    redactor: createRedactor([{ name: 'TOKEN', value: TOKEN }]),
+    redactor: createRedactor([
+      { name: 'TOKEN', value: TOKEN },
+      { name: 'PASSWORD', value: PASSWORD },
+      { name: 'TOKEN_A', value: 'token-for-api-a-only' },
+    ]),
     used: { calls: 0, responseBytes: 0 },
   };
   const created = createHttpRequestTool({ send, vault, allowPrivateNetworks: false }, scope);
@@ -245,5 +268,73 @@ describe('http_request with private networks not allowed', () => {
     await expect(call({ method: 'GET', url: `http://api.test:${port}/` })).rejects.toThrow(
       'response bytes',
     );
+  });
+
+  it('shows the URL as the model wrote it, and no encoding of a secret sent in the query', async () => {
+    const { call } = tool(LISTED);
+    const written = `http://api.test:${port}/search?q={{secrets.PASSWORD}}&u=a`;
+    const { text, result } = await call({ method: 'GET', url: written });
+    expect(result).toMatchObject({ ok: true, status: 200, url: written });
+    // The receiver got the value, percent-encoded by the URL serialisation.
+    expect(hits.at(-1)?.url).toBe(`/search?q=${PASSWORD.replace("'", '%27')}&u=a`);
+    // The echo of the path came back redacted, in every form.
+    expect(JSON.parse(result.body as string)).toMatchObject({
+      path: '/search?q=[REDACTED:PASSWORD]&u=a',
+    });
+    for (const form of [
+      PASSWORD,
+      encodeURIComponent(PASSWORD),
+      PASSWORD.replace("'", '%27'),
+      'p@ss',
+    ]) {
+      expect(text).not.toContain(form);
+    }
+  });
+
+  it('redacts before the 32 KB cut, so no part of a secret is shown', async () => {
+    const { call } = tool(LISTED);
+    const { text, result } = await call({ method: 'GET', url: `http://api.test:${port}/padded` });
+    expect(result.ok).toBe(true);
+    expect(result.body).toContain('truncated from');
+    expect(text).not.toContain(PASSWORD.slice(0, 4));
+  });
+
+  it('hides what the read limit left of a secret at the end of the body', async () => {
+    const { call, scope } = tool(LISTED);
+    scope.used.responseBytes = HTTP_TOOL_LIMITS.runResponseBytes - READ_LIMIT_BYTES;
+    const { text, result } = await call({
+      method: 'GET',
+      url: `http://api.test:${port}/read-limit`,
+    });
+    expect(result.ok).toBe(true);
+    expect(result.body).toMatch(/^r+\[REDACTED:PASSWORD\] …\[response cut at 10000 bytes\]$/);
+    expect(text).not.toContain(PASSWORD.slice(0, 4));
+  });
+
+  it('sends a secret bound to a host there, and refuses it to another listed host', async () => {
+    const { call } = tool(LISTED);
+    const before = hits.length;
+    const refused = await call({
+      method: 'GET',
+      url: `http://other.api.test:${port}/bound`,
+      headers: { 'X-Api-Key': '{{secrets.TOKEN_A}}' },
+    });
+    expect(refused.result).toEqual({
+      ok: false,
+      error: {
+        code: 'secret_host_not_allowed',
+        message: expect.stringContaining('TOKEN_A may not be sent to other.api.test'),
+      },
+    });
+    expect(refused.text).not.toContain('token-for-api-a-only');
+    expect(refused.detail?.status).toBe('refused');
+    expect(hits.length).toBe(before);
+    const sent = await call({
+      method: 'GET',
+      url: `http://API.test:${port}/bound`,
+      headers: { 'X-Api-Key': '{{secrets.TOKEN_A}}' },
+    });
+    expect(sent.result).toMatchObject({ ok: true, status: 200 });
+    expect(hits.at(-1)).toMatchObject({ url: '/bound', key: 'token-for-api-a-only' });
   });
 });

@@ -49,14 +49,18 @@ describe('the secrets vault', () => {
       owner.query<{ sealed_value: Buffer }>('SELECT sealed_value FROM tenant_secrets'),
     );
     expect(stored.rows[0]!.sealed_value.includes(Buffer.from('second-value-456'))).toBe(false);
-    expect((await vault.resolve(tenantA!, ['TOKEN'])).get('TOKEN')).toBe('second-value-456');
+    expect((await vault.resolve(tenantA!, ['TOKEN'], 'api.test')).get('TOKEN')).toBe(
+      'second-value-456',
+    );
     expect((await vault.redactor(tenantA!)).text('x second-value-456')).toBe('x [REDACTED:TOKEN]');
   });
 
   it('keeps tenants apart: B neither sees nor resolves nor deletes A’s secret', async () => {
     await vault.put(tenantA!, 'ONLY_A', 'a-secret-value');
     expect((await vault.list(tenantB!)).map((s) => s.name)).not.toContain('ONLY_A');
-    await expect(vault.resolve(tenantB!, ['ONLY_A'])).rejects.toThrow(SecretReferenceError);
+    await expect(vault.resolve(tenantB!, ['ONLY_A'], 'api.test')).rejects.toThrow(
+      SecretReferenceError,
+    );
     expect(await vault.remove(tenantB!, 'ONLY_A')).toBe(false);
     expect((await vault.redactor(tenantB!)).size).toBe(0);
     // Straight SQL as hermesx_app in B's transaction: RLS hides the row and refuses a write.
@@ -122,6 +126,8 @@ describe('the secrets vault', () => {
 
   it('a vault with another key cannot open what was written', async () => {
     const other = createSecretsVault(pool, randomBytes(32));
-    await expect(other.resolve(tenantA!, ['TOKEN'])).rejects.toThrow('cannot be decrypted');
+    await expect(other.resolve(tenantA!, ['TOKEN'], 'api.test')).rejects.toThrow(
+      'cannot be decrypted',
+    );
   });
 });

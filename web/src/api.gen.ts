@@ -459,7 +459,7 @@ export interface paths {
     get?: never;
     /**
      * Store a secret
-     * @description Creates or replaces a secret. The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header.
+     * @description Creates or replaces a secret (its value and its allowed_hosts). The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header. With allowed_hosts, http_request refuses to send it to any other host, before anything is sent.
      */
     put: operations['putSecret'];
     post?: never;
@@ -482,7 +482,7 @@ export interface paths {
     };
     /**
      * List secrets
-     * @description Names and dates only; values cannot be read back.
+     * @description Names, allowed hosts and dates; values cannot be read back.
      */
     get: operations['listSecrets'];
     put?: never;
@@ -1316,9 +1316,11 @@ export interface components {
       /** @description why it is unreachable: connection refused, timeout, HTTP 401, … */
       error: string | null;
     };
-    /** @description A stored secret: its name and dates, never its value */
+    /** @description A stored secret: its name, hosts and dates, never its value */
     Secret: {
       name: string;
+      /** @description the hosts the secret is bound to; absent when it is not bound (any host on the tenant allow-list) */
+      allowed_hosts?: string[];
       /**
        * Format: date-time
        * @description RFC 3339 timestamp (UTC)
@@ -1866,6 +1868,8 @@ export interface components {
     SecretPut: {
       /** @description the value (8 characters to 4 KB); never returned */
       value: string;
+      /** @description the only hosts the secret may be sent to: exact names (api.example.com) or *.example.com for subdomains; absent or empty: any host on the tenant allow-list (http_allowed_hosts) */
+      allowed_hosts?: string[];
     };
     SkillPut:
       | string

@@ -4,6 +4,7 @@
 // model has spoken and after the host was checked; whatever comes back is redacted before the
 // model, the audit or a log sees it.
 import { z } from 'zod';
+import { SecretHostError } from '../../secrets/hosts.js';
 import {
   listSecretReferences,
   SecretReferenceError,
@@ -211,9 +212,10 @@ async function sendRequest(
   if (names.length > 0) {
     let values: Map<string, string>;
     try {
-      values = await deps.vault.resolve(context.tenantId, names);
+      values = await deps.vault.resolve(context.tenantId, names, target.hostname);
     } catch (err) {
       if (err instanceof SecretReferenceError) return refuse('unknown_secret', err.message);
+      if (err instanceof SecretHostError) return refuse('secret_host_not_allowed', err.message);
       if (err instanceof Error && 'code' in err && err.code === 'secrets_disabled') {
         return refuse('secrets_disabled', err.message);
       }
@@ -266,12 +268,19 @@ async function sendRequest(
       const value = response.headers[name];
       if (value !== undefined) shownHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    const text = truncateText(response.body.toString('utf8'), HTTP_TOOL_LIMITS.bodyShownBytes);
+    // Redacted before the cut, so a cut cannot leave part of a secret; a body the read limit cut
+    // loses a secret's first characters at its end too.
+    const received = response.body.toString('utf8');
+    const text = truncateText(
+      response.truncated ? scope.redactor.cutText(received) : scope.redactor.text(received),
+      HTTP_TOOL_LIMITS.bodyShownBytes,
+    );
     return scope.redactor.text(
       JSON.stringify({
         ok: true,
         status: response.status,
-        url: response.url,
+        // The URL as the model wrote it ({{secrets.NAME}}), unless a redirect led elsewhere.
+        url: response.url === new URL(url).href ? args.url : response.url,
         headers: shownHeaders,
         body: response.truncated
           ? `${text} …[response cut at ${response.body.length} bytes]`

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_HOSTS_PER_SECRET } from '../../secrets/hosts.js';
 import { MAX_SECRET_VALUE_BYTES, SecretsError, type SecretsVault } from '../../secrets/vault.js';
 import { tenantOf } from '../auth.js';
 import { ApiError } from '../errors.js';
@@ -11,9 +12,26 @@ const tags = ['secrets'];
 const security = BEARER;
 const timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp (UTC)' });
 
+const AllowedHosts = z
+  .array(z.string().max(253))
+  .max(MAX_HOSTS_PER_SECRET)
+  .describe(
+    'the only hosts the secret may be sent to: exact names (api.example.com) or *.example.com for subdomains; absent or empty: any host on the tenant allow-list (http_allowed_hosts)',
+  );
+
 export const Secret = z
-  .object({ name: z.string(), created_at: timestamp, updated_at: timestamp })
-  .meta({ id: 'Secret', description: 'A stored secret: its name and dates, never its value' });
+  .object({
+    name: z.string(),
+    allowed_hosts: AllowedHosts.optional().describe(
+      'the hosts the secret is bound to; absent when it is not bound (any host on the tenant allow-list)',
+    ),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({
+    id: 'Secret',
+    description: 'A stored secret: its name, hosts and dates, never its value',
+  });
 const SecretList = z.object({ data: z.array(Secret) }).meta({ id: 'SecretList' });
 const SecretParams = z.object({
   name: z.string().max(64).describe('letters, digits and underscores, e.g. SLACK_TOKEN'),
@@ -24,12 +42,14 @@ const SecretBody = z
       .string()
       .max(MAX_SECRET_VALUE_BYTES)
       .describe('the value (8 characters to 4 KB); never returned'),
+    allowed_hosts: AllowedHosts.optional(),
   })
   .meta({ id: 'SecretPut' });
 
 /**
  * The tenant's secrets: write-only. A value goes in once and only ever leaves the process inside
- * an http_request the agent makes ({{secrets.NAME}}); the API shows names and dates.
+ * an http_request the agent makes ({{secrets.NAME}}), to its allowed_hosts when it has any; the
+ * API shows names, hosts and dates.
  */
 export function registerSecretRoutes(app: FastifyInstance, deps: { vault: SecretsVault }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,7 +65,7 @@ export function registerSecretRoutes(app: FastifyInstance, deps: { vault: Secret
         security,
         summary: 'Store a secret',
         description:
-          'Creates or replaces a secret. The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header.',
+          'Creates or replaces a secret (its value and its allowed_hosts). The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header. With allowed_hosts, http_request refuses to send it to any other host, before anything is sent.',
         operationId: 'putSecret',
         params: SecretParams,
         querystring: NoQuery,
@@ -59,7 +79,12 @@ export function registerSecretRoutes(app: FastifyInstance, deps: { vault: Secret
     },
     async (request, reply) => {
       const { secret, created } = await translate(() =>
-        vault.put(tenantOf(request), request.params.name, request.body.value),
+        vault.put(
+          tenantOf(request),
+          request.params.name,
+          request.body.value,
+          request.body.allowed_hosts ?? [],
+        ),
       );
       return reply.code(created ? 201 : 200).send(secret);
     },
@@ -73,7 +98,7 @@ export function registerSecretRoutes(app: FastifyInstance, deps: { vault: Secret
         tags,
         security,
         summary: 'List secrets',
-        description: 'Names and dates only; values cannot be read back.',
+        description: 'Names, allowed hosts and dates; values cannot be read back.',
         operationId: 'listSecrets',
         querystring: NoQuery,
         response: { 200: SecretList, ...errorResponses(...AUTHENTICATED, 503) },

@@ -3,11 +3,12 @@ import { api, messageOf, type Secret } from '../api';
 import { Alert, ConfirmButton, Field } from '../components/ui';
 import { browserZone, formatInZone } from '../format';
 
-/** Tenants: secrets are write-only; the page lists names and dates and never shows a value. */
+/** Tenants: secrets are write-only; the page lists names, hosts and dates, never a value. */
 export function SecretsPage() {
   const [secrets, setSecrets] = useState<Secret[] | null>(null);
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
+  const [hosts, setHosts] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -27,14 +28,25 @@ export function SecretsPage() {
     setFormError(null);
     setSaved(null);
     try {
-      await api('PUT', `/v1/secrets/${encodeURIComponent(name)}`, { value });
+      const allowed_hosts = hosts.split(/[\s,]+/).filter((host) => host !== '');
+      await api('PUT', `/v1/secrets/${encodeURIComponent(name)}`, { value, allowed_hosts });
       setSaved(name);
       setName('');
       setValue('');
+      setHosts('');
       await load();
     } catch (err) {
       setFormError(messageOf(err));
     }
+  };
+  // A PUT replaces value and hosts together: the form keeps the name and hosts, the value is
+  // typed again.
+  const edit = (secret: Secret) => {
+    setName(secret.name);
+    setHosts((secret.allowed_hosts ?? []).join(', '));
+    setValue('');
+    setSaved(null);
+    document.getElementById('secret-value')?.focus();
   };
   const remove = async (secret: Secret) => {
     try {
@@ -83,6 +95,20 @@ export function SecretsPage() {
             />
           </Field>
         </div>
+        <Field
+          id="secret-hosts"
+          label="Allowed hosts"
+          hint="Optional, separated by commas: the only hosts it may be sent to (api.example.com, *.example.com). Empty: any host on the allow-list."
+        >
+          <input
+            id="secret-hosts"
+            class="mono"
+            value={hosts}
+            autocomplete="off"
+            spellcheck={false}
+            onInput={(e) => setHosts(e.currentTarget.value)}
+          />
+        </Field>
         <button type="submit" class="primary">
           Save
         </button>
@@ -93,6 +119,7 @@ export function SecretsPage() {
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col">Allowed hosts</th>
               <th scope="col">Created</th>
               <th scope="col">Updated</th>
               <th scope="col">
@@ -106,15 +133,27 @@ export function SecretsPage() {
                 <td data-label="Name">
                   <code>{secret.name}</code>
                 </td>
+                <td data-label="Allowed hosts">
+                  {secret.allowed_hosts?.length ? (
+                    <code>{secret.allowed_hosts.join(', ')}</code>
+                  ) : (
+                    <span class="muted">any allowed host</span>
+                  )}
+                </td>
                 <td data-label="Created">{formatInZone(secret.created_at, browserZone)}</td>
                 <td data-label="Updated">{formatInZone(secret.updated_at, browserZone)}</td>
                 <td>
-                  <ConfirmButton
-                    label="Delete"
-                    danger
-                    question={`Delete the secret ${secret.name}? Jobs that use it get an error.`}
-                    onConfirm={() => remove(secret)}
-                  />
+                  <div class="actions">
+                    <button type="button" onClick={() => edit(secret)}>
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      danger
+                      question={`Delete the secret ${secret.name}? Jobs that use it get an error.`}
+                      onConfirm={() => remove(secret)}
+                    />
+                  </div>
                 </td>
               </tr>
             ))}
