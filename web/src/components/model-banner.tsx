@@ -47,8 +47,8 @@ export function ModelBanner() {
         <code>model_unreachable</code> until it answers again; your jobs need no change.
       </p>
       <p class="small">
-        The service’s operator runs it: the model server section of the docs (
-        <code>docs/operations.md</code>, “Model server”) says what to check. Its status:{' '}
+        The service’s operator runs it; what to check is in the model server section of the docs,{' '}
+        <code>docs/operations.md</code> (“Model server”). Its status:{' '}
         <a href="/health/model">/health/model</a>.
       </p>
     </div>
