@@ -16,6 +16,8 @@ export interface RunDetailRow extends RunRow {
     attempt_log?: { started_at: string; duration_ms: number | null; outcome: string | null }[];
   } | null;
   job_name: string;
+  /** The attempts the job's retry policy allows now (1 without one); null once the job is gone. */
+  max_attempts: number | null;
   previous_attempts: PreviousAttempt[];
 }
 
@@ -41,7 +43,9 @@ export async function selectRunDetail(
     `SELECT ${RUN_LIST_COLUMNS},
             result AS full_result, result_object_key, result_truncated, model_called_at, detail,
             previous_attempts,
-            (SELECT j.name FROM cron_jobs j WHERE j.id = cron_job_runs.cron_job_id) AS job_name
+            (SELECT j.name FROM cron_jobs j WHERE j.id = cron_job_runs.cron_job_id) AS job_name,
+            (SELECT coalesce(j.retry_max_attempts, 1) FROM cron_jobs j
+              WHERE j.id = cron_job_runs.cron_job_id AND j.deleted_at IS NULL) AS max_attempts
        FROM cron_job_runs
       WHERE id = $1`,
     [runId],

@@ -50,6 +50,21 @@ export const RunDetail = Run.extend({
     })
     .nullable()
     .describe('tokens over all model requests of the run, as the model server counted them'),
+  model_requests: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'requests the current attempt sent to the model server (throttled calls sent again and agent steps included): the number `attempts` holds, named apart from `attempt`, which counts executions of the occurrence',
+    ),
+  max_attempts: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe(
+      "the attempts the job's retry policy allows now (1 without one; a retry by hand may go past it); null once the job is deleted",
+    ),
   attempt_log: z
     .array(Attempt)
     .describe('each model request of the current attempt in order; grows while it retries'),
@@ -60,9 +75,29 @@ export const RunDetail = Run.extend({
     ),
   timings: z.object({
     scheduled_at: timestamp.describe('the nominal time of the occurrence'),
-    started_at: timestamp.describe('when a pod claimed it'),
-    model_called_at: timestamp.nullable().describe('when the first model request left'),
+    started_at: timestamp.describe(
+      'when a pod claimed the current attempt (while a retry waits in the queue: the previous one)',
+    ),
+    model_called_at: timestamp
+      .nullable()
+      .describe('when the first model request of the current attempt left'),
     finished_at: timestamp.nullable(),
+    first_started_at: timestamp.describe(
+      'when a pod claimed the first attempt (started_at when this is the first)',
+    ),
+    start_lag_ms: z
+      .number()
+      .int()
+      .describe(
+        'first_started_at minus scheduled_at: how late the occurrence started; waits for retries are not in it',
+      ),
+    retry_wait_ms: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt',
+      ),
   }),
   deliveries: z
     .array(WebhookDelivery)
@@ -83,6 +118,8 @@ export const RunDetail = Run.extend({
       error_kind: null,
       attempts: 2,
       attempt: 1,
+      model_requests: 2,
+      max_attempts: 3,
       duration_ms: 4518,
       pod_id: 'hermesx-7f9c-1',
       not_before: null,
@@ -107,6 +144,9 @@ export const RunDetail = Run.extend({
         started_at: '2026-03-02T08:00:00.012Z',
         model_called_at: '2026-03-02T08:00:00.018Z',
         finished_at: '2026-03-02T08:00:04.530Z',
+        first_started_at: '2026-03-02T08:00:00.012Z',
+        start_lag_ms: 12,
+        retry_wait_ms: 0,
       },
       deliveries: [],
     },

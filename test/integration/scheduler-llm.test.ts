@@ -146,7 +146,7 @@ describe('a scheduled run and the LLM', () => {
     expect(run.attempts).toBe(1);
   });
 
-  it("keeps the model server's words out of the run: a generic text and the run id, details in the log", async () => {
+  it("keeps the model server's secrets out of the run: a generic text, its redacted first line and the run id, details in the log", async () => {
     const upstream =
       'Incorrect API key provided: sk-proj-abc123. https://internal-llm.corp:8443 (org org-42)';
     llm.setHandler(() => ({ status: 401, errorMessage: upstream }));
@@ -154,7 +154,7 @@ describe('a scheduled run and the LLM', () => {
     const run = await firstFinishedRun(job.id);
     expect(run).toMatchObject({ status: 'failed', error_kind: 'model_error' });
     expect(run.error).toBe(
-      `the model server answered with an error; details are in the service log (run id ${run.id})`,
+      `the model server answered with an error: "Incorrect API key provided: [redacted]. [url] (org [redacted])"; details are in the service log (run id ${run.id})`,
     );
     // The run id is random (it may hold "401" too): the rest of the text is what must be clean.
     const text = (run.error ?? '').replace(run.id, '');

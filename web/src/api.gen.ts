@@ -338,7 +338,7 @@ export interface paths {
     };
     /**
      * A run, whole: its answer, the prompt as sent, the model, usage and attempts
-     * @description The run detail. `result` is the whole answer (lists show its first 4,096 characters). While a run retries, `attempts` and `attempt_log` grow.
+     * @description The run detail. `result` is the whole answer (lists show its first 4,096 characters). `attempt` counts the executions of the occurrence (the earlier ones are in `previous_attempts`); `model_requests` (also `attempts`) the requests the current attempt sent to the model server, which grow, with `attempt_log`, while it retries a throttled call. `timings.start_lag_ms` is how late the first attempt started, `timings.retry_wait_ms` the time spent waiting between attempts.
      */
     get: operations['getRun'];
     put?: never;
@@ -1553,6 +1553,8 @@ export interface components {
      *       "error_kind": null,
      *       "attempts": 2,
      *       "attempt": 1,
+     *       "model_requests": 2,
+     *       "max_attempts": 3,
      *       "duration_ms": 4518,
      *       "pod_id": "hermesx-7f9c-1",
      *       "not_before": null,
@@ -1593,7 +1595,10 @@ export interface components {
      *         "scheduled_at": "2026-03-02T08:00:00.000Z",
      *         "started_at": "2026-03-02T08:00:00.012Z",
      *         "model_called_at": "2026-03-02T08:00:00.018Z",
-     *         "finished_at": "2026-03-02T08:00:04.530Z"
+     *         "finished_at": "2026-03-02T08:00:04.530Z",
+     *         "first_started_at": "2026-03-02T08:00:00.012Z",
+     *         "start_lag_ms": 12,
+     *         "retry_wait_ms": 0
      *       },
      *       "deliveries": []
      *     }
@@ -1678,6 +1683,10 @@ export interface components {
         prompt_tokens: number;
         completion_tokens: number;
       } | null;
+      /** @description requests the current attempt sent to the model server (throttled calls sent again and agent steps included): the number `attempts` holds, named apart from `attempt`, which counts executions of the occurrence */
+      model_requests: number;
+      /** @description the attempts the job's retry policy allows now (1 without one; a retry by hand may go past it); null once the job is deleted */
+      max_attempts: number | null;
       /** @description each model request of the current attempt in order; grows while it retries */
       attempt_log: {
         /**
@@ -1712,12 +1721,21 @@ export interface components {
         scheduled_at: string;
         /**
          * Format: date-time
-         * @description when a pod claimed it
+         * @description when a pod claimed the current attempt (while a retry waits in the queue: the previous one)
          */
         started_at: string;
-        /** @description when the first model request left */
+        /** @description when the first model request of the current attempt left */
         model_called_at: string | null;
         finished_at: string | null;
+        /**
+         * Format: date-time
+         * @description when a pod claimed the first attempt (started_at when this is the first)
+         */
+        first_started_at: string;
+        /** @description first_started_at minus scheduled_at: how late the occurrence started; waits for retries are not in it */
+        start_lag_ms: number;
+        /** @description the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt */
+        retry_wait_ms: number;
       };
       /** @description the run's webhook deliveries, one per matching endpoint (at most 100) */
       deliveries: components['schemas']['WebhookDelivery'][];

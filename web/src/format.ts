@@ -34,6 +34,41 @@ export function formatInZone(iso: string | null, zone: string): string {
   }
 }
 
+const instantFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant of a run, to the millisecond, with its zone: "Tue, Dec 1, 2026, 09:00:00.123 EST".
+ * Runs start and end within seconds of each other; minutes alone would hide what happened.
+ */
+export function formatInstant(iso: string | null, zone: string): string {
+  if (!iso) return '—';
+  const formatFor = (name: string) => {
+    let format = instantFormats.get(name);
+    if (!format) {
+      format = new Intl.DateTimeFormat(undefined, {
+        timeZone: name,
+        weekday: 'short',
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        fractionalSecondDigits: 3,
+        hourCycle: 'h23',
+        timeZoneName: 'short',
+      });
+      instantFormats.set(name, format);
+    }
+    return format;
+  };
+  try {
+    return formatFor(zone).format(new Date(iso));
+  } catch {
+    return formatFor('UTC').format(new Date(iso));
+  }
+}
+
 /** "09:00" local wall time in the zone (for DST notes). */
 export function wallTime(ms: number, zone: string): string {
   return new Intl.DateTimeFormat('en-GB', {

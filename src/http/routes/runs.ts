@@ -78,7 +78,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         security: BEARER,
         summary: 'A run, whole: its answer, the prompt as sent, the model, usage and attempts',
         description:
-          'The run detail. `result` is the whole answer (lists show its first 4,096 characters). While a run retries, `attempts` and `attempt_log` grow.',
+          'The run detail. `result` is the whole answer (lists show its first 4,096 characters). `attempt` counts the executions of the occurrence (the earlier ones are in `previous_attempts`); `model_requests` (also `attempts`) the requests the current attempt sent to the model server, which grow, with `attempt_log`, while it retries a throttled call. `timings.start_lag_ms` is how late the first attempt started, `timings.retry_wait_ms` the time spent waiting between attempts.',
         operationId: 'getRun',
         params: IdParams,
         response: { 200: RunDetail, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
@@ -142,6 +142,11 @@ function toRunDetailView(
 ): z.infer<typeof RunDetail> {
   const detail = row.detail ?? {};
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  const previous = row.previous_attempts.map((a) => ({
+    ...a,
+    started_at: isoText(a.started_at),
+    finished_at: isoText(a.finished_at),
+  }));
   return {
     ...toRunView(row),
     job_name: row.job_name,
@@ -150,18 +155,45 @@ function toRunDetailView(
     prompt_sent: detail.prompt_sent ?? null,
     model: detail.model ?? null,
     usage: detail.usage ?? null,
+    model_requests: row.attempts,
+    max_attempts: row.max_attempts,
     attempt_log: detail.attempt_log ?? [],
-    previous_attempts: row.previous_attempts.map((a) => ({
-      ...a,
-      started_at: isoText(a.started_at),
-      finished_at: isoText(a.finished_at),
-    })),
+    previous_attempts: previous,
     timings: {
       scheduled_at: row.scheduled_at.toISOString(),
       started_at: row.started_at.toISOString(),
       model_called_at: iso(row.model_called_at),
       finished_at: iso(row.finished_at),
+      ...attemptTimings(row, previous),
     },
     deliveries,
+  };
+}
+
+/**
+ * How late the occurrence started (its first attempt's claim) and, apart, how long it waited
+ * between attempts: the back-off is the retry policy's doing, not the scheduler's lateness.
+ */
+function attemptTimings(
+  row: RunDetailRow,
+  previous: { started_at: string | null; finished_at: string | null }[],
+): { first_started_at: string; start_lag_ms: number; retry_wait_ms: number } {
+  const msOf = (text: string | null) => (text === null ? null : new Date(text).getTime());
+  // While the next attempt waits in the queue, started_at is still the previous attempt's.
+  const current = row.status === 'queued' ? null : row.started_at.getTime();
+  const starts = [...previous.map((a) => msOf(a.started_at)), current];
+  const firstStartMs = starts.find((ms) => ms !== null) ?? row.started_at.getTime();
+  let retryWaitMs = 0;
+  previous.forEach((attempt, index) => {
+    const endedMs = msOf(attempt.finished_at);
+    const nextStartMs = starts[index + 1] ?? null;
+    if (endedMs !== null && nextStartMs !== null) {
+      retryWaitMs += Math.max(0, nextStartMs - endedMs);
+    }
+  });
+  return {
+    first_started_at: new Date(firstStartMs).toISOString(),
+    start_lag_ms: Math.round(firstStartMs - row.scheduled_at.getTime()),
+    retry_wait_ms: Math.round(retryWaitMs),
   };
 }

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { listAllJobs, messageOf, type Job } from '../api';
+import { ModelBanner } from '../components/model-banner';
 import { Alert, Pager, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatInZone, relative } from '../format';
 import { describeSchedule } from '../schedule';
@@ -57,6 +58,7 @@ export function JobsPage() {
           New job
         </a>
       </div>
+      <ModelBanner />
       <Alert message={error} />
       <div class="toolbar">
         <label for="filter">Filter by name</label>

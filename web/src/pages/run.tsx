@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type RunDetail } from '../api';
+import { ModelBanner } from '../components/model-banner';
 import { Alert, StatusBadge, usePoll } from '../components/ui';
-import { formatDuration, formatInZone, browserZone } from '../format';
+import { browserZone, formatDuration, formatInstant } from '../format';
+import { attemptSummary, EarlierAttempts } from './run-attempts';
 import { ToolCalls } from './tool-calls';
 
 const POLL_RUNNING_MS = 1500;
@@ -21,12 +23,16 @@ const OUTCOME_WORDS: Record<string, string> = {
   retried_connect: 'could not connect, sent again',
 };
 
-/** One run, whole: its answer, the prompt as sent, the model, usage, attempts and timings. */
+/**
+ * One run, whole: its answer, the prompt as sent, the model, usage, its attempts (executions of
+ * the occurrence) and model calls (requests to the model) apart, and timings to the millisecond.
+ */
 export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
   const [run, setRun] = useState<RunDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
   const inFlight = run?.status === 'running' || run?.status === 'claimed';
+  const waiting = run?.status === 'queued';
 
   const load = async () => {
     try {
@@ -37,7 +43,11 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
       else setError(messageOf(err));
     }
   };
-  usePoll(load, inFlight || run === null ? POLL_RUNNING_MS : POLL_DONE_MS, [runId, inFlight]);
+  usePoll(load, inFlight || waiting || run === null ? POLL_RUNNING_MS : POLL_DONE_MS, [
+    runId,
+    inFlight,
+    waiting,
+  ]);
 
   const back = (
     <p class="crumbs">
@@ -65,21 +75,32 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
   }
 
   const lastRetry = [...run.attempt_log].reverse().find((a) => a.outcome?.startsWith('retried_'));
-  const when = (iso: string | null) => (iso ? formatInZone(iso, browserZone) : '—');
+  const when = (iso: string | null) => formatInstant(iso, browserZone);
+  const { timings } = run;
+  const lastEarlier = run.previous_attempts.at(-1);
   return (
     <section>
       {back}
+      <ModelBanner />
       <div class="page-head">
         <h1>
           Run of {run.job_name} <StatusBadge status={run.status} kind={run.error_kind} />
         </h1>
       </div>
       <Alert message={error} />
-      {inFlight && run.attempts > 1 ? (
+      <p class="attempt-summary">{attemptSummary(run)}</p>
+      {inFlight && lastRetry ? (
         <p class="warning" role="status">
           <span aria-hidden="true">⚠ </span>
-          Retrying: attempt {run.attempts}
-          {lastRetry?.outcome ? ` — the last one was ${outcomeWords(lastRetry.outcome)}` : ''}.
+          Retrying: attempt {run.attempt} sends model call {run.model_requests}
+          {lastRetry.outcome ? ` — the last one was ${outcomeWords(lastRetry.outcome)}` : ''}.
+        </p>
+      ) : null}
+      {waiting && lastEarlier ? (
+        <p class="warning" role="status">
+          <span aria-hidden="true">⚠ </span>
+          Attempt {lastEarlier.attempt} failed ({lastEarlier.error_kind ?? 'failed'}); attempt{' '}
+          {run.attempt} waits in the queue until {when(run.not_before)}.
         </p>
       ) : null}
       <div class="grid-2">
@@ -89,13 +110,24 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
             <dt>Origin</dt>
             <dd>{ORIGIN_WORDS[run.origin] ?? run.origin}</dd>
             <dt>Nominal time</dt>
-            <dd>{when(run.timings.scheduled_at)}</dd>
-            <dt>Claimed</dt>
-            <dd>{when(run.timings.started_at)}</dd>
+            <dd>{when(timings.scheduled_at)}</dd>
+            <dt>Lag</dt>
+            <dd>{lagWords(run)}</dd>
+            {run.previous_attempts.length > 0 ? (
+              <>
+                <dt>Retries</dt>
+                <dd>
+                  waited {formatDuration(timings.retry_wait_ms)} for retries
+                  {waiting ? ' so far' : ''}
+                </dd>
+              </>
+            ) : null}
+            <dt>{run.attempt > 1 ? `Attempt ${run.attempt} claimed` : 'Claimed'}</dt>
+            <dd>{waiting ? 'not yet' : when(timings.started_at)}</dd>
             <dt>Model called</dt>
-            <dd>{when(run.timings.model_called_at)}</dd>
+            <dd>{waiting ? 'not yet' : when(timings.model_called_at)}</dd>
             <dt>Finished</dt>
-            <dd>{when(run.timings.finished_at)}</dd>
+            <dd>{when(timings.finished_at)}</dd>
             <dt>Duration</dt>
             <dd>{formatDuration(run.duration_ms)}</dd>
             <dt>Pod</dt>
@@ -115,16 +147,18 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
                 ? `${run.usage.prompt_tokens} prompt, ${run.usage.completion_tokens} completion`
                 : '—'}
             </dd>
-            <dt>Attempts</dt>
-            <dd>{run.attempts}</dd>
+            <dt>Model calls</dt>
+            <dd>
+              {run.model_requests} in attempt {run.attempt}
+            </dd>
           </dl>
           {run.attempt_log.length > 0 ? (
             <div class="table-wrap">
               <table class="attempts">
-                <caption class="sr-only">Model requests, in order</caption>
+                <caption class="sr-only">Model calls of this attempt, in order</caption>
                 <thead>
                   <tr>
-                    <th scope="col">#</th>
+                    <th scope="col">Call</th>
                     <th scope="col">Sent</th>
                     <th scope="col">Took</th>
                     <th scope="col">Outcome</th>
@@ -147,6 +181,7 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
           ) : null}
         </div>
       </div>
+      <EarlierAttempts attempts={run.previous_attempts} />
       {run.error ? (
         <>
           <h2>Error</h2>
@@ -180,6 +215,18 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
       )}
     </section>
   );
+}
+
+/** How late the occurrence started, never mixed with the time it waited for retries. */
+function lagWords(run: RunDetail): string {
+  const { timings } = run;
+  if (run.status === 'queued' && run.previous_attempts.length === 0) return 'not started yet';
+  const lagMs = timings.start_lag_ms;
+  const how =
+    lagMs < 0
+      ? `${formatDuration(-lagMs)} before its nominal time`
+      : `${formatDuration(lagMs)} after its nominal time`;
+  return `started ${how}${run.previous_attempts.length > 0 ? ' (first attempt)' : ''}`;
 }
 
 function outcomeWords(outcome: string): string {

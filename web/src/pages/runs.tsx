@@ -166,6 +166,9 @@ export function RunsPage() {
                   </td>
                   <td data-label="Status">
                     <StatusBadge status={run.status} />
+                    {run.attempt > 1 ? (
+                      <span class="muted small"> attempt {run.attempt}</span>
+                    ) : null}
                   </td>
                   <td data-label="Error kind">{run.error_kind ?? ''}</td>
                   <td data-label="Origin">{run.origin ?? ''}</td>
