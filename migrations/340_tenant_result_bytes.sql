@@ -14,6 +14,8 @@ ALTER TABLE tenants ADD COLUMN result_bytes_quota bigint CHECK (result_bytes_quo
 -- exist) and the sweep of result objects deletes them later. Inline answers (up to 8 KiB in the
 -- row) are not counted: they are bounded like the rest of a run row, by the tenant's jobs, their
 -- interval and the retention.
+-- Two batched records whose long answers belong to the same two tenants in opposite orders can
+-- deadlock on these rows; PostgreSQL aborts one, and its batch is retried item by item.
 -- No role but the owner reads or writes it (RLS forced, no grants): the trigger function and
 -- storage_result_usage() are SECURITY DEFINER.
 CREATE TABLE tenant_result_bytes (
