@@ -187,6 +187,7 @@ const envSchema = z.object({
     )
     .transform((text) => (text === undefined ? undefined : text === 'true')),
   RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
+  TENANT_RESULT_BYTES_QUOTA: integer(1024 ** 3, 0, 2 ** 50),
   OBJECT_STORE_DIR: optionalText,
   S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
   S3_BUCKET: optionalText,
@@ -253,6 +254,11 @@ export interface Config extends Readonly<RedisSettings> {
   readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
   readonly runResultMaxBytes: number;
+  /**
+   * Bytes of run answers a tenant may keep in the object store unless the admin set its own
+   * (tenants.result_bytes_quota); 0: unlimited (TENANT_RESULT_BYTES_QUOTA).
+   */
+  readonly tenantResultBytesQuota: number;
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
   readonly objectStore: ObjectStoreSettings;
   readonly webhooks: WebhookSettings;
@@ -365,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: s.HERMES_SECRETS_KEY,
     httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
+    tenantResultBytesQuota: s.TENANT_RESULT_BYTES_QUOTA,
     objectStore: Object.freeze(objectStoreSettings(s)),
   });
 }

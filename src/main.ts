@@ -35,6 +35,7 @@ import type { SenderSettings } from './webhooks/sender-settings.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
 import { openObjectStore } from './storage/open-store.js';
+import { createResultQuota } from './storage/result-quota.js';
 import { createResultStore } from './storage/run-results.js';
 import { ResultSweeper } from './storage/result-sweeper.js';
 import { IdempotencySweeper } from './http/idempotency-sweeper.js';
@@ -125,7 +126,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
       metrics: createSchedulerMetrics(registry),
       settings: schedulerSettings(config),
-      results: createResultStore(objects),
+      results: createResultStore(
+        objects,
+        createResultQuota({ pool, defaultQuotaBytes: config.tenantResultBytesQuota, registry }),
+      ),
       prepareTenants: (tenantIds) => contexts.warm(tenantIds),
       onBulkPlanning: (underway) => heapGrowth.setBounded(underway),
     });

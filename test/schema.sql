@@ -108,6 +108,9 @@ schema_migrations.applied_at timestamp with time zone NOT NULL DEFAULT now()
 tenant_agent_settings.tenant_id uuid NOT NULL
 tenant_agent_settings.http_allowed_hosts text[] NOT NULL DEFAULT '{}'::text[]
 tenant_agent_settings.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_result_bytes.tenant_id uuid NOT NULL
+tenant_result_bytes.runs_partition oid NOT NULL
+tenant_result_bytes.bytes bigint NOT NULL
 tenant_secrets.tenant_id uuid NOT NULL
 tenant_secrets.name text NOT NULL
 tenant_secrets.sealed_value bytea NOT NULL
@@ -132,6 +135,7 @@ tenants.deleted_at timestamp with time zone
 tenants.max_concurrent_runs integer DEFAULT 10
 tenants.run_retention_days integer NOT NULL DEFAULT 30
 tenants.run_context_version bigint NOT NULL DEFAULT 0
+tenants.result_bytes_quota bigint
 webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
 webhook_deliveries.endpoint_id uuid NOT NULL
@@ -187,7 +191,7 @@ cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, sc
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey1 FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check1 CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text])))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text, 'result_quota'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text, 'backfill'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id, scheduled_at)
 cron_job_runs cron_job_runs_previous_attempts_check CHECK ((jsonb_typeof(previous_attempts) = 'array'::text))
@@ -242,6 +246,7 @@ schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
 tenant_agent_settings tenant_agent_settings_pkey PRIMARY KEY (tenant_id)
 tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_result_bytes tenant_result_bytes_pkey PRIMARY KEY (tenant_id, runs_partition)
 tenant_secrets tenant_secrets_allowed_hosts_check CHECK ((cardinality(allowed_hosts) <= 20))
 tenant_secrets tenant_secrets_name_check CHECK ((name ~ '^[A-Za-z_][A-Za-z0-9_]{0,63}$'::text))
 tenant_secrets tenant_secrets_pkey PRIMARY KEY (tenant_id, name)
@@ -258,6 +263,7 @@ tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interva
 tenants tenants_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 tenants tenants_pkey PRIMARY KEY (id)
 tenants tenants_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
+tenants tenants_result_bytes_quota_check CHECK ((result_bytes_quota >= 0))
 tenants tenants_run_retention_days_check CHECK (((run_retention_days >= 1) AND (run_retention_days <= 3650)))
 webhook_deliveries webhook_deliveries_attempts_check CHECK ((attempts >= 0))
 webhook_deliveries webhook_deliveries_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
@@ -315,6 +321,7 @@ CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btre
 CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree (name)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
 CREATE UNIQUE INDEX tenant_agent_settings_pkey ON public.tenant_agent_settings USING btree (tenant_id)
+CREATE UNIQUE INDEX tenant_result_bytes_pkey ON public.tenant_result_bytes USING btree (tenant_id, runs_partition)
 CREATE UNIQUE INDEX tenant_secrets_pkey ON public.tenant_secrets USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenant_skills_pkey ON public.tenant_skills USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
@@ -347,6 +354,7 @@ installation rls=true force=true
 schema_functions rls=false force=false
 schema_migrations rls=false force=false
 tenant_agent_settings rls=true force=true
+tenant_result_bytes rls=true force=true
 tenant_secrets rls=true force=true
 tenant_skills rls=true force=true
 tenants rls=true force=true
@@ -386,6 +394,7 @@ tenant_agent_settings tenant_agent_settings_insert INSERT TO hermesx_app WITH CH
 tenant_agent_settings tenant_agent_settings_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_agent_settings tenant_agent_settings_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
 tenant_agent_settings tenant_agent_settings_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+tenant_result_bytes tenant_result_bytes_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_secrets tenant_secrets_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_secrets tenant_secrets_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenant_skills tenant_skills_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -419,6 +428,10 @@ CREATE TRIGGER cron_job_runs_in_flight_update AFTER UPDATE ON public.cron_job_ru
 CREATE TRIGGER cron_job_runs_retry_attempt BEFORE UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = 'failed'::text) AND (old.status = ANY (ARRAY['claimed'::text, 'running'::text])))) EXECUTE FUNCTION cron_job_runs_retry_attempt()
 CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
+CREATE TRIGGER tenant_result_bytes_delete AFTER DELETE ON public.cron_job_runs FOR EACH ROW WHEN ((old.result_object_key IS NOT NULL)) EXECUTE FUNCTION tenant_result_bytes_count()
+CREATE TRIGGER tenant_result_bytes_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.result_object_key IS NOT NULL)) EXECUTE FUNCTION tenant_result_bytes_count()
+CREATE TRIGGER tenant_result_bytes_truncate AFTER TRUNCATE ON public.cron_job_runs FOR EACH STATEMENT EXECUTE FUNCTION tenant_result_bytes_cleared()
+CREATE TRIGGER tenant_result_bytes_update AFTER UPDATE ON public.cron_job_runs FOR EACH ROW WHEN ((((old.result_object_key IS NOT NULL) OR (new.result_object_key IS NOT NULL)) AND ((old.result_object_key IS DISTINCT FROM new.result_object_key) OR (old.result_bytes IS DISTINCT FROM new.result_bytes)))) EXECUTE FUNCTION tenant_result_bytes_count()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
 CREATE TRIGGER cron_jobs_notify_changed AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled)) OR (old.ends_at IS DISTINCT FROM new.ends_at)) OR (old.jitter_ms IS DISTINCT FROM new.jitter_ms)) OR (old.overlap IS DISTINCT FROM new.overlap)) OR (old.deleted_at IS DISTINCT FROM new.deleted_at))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_deleted_rows AFTER DELETE ON public.cron_jobs REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
@@ -473,7 +486,10 @@ scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now time
 scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_take_queued(p_pod_id text, p_limit integer) SECURITY DEFINER execute: hermesx_app
 storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[]) SECURITY DEFINER execute: hermesx_app
+storage_result_usage(p_tenant_ids uuid[], p_default_quota bigint) SECURITY DEFINER execute: hermesx_app
 storage_tenant_ids(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
+tenant_result_bytes_cleared() SECURITY DEFINER execute:
+tenant_result_bytes_count() SECURITY DEFINER execute:
 tenants_bump_run_context() SECURITY DEFINER execute:
 tenants_notify_jobs() SECURITY DEFINER execute:
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
@@ -1417,6 +1433,28 @@ AS $function$
     SELECT r.id FROM cron_job_runs r
      WHERE r.tenant_id = p_tenant_id AND r.id = ANY (p_run_ids);
   $function$
+CREATE OR REPLACE FUNCTION public.storage_result_usage(p_tenant_ids uuid[], p_default_quota bigint)
+ RETURNS TABLE(tenant_id uuid, used_bytes bigint, quota_bytes bigint)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH gone AS (
+      DELETE FROM tenant_result_bytes u
+       WHERE u.tenant_id = ANY (p_tenant_ids)
+         AND NOT EXISTS (SELECT 1 FROM pg_inherits i
+                          WHERE i.inhrelid = u.runs_partition
+                            AND i.inhparent = 'public.cron_job_runs'::regclass)
+    )
+    SELECT t.id,
+           coalesce((SELECT sum(u.bytes) FROM tenant_result_bytes u
+                      JOIN pg_inherits i ON i.inhrelid = u.runs_partition
+                                        AND i.inhparent = 'public.cron_job_runs'::regclass
+                     WHERE u.tenant_id = t.id), 0)::bigint,
+           coalesce(t.result_bytes_quota, p_default_quota)
+      FROM tenants t
+     WHERE t.id = ANY (p_tenant_ids);
+  $function$
 CREATE OR REPLACE FUNCTION public.storage_tenant_ids(p_after uuid, p_limit integer)
  RETURNS SETOF uuid
  LANGUAGE sql
@@ -1427,6 +1465,43 @@ AS $function$
      WHERE p_after IS NULL OR t.id > p_after
      ORDER BY t.id
      LIMIT p_limit;
+  $function$
+CREATE OR REPLACE FUNCTION public.tenant_result_bytes_cleared()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    DELETE FROM tenant_result_bytes;
+    RETURN NULL;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.tenant_result_bytes_count()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    v_tenant_id uuid;
+    v_bytes bigint := 0;
+  BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.result_object_key IS NOT NULL THEN
+      v_tenant_id := OLD.tenant_id;
+      v_bytes := v_bytes - coalesce(OLD.result_bytes, 0);
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.result_object_key IS NOT NULL THEN
+      v_tenant_id := NEW.tenant_id;
+      v_bytes := v_bytes + coalesce(NEW.result_bytes, 0);
+    END IF;
+    IF v_bytes <> 0 THEN
+      INSERT INTO tenant_result_bytes AS t (tenant_id, runs_partition, bytes)
+      VALUES (v_tenant_id, TG_RELID, v_bytes)
+      ON CONFLICT (tenant_id, runs_partition) DO UPDATE SET bytes = t.bytes + EXCLUDED.bytes;
+    END IF;
+    RETURN NULL;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.tenants_bump_run_context()
  RETURNS trigger

@@ -10,13 +10,17 @@ export interface TenantRow {
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
   run_retention_days: number;
+  /** Stored result bytes allowed; null: the server's TENANT_RESULT_BYTES_QUOTA; 0: unlimited. */
+  result_bytes_quota: number | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
 }
 
+// bigint as a JS number (exact: the API caps it at 2^50).
 const TENANT_COLUMNS = `id, name, max_cron_jobs, min_schedule_interval_seconds, rate_limit_rpm,
-  max_concurrent_runs, run_retention_days, created_at, updated_at, deleted_at`;
+  max_concurrent_runs, run_retention_days, result_bytes_quota::float8 AS result_bytes_quota,
+  created_at, updated_at, deleted_at`;
 
 export interface TenantFields {
   name: string;
@@ -25,13 +29,14 @@ export interface TenantFields {
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
   run_retention_days: number;
+  result_bytes_quota: number | null;
 }
 
 export async function insertTenant(client: PoolClient, fields: TenantFields): Promise<TenantRow> {
   const { rows } = await client.query<TenantRow>(
     `INSERT INTO tenants (name, max_cron_jobs, min_schedule_interval_seconds, rate_limit_rpm,
-       max_concurrent_runs, run_retention_days)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${TENANT_COLUMNS}`,
+       max_concurrent_runs, run_retention_days, result_bytes_quota)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${TENANT_COLUMNS}`,
     [
       fields.name,
       fields.max_cron_jobs,
@@ -39,6 +44,7 @@ export async function insertTenant(client: PoolClient, fields: TenantFields): Pr
       fields.rate_limit_rpm,
       fields.max_concurrent_runs,
       fields.run_retention_days,
+      fields.result_bytes_quota,
     ],
   );
   return rows[0] as TenantRow;
@@ -69,7 +75,8 @@ export async function updateTenant(
 ): Promise<TenantRow | undefined> {
   const { rows } = await client.query<TenantRow>(
     `UPDATE tenants SET name = $2, max_cron_jobs = $3, min_schedule_interval_seconds = $4,
-       rate_limit_rpm = $5, max_concurrent_runs = $6, run_retention_days = $7, updated_at = now()
+       rate_limit_rpm = $5, max_concurrent_runs = $6, run_retention_days = $7,
+       result_bytes_quota = $8, updated_at = now()
      WHERE id = $1 AND deleted_at IS NULL RETURNING ${TENANT_COLUMNS}`,
     [
       id,
@@ -79,6 +86,7 @@ export async function updateTenant(
       fields.rate_limit_rpm,
       fields.max_concurrent_runs,
       fields.run_retention_days,
+      fields.result_bytes_quota,
     ],
   );
   return rows[0];

@@ -84,6 +84,8 @@ export const ERROR_KINDS = [
   'tool_limit',
   /** Stopped by request (POST /v1/runs/{id}/cancel, or cancel_other) on the pod holding it. */
   'cancelled',
+  /** The answer was over 8 KiB and its tenant's quota of stored result bytes was full (short form kept). */
+  'result_quota',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 

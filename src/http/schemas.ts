@@ -226,6 +226,16 @@ const runRetentionDays = z
   .max(3650)
   .describe('days a run stays in the history (by its scheduled time); older ones are removed');
 
+const resultBytesQuota = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 50)
+  .nullable()
+  .describe(
+    "bytes of run answers over 8 KiB the tenant's runs may keep in the object store; a longer answer past it fails its run (result_quota) with its first 4,096 characters kept. null: the server's TENANT_RESULT_BYTES_QUOTA; 0: unlimited",
+  );
+
 export const TenantCreateBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200).refine(withoutNul, NUL_MESSAGE),
@@ -236,6 +246,7 @@ export const TenantCreateBody = z
     rate_limit_rpm: tenantQuotas.rate_limit_rpm.optional().describe('default 600'),
     max_concurrent_runs: maxConcurrentRuns.optional().describe('default 10'),
     run_retention_days: runRetentionDays.optional().describe('default 30'),
+    result_bytes_quota: resultBytesQuota.optional().describe('default null'),
   })
   .meta({ id: 'TenantCreate' });
 
@@ -250,6 +261,17 @@ export const Tenant = z
     ...tenantQuotas,
     max_concurrent_runs: maxConcurrentRuns,
     run_retention_days: runRetentionDays,
+    result_bytes_quota: resultBytesQuota,
+    result_bytes_stored: z
+      .number()
+      .int()
+      .describe("bytes of the tenant's run answers in the object store now"),
+    result_bytes_quota_in_force: z
+      .number()
+      .int()
+      .describe(
+        'the quota of stored result bytes that applies now (its own, else the default); 0: unlimited',
+      ),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -264,6 +286,9 @@ export const Tenant = z
         rate_limit_rpm: 600,
         max_concurrent_runs: 10,
         run_retention_days: 30,
+        result_bytes_quota: null,
+        result_bytes_stored: 52428800,
+        result_bytes_quota_in_force: 1073741824,
         created_at: '2026-03-01T09:00:00.000Z',
         updated_at: '2026-03-01T09:00:00.000Z',
       },

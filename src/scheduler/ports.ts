@@ -194,13 +194,24 @@ export interface PlacedResult {
   bytes: number;
 }
 
+/** A long answer not written: its tenant's stored answers would pass the tenant's quota. */
+export interface RefusedResult {
+  refused: 'quota';
+  /** Size of the whole answer in UTF-8 bytes. */
+  bytes: number;
+  /** What the tenant's runs already hold in the result store, and its quota (bytes). */
+  usedBytes: number;
+  quotaBytes: number;
+}
+
 /** Holds answers over RESULT_INLINE_BYTES (the adapter: src/storage/run-results.ts). */
 export interface ResultStore {
   /**
    * Puts a long answer where it will live, resolving once it is durable, and says what the row
-   * holds. Throws the store's error: no run may point at an object not written.
+   * holds; or refuses it, unwritten, when it would take its tenant past its quota of stored
+   * bytes. Throws the store's error: no run may point at an object not written.
    */
-  place(ids: RunIds, text: string): Promise<PlacedResult>;
+  place(ids: RunIds, text: string): Promise<PlacedResult | RefusedResult>;
   /** Removes one placed answer whose run was not recorded. */
   remove(objectKey: string): Promise<void>;
   /** Removes every answer of a purged job. */

@@ -2,7 +2,7 @@
 // short database blips, then the log line, the metrics and the "recorded" event.
 import { cutUtf8, RESULT_INLINE_BYTES, shortResult } from '../domain/result-text.js';
 import { errorMessage, type Occurrence } from './occurrence.js';
-import type { RecordAnswer } from './ports.js';
+import type { RecordAnswer, RefusedResult } from './ports.js';
 import type { RunOutcome } from '../domain/run.js';
 import type { AgentCall } from './call-agent.js';
 import type { PipelineDeps, RunResult } from './pipeline.js';
@@ -60,8 +60,9 @@ export async function recordRun(
 /**
  * The answer where it will live before the run is recorded: inline up to 8 KiB, else in the
  * object store first (so no recorded run points at a missing object). An answer the store
- * refuses fails the run (result_not_stored) with its short form kept; without a store (unit
- * tests), a long answer is cut to its short form.
+ * refuses fails the run (result_not_stored) with its short form kept, one its tenant's quota of
+ * stored bytes has no room for fails it too (result_quota); without a store (unit tests), a long
+ * answer is cut to its short form.
  */
 async function placeAnswer(
   deps: PipelineDeps,
@@ -84,6 +85,7 @@ async function placeAnswer(
   const ids = { tenantId: occurrence.tenantId, jobId: occurrence.jobId, runId };
   try {
     const placed = await deps.results.place(ids, text);
+    if ('refused' in placed) return overQuota(outcome, text, placed);
     return {
       ...outcome,
       result: placed.column,
@@ -115,6 +117,30 @@ async function placeAnswer(
       ),
     };
   }
+}
+
+/**
+ * A long answer its tenant's quota of stored bytes had no room for: the run fails
+ * (result_quota) with the short form kept, and says which quota and how to change it.
+ */
+function overQuota(outcome: RunOutcome, text: string, refused: RefusedResult): RunOutcome {
+  const column = shortResult(text);
+  return {
+    ...outcome,
+    success: false,
+    result: column,
+    resultBytes: Buffer.byteLength(column, 'utf8'),
+    resultTruncated: true,
+    errorKind: 'result_quota',
+    error: cutUtf8(
+      `the answer (${refused.bytes} bytes) was not stored: this tenant's stored run results ` +
+        `(${refused.usedBytes} bytes) would pass its quota of ${refused.quotaBytes} bytes ` +
+        `(the tenant's result_bytes_quota, else TENANT_RESULT_BYTES_QUOTA); its first ` +
+        `${column.length} characters are kept. Stored results are freed as runs leave the ` +
+        `history (run_retention_days).`,
+      1024,
+    ),
+  };
 }
 
 /** Writes the outcome, retrying through short database blips; false if it could not. */

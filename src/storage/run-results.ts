@@ -1,6 +1,7 @@
 import { RESULT_INLINE_BYTES, shortResult } from '../domain/result-text.js';
-import type { PlacedResult, ResultStore, RunIds } from '../scheduler/ports.js';
+import type { PlacedResult, RefusedResult, ResultStore, RunIds } from '../scheduler/ports.js';
 import { objectKey, type ObjectStore } from './object-store.js';
+import type { ResultQuota } from './result-quota.js';
 
 /**
  * Where a run's answer lives. Up to RESULT_INLINE_BYTES it is the `result` column itself; a
@@ -26,9 +27,14 @@ export async function placeResult(
   store: ObjectStore,
   ids: RunIds,
   text: string,
-): Promise<PlacedResult> {
+  quota?: ResultQuota,
+): Promise<PlacedResult | RefusedResult> {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= RESULT_INLINE_BYTES) return { column: text, objectKey: null, bytes };
+  const over = await quota?.refusal(ids.tenantId, bytes);
+  if (over) {
+    return { refused: 'quota', bytes, usedBytes: over.usedBytes, quotaBytes: over.quotaBytes };
+  }
   const key = runResultKey(ids);
   await store.put(key, text, { contentType: 'text/plain; charset=utf-8' });
   return { column: shortResult(text), objectKey: key, bytes };
@@ -45,10 +51,13 @@ export async function readWholeResult(
   return bytes === null ? null : bytes.toString('utf8');
 }
 
-/** The scheduler's result store (its port in scheduler/ports.ts) over an object store. */
-export function createResultStore(store: ObjectStore): ResultStore {
+/**
+ * The scheduler's result store (its port in scheduler/ports.ts) over an object store; with a
+ * quota, a long answer that would take its tenant past it is refused unwritten.
+ */
+export function createResultStore(store: ObjectStore, quota?: ResultQuota): ResultStore {
   return {
-    place: (ids, text) => placeResult(store, ids, text),
+    place: (ids, text) => placeResult(store, ids, text, quota),
     remove: (key) => store.delete(key),
     removeJob: async (tenantId, jobId) => {
       await store.deletePrefix(jobResultsPrefix(tenantId, jobId));

@@ -21,6 +21,10 @@ const TENANT_SHAPE = {
   // A number (default 10), or null where the admin lifted the cap.
   max_concurrent_runs: expect.toBeOneOf([null, expect.any(Number)]),
   run_retention_days: expect.any(Number),
+  // null: the server's TENANT_RESULT_BYTES_QUOTA.
+  result_bytes_quota: expect.toBeOneOf([null, expect.any(Number)]),
+  result_bytes_stored: expect.any(Number),
+  result_bytes_quota_in_force: expect.any(Number),
   created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
   updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
 };
@@ -97,6 +101,35 @@ describe('tenants (admin)', () => {
     for (const bad of [0, 3651, 1.5, '30']) {
       const refused = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
         run_retention_days: bad,
+      });
+      expectError(refused, 400, 'validation_error');
+    }
+  });
+
+  it('sets a quota of stored result bytes (null: the server default, 0: unlimited)', async () => {
+    const tenant = await createTenant(app, { name: 'results', result_bytes_quota: 5_000_000 });
+    expect(tenant).toMatchObject({
+      result_bytes_quota: 5_000_000,
+      result_bytes_stored: 0,
+      result_bytes_quota_in_force: 5_000_000,
+    });
+    const back = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
+      result_bytes_quota: null,
+    });
+    expect(back.json()).toMatchObject({
+      result_bytes_quota: null,
+      result_bytes_quota_in_force: 1024 ** 3,
+    });
+    const unlimited = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
+      result_bytes_quota: 0,
+    });
+    expect(unlimited.json()).toMatchObject({
+      result_bytes_quota: 0,
+      result_bytes_quota_in_force: 0,
+    });
+    for (const bad of [-1, 1.5, '10', 2 ** 50 + 1]) {
+      const refused = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
+        result_bytes_quota: bad,
       });
       expectError(refused, 400, 'validation_error');
     }

@@ -856,6 +856,7 @@ export interface components {
             | 'result_not_stored'
             | 'tool_limit'
             | 'cancelled'
+            | 'result_quota'
           )
         | null;
       run_count: number;
@@ -966,6 +967,7 @@ export interface components {
             | 'result_not_stored'
             | 'tool_limit'
             | 'cancelled'
+            | 'result_quota'
           )
         | null;
       /** @description model requests made by the current attempt; grows while a running run retries */
@@ -1039,6 +1041,7 @@ export interface components {
             | 'result_not_stored'
             | 'tool_limit'
             | 'cancelled'
+            | 'result_quota'
           )
         | null;
       /** @description model requests made by the current attempt; grows while a running run retries */
@@ -1106,6 +1109,9 @@ export interface components {
      *       "rate_limit_rpm": 600,
      *       "max_concurrent_runs": 10,
      *       "run_retention_days": 30,
+     *       "result_bytes_quota": null,
+     *       "result_bytes_stored": 52428800,
+     *       "result_bytes_quota_in_force": 1073741824,
      *       "created_at": "2026-03-01T09:00:00.000Z",
      *       "updated_at": "2026-03-01T09:00:00.000Z"
      *     }
@@ -1121,6 +1127,12 @@ export interface components {
       max_concurrent_runs: number | null;
       /** @description days a run stays in the history (by its scheduled time); older ones are removed */
       run_retention_days: number;
+      /** @description bytes of run answers over 8 KiB the tenant's runs may keep in the object store; a longer answer past it fails its run (result_quota) with its first 4,096 characters kept. null: the server's TENANT_RESULT_BYTES_QUOTA; 0: unlimited */
+      result_bytes_quota: number | null;
+      /** @description bytes of the tenant's run answers in the object store now */
+      result_bytes_stored: number;
+      /** @description the quota of stored result bytes that applies now (its own, else the default); 0: unlimited */
+      result_bytes_quota_in_force: number;
       /**
        * Format: date-time
        * @description RFC 3339 timestamp (UTC)
@@ -1640,6 +1652,7 @@ export interface components {
             | 'result_not_stored'
             | 'tool_limit'
             | 'cancelled'
+            | 'result_quota'
           )
         | null;
       /** @description model requests made by the current attempt; grows while a running run retries */
@@ -1855,6 +1868,8 @@ export interface components {
       max_concurrent_runs?: number | null;
       /** @description default 30 */
       run_retention_days?: number;
+      /** @description default null */
+      result_bytes_quota?: number | null;
     };
     /** @description at least one field */
     TenantPatch: {
@@ -1869,6 +1884,8 @@ export interface components {
       max_concurrent_runs?: number | null;
       /** @description default 30 */
       run_retention_days?: number;
+      /** @description default null */
+      result_bytes_quota?: number | null;
     };
     ApiKeyCreate: {
       /** Format: uuid */
@@ -3579,7 +3596,8 @@ export interface operations {
           | 'not_recorded'
           | 'result_not_stored'
           | 'tool_limit'
-          | 'cancelled';
+          | 'cancelled'
+          | 'result_quota';
         /** @description only runs of this origin */
         origin?: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
         /** @description only runs of this job */

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isUuid } from '../../jobs/commands.js';
-import { withAdmin, type Pool } from '../../db/pool.js';
+import type { Config } from '../../config.js';
+import { withAdmin, type Pool, type PoolClient } from '../../db/pool.js';
 import {
   insertTenant,
   listTenants,
@@ -10,6 +11,7 @@ import {
   updateTenant,
   type TenantRow,
 } from '../../db/tenants.js';
+import { readResultUsage, type ResultUsage } from '../../storage/result-quota.js';
 import { ApiError } from '../errors.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import {
@@ -29,12 +31,32 @@ const DEFAULTS = {
   rate_limit_rpm: 600,
   max_concurrent_runs: 10,
   run_retention_days: 30,
+  result_bytes_quota: null,
 };
 
+interface TenantDeps {
+  pool: Pool;
+  config: Pick<Config, 'tenantResultBytesQuota'>;
+}
+
 /** Admin: tenants and their quotas. Deleting is soft: keys stop working, jobs stop firing. */
-export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool }): void {
+export function registerTenantRoutes(app: FastifyInstance, deps: TenantDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { access: 'admin' as const };
+  // Each tenant with its stored result bytes and the quota in force, read in the same transaction.
+  const viewsOf = async (client: PoolClient, rows: TenantRow[]) => {
+    const usage = await readResultUsage(
+      client,
+      rows.map((row) => row.id),
+      deps.config.tenantResultBytesQuota,
+    );
+    const byTenant = new Map(usage.map((u) => [u.tenantId, u]));
+    return rows.map((row) => toTenantView(row, byTenant.get(row.id)));
+  };
+  const viewOf = async (client: PoolClient, row: TenantRow) => {
+    const [usage] = await readResultUsage(client, [row.id], deps.config.tenantResultBytesQuota);
+    return toTenantView(row, usage);
+  };
 
   r.post(
     '/v1/tenants',
@@ -51,10 +73,10 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
       },
     },
     async (request, reply) => {
-      const row = await withAdmin(deps.pool, (client) =>
-        insertTenant(client, { ...DEFAULTS, ...request.body }),
+      const view = await withAdmin(deps.pool, async (client) =>
+        viewOf(client, await insertTenant(client, { ...DEFAULTS, ...request.body })),
       );
-      return reply.code(201).send(toTenantView(row));
+      return reply.code(201).send(view);
     },
   );
 
@@ -71,7 +93,11 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
         response: { 200: TenantList, ...errorResponses(...AUTHENTICATED) },
       },
     },
-    async () => ({ data: (await withAdmin(deps.pool, listTenants)).map(toTenantView) }),
+    async () => ({
+      data: await withAdmin(deps.pool, async (client) =>
+        viewsOf(client, await listTenants(client)),
+      ),
+    }),
   );
 
   r.get(
@@ -88,7 +114,14 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
         response: { 200: Tenant, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },
       },
     },
-    async (request) => toTenantView(await requireTenant(deps.pool, request.params.id)),
+    async (request) => {
+      const { id } = request.params;
+      return withAdmin(deps.pool, async (client) => {
+        const row = isUuid(id) ? await selectTenant(client, id) : undefined;
+        if (!row || row.deleted_at) throw notFound(id);
+        return viewOf(client, row);
+      });
+    },
   );
 
   r.patch(
@@ -108,13 +141,13 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
     },
     async (request) => {
       const { id } = request.params;
-      const row = await withAdmin(deps.pool, async (client) => {
+      return withAdmin(deps.pool, async (client) => {
         const current = isUuid(id) ? await selectTenant(client, id) : undefined;
         if (!current || current.deleted_at) throw notFound(id);
-        return updateTenant(client, id, { ...current, ...request.body });
+        const row = await updateTenant(client, id, { ...current, ...request.body });
+        if (!row) throw notFound(id);
+        return viewOf(client, row);
       });
-      if (!row) throw notFound(id);
-      return toTenantView(row);
     },
   );
 
@@ -142,15 +175,9 @@ export function registerTenantRoutes(app: FastifyInstance, deps: { pool: Pool })
   );
 }
 
-async function requireTenant(pool: Pool, id: string): Promise<TenantRow> {
-  const row = isUuid(id) ? await withAdmin(pool, (client) => selectTenant(client, id)) : undefined;
-  if (!row || row.deleted_at) throw notFound(id);
-  return row;
-}
-
 const notFound = (id: string) => new ApiError(404, 'not_found', `no tenant with id ${id}`);
 
-function toTenantView(row: TenantRow) {
+function toTenantView(row: TenantRow, usage: ResultUsage | undefined) {
   return {
     id: row.id,
     name: row.name,
@@ -159,6 +186,9 @@ function toTenantView(row: TenantRow) {
     rate_limit_rpm: row.rate_limit_rpm,
     max_concurrent_runs: row.max_concurrent_runs,
     run_retention_days: row.run_retention_days,
+    result_bytes_quota: row.result_bytes_quota,
+    result_bytes_stored: usage?.usedBytes ?? 0,
+    result_bytes_quota_in_force: usage?.quotaBytes ?? 0,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
