@@ -7,7 +7,8 @@ CREATE OR REPLACE FUNCTION webhook_enqueue_run_trigger() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
 BEGIN
-  PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status);
+  PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status,
+                              CASE WHEN TG_OP = 'UPDATE' THEN OLD.status END);
   RETURN NULL;
 END
 $$;
