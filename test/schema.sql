@@ -105,6 +105,9 @@ schema_migrations.applied_at timestamp with time zone NOT NULL DEFAULT now()
 tenant_agent_settings.tenant_id uuid NOT NULL
 tenant_agent_settings.http_allowed_hosts text[] NOT NULL DEFAULT '{}'::text[]
 tenant_agent_settings.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_backfill_days.tenant_id uuid NOT NULL
+tenant_backfill_days.day date NOT NULL
+tenant_backfill_days.occurrences integer NOT NULL
 tenant_secrets.tenant_id uuid NOT NULL
 tenant_secrets.name text NOT NULL
 tenant_secrets.sealed_value bytea NOT NULL
@@ -235,6 +238,9 @@ schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
 tenant_agent_settings tenant_agent_settings_pkey PRIMARY KEY (tenant_id)
 tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_backfill_days tenant_backfill_days_occurrences_check CHECK ((occurrences >= 0))
+tenant_backfill_days tenant_backfill_days_pkey PRIMARY KEY (tenant_id, day)
+tenant_backfill_days tenant_backfill_days_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 tenant_secrets tenant_secrets_name_check CHECK ((name ~ '^[A-Za-z_][A-Za-z0-9_]{0,63}$'::text))
 tenant_secrets tenant_secrets_pkey PRIMARY KEY (tenant_id, name)
 tenant_secrets tenant_secrets_sealed_value_check CHECK (((length(sealed_value) >= 29) AND (length(sealed_value) <= 8192)))
@@ -257,7 +263,7 @@ webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (
 webhook_deliveries webhook_deliveries_endpoint_id_tenant_id_fkey FOREIGN KEY (endpoint_id, tenant_id) REFERENCES webhook_endpoints(id, tenant_id) ON DELETE CASCADE
 webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text])))
 webhook_deliveries webhook_deliveries_last_error_check CHECK ((length(last_error) <= 1024))
-webhook_deliveries webhook_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 8192))
+webhook_deliveries webhook_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 65536))
 webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text])))
 webhook_deliveries webhook_deliveries_subject CHECK (((event_type = 'job.paused'::text) = ((run_id IS NULL) AND (payload IS NOT NULL))))
@@ -307,6 +313,7 @@ CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btre
 CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree (name)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
 CREATE UNIQUE INDEX tenant_agent_settings_pkey ON public.tenant_agent_settings USING btree (tenant_id)
+CREATE UNIQUE INDEX tenant_backfill_days_pkey ON public.tenant_backfill_days USING btree (tenant_id, day)
 CREATE UNIQUE INDEX tenant_secrets_pkey ON public.tenant_secrets USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenant_skills_pkey ON public.tenant_skills USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
@@ -339,6 +346,7 @@ installation rls=true force=true
 schema_functions rls=false force=false
 schema_migrations rls=false force=false
 tenant_agent_settings rls=true force=true
+tenant_backfill_days rls=true force=true
 tenant_secrets rls=true force=true
 tenant_skills rls=true force=true
 tenants rls=true force=true
@@ -378,6 +386,8 @@ tenant_agent_settings tenant_agent_settings_insert INSERT TO hermesx_app WITH CH
 tenant_agent_settings tenant_agent_settings_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_agent_settings tenant_agent_settings_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
 tenant_agent_settings tenant_agent_settings_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+tenant_backfill_days tenant_backfill_days_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_backfill_days tenant_backfill_days_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenant_secrets tenant_secrets_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_secrets tenant_secrets_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenant_skills tenant_skills_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -427,6 +437,7 @@ CREATE TRIGGER tenant_agent_settings_bump_run_context AFTER INSERT OR DELETE OR 
 CREATE TRIGGER tenant_secrets_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_secrets FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenant_skills_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_skills FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
+CREATE TRIGGER webhook_deliveries_freeze_payload BEFORE INSERT OR UPDATE ON public.webhook_deliveries FOR EACH ROW WHEN (((new.run_id IS NOT NULL) AND (new.payload IS NULL))) EXECUTE FUNCTION webhook_deliveries_freeze_payload()
 
 -- function grants
 admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
@@ -472,9 +483,10 @@ tenants_bump_run_context() SECURITY DEFINER execute:
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_deliveries_freeze_payload() INVOKER execute:
 webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_job_paused_trigger() INVOKER execute:
-webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text, p_from_status text) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run_trigger() INVOKER execute:
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
 webhook_plain_secrets(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
@@ -495,7 +507,8 @@ BEGIN
   END IF;
   RETURN QUERY
     WITH recent AS (
-      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at
+      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at,
+             r.origin IN ('scheduled', 'catch_up') AND r.attempt = 1 AS fired
         FROM cron_job_runs r WHERE r.created_at >= p_since
     ), flying AS (
       SELECT r.pod_id FROM cron_job_runs r WHERE r.status = 'running'
@@ -503,9 +516,9 @@ BEGIN
       SELECT r.pod_id FROM cron_job_runs r
        WHERE r.status = 'claimed' AND r.created_at >= p_since - interval '1 day'
     ), rows_of AS (
-      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, 0 AS live FROM recent x
+      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, x.fired, 0 AS live FROM recent x
       UNION ALL
-      SELECT f.pod_id, NULL, NULL, NULL, 1 FROM flying f
+      SELECT f.pod_id, NULL, NULL, NULL, false, 1 FROM flying f
     )
     SELECT CASE WHEN GROUPING(o.pod_id) = 1 THEN NULL ELSE o.pod_id END,
            sum(o.live)::integer,
@@ -513,7 +526,7 @@ BEGIN
            count(*) FILTER (WHERE o.live = 0 AND o.status = 'failed')::integer,
            percentile_cont(0.99) WITHIN GROUP (
              ORDER BY extract(epoch FROM o.started_at - o.scheduled_at) * 1000)
-             FILTER (WHERE o.live = 0 AND o.started_at IS NOT NULL),
+             FILTER (WHERE o.live = 0 AND o.fired AND o.started_at IS NOT NULL),
            max(o.started_at)
       FROM rows_of o
      GROUP BY GROUPING SETS ((o.pod_id), ())
@@ -1448,7 +1461,7 @@ AS $function$
      WHERE id = p_delivery_id AND status = 'pending' AND leased_by = p_pod_id
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer)
- RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, secret_sealed bytea, previous_secret text, previous_secret_sealed bytea, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean, run_attempt integer, run_not_before timestamp with time zone, payload jsonb)
+ RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, secret_sealed bytea, previous_secret text, previous_secret_sealed bytea, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, run_id uuid, payload jsonb)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1494,18 +1507,45 @@ AS $function$
     SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret, e.secret_sealed,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_sealed END,
-           l.event_type, l.attempts, l.created_at, l.cron_job_id, j.name, r.id, r.scheduled_at,
-           r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
-           r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
-           (r.result_object_key IS NULL AND NOT r.result_truncated
-             AND coalesce(length(r.result), 0) <= 4096),
-           r.attempt, r.not_before, l.payload
+           l.event_type, l.attempts, l.created_at, l.cron_job_id, l.run_id, l.payload
       FROM leased l
-      JOIN webhook_endpoints e ON e.id = l.endpoint_id
-      LEFT JOIN cron_jobs j ON j.id = l.cron_job_id
-      LEFT JOIN cron_job_runs r ON r.id = l.run_id AND r.tenant_id = l.tenant_id;
+      JOIN webhook_endpoints e ON e.id = l.endpoint_id;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.webhook_deliveries_freeze_payload()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  NEW.payload := (
+    SELECT jsonb_build_object(
+             'id', r.id,
+             'cron_job_id', r.cron_job_id,
+             'scheduled_at', to_char(r.scheduled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'started_at', to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'finished_at', to_char(r.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'status', r.status,
+             'result', left(r.result, 4096),
+             'error', r.error,
+             'error_kind', r.error_kind,
+             'attempts', r.attempts,
+             'attempt', r.attempt,
+             'duration_ms', r.duration_ms,
+             'pod_id', r.pod_id,
+             'not_before', to_char(r.not_before AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'created_at', to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'origin', r.origin,
+             'result_bytes', r.result_bytes,
+             'result_complete', (r.result_object_key IS NULL AND NOT r.result_truncated
+                                 AND coalesce(length(r.result), 0) <= 4096),
+             'job_id', r.cron_job_id,
+             'job_name', coalesce(j.name, ''))
+      FROM cron_job_runs r
+      LEFT JOIN cron_jobs j ON j.id = r.cron_job_id
+     WHERE r.id = NEW.run_id AND r.tenant_id = NEW.tenant_id);
+  RETURN NEW;
+END
+$function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
  RETURNS void
  LANGUAGE sql
@@ -1539,13 +1579,17 @@ BEGIN
   RETURN NULL;
 END
 $function$
-CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text)
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text, p_from_status text)
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
   BEGIN
+    IF p_from_status = 'queued' AND EXISTS (
+         SELECT 1 FROM cron_jobs j WHERE j.id = p_cron_job_id AND j.deleted_at IS NOT NULL) THEN
+      RETURN;
+    END IF;
     INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type)
     SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, t.event_type
       FROM webhook_endpoints e,
@@ -1563,7 +1607,8 @@ CREATE OR REPLACE FUNCTION public.webhook_enqueue_run_trigger()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status);
+  PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status,
+                              CASE WHEN TG_OP = 'UPDATE' THEN OLD.status END);
   RETURN NULL;
 END
 $function$
