@@ -437,7 +437,6 @@ CREATE TRIGGER tenant_agent_settings_bump_run_context AFTER INSERT OR DELETE OR 
 CREATE TRIGGER tenant_secrets_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_secrets FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenant_skills_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_skills FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
-CREATE TRIGGER webhook_deliveries_freeze_payload BEFORE INSERT OR UPDATE ON public.webhook_deliveries FOR EACH ROW WHEN (((new.run_id IS NOT NULL) AND (new.payload IS NULL))) EXECUTE FUNCTION webhook_deliveries_freeze_payload()
 
 -- function grants
 admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
@@ -483,15 +482,15 @@ tenants_bump_run_context() SECURITY DEFINER execute:
 tenants_notify_jobs() SECURITY DEFINER execute:  +PUBLIC
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
-webhook_deliveries_freeze_payload() INVOKER execute:
 webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_job_paused_trigger() INVOKER execute:
-webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text, p_from_status text) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_run_trigger() INVOKER execute:
 webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
 webhook_plain_secrets(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_queue_stats() SECURITY DEFINER execute: hermesx_app
+webhook_run_event_data(p_run_id uuid, p_tenant_id uuid) SECURITY DEFINER execute: hermesx_app
 webhook_seal_secret(p_id uuid, p_secret text, p_previous_secret text, p_sealed bytea, p_previous_sealed bytea) SECURITY DEFINER execute: hermesx_app
 
 -- functions
@@ -1498,6 +1497,9 @@ AS $function$
     ), leased AS (
       UPDATE webhook_deliveries d
          SET leased_by = p_pod_id,
+             -- Queued without its data while an upgrade was applying its migrations: frozen now.
+             payload = coalesce(d.payload, CASE WHEN d.run_id IS NOT NULL
+                                           THEN webhook_run_event_data(d.run_id, d.tenant_id) END),
              next_attempt_at = now() + make_interval(secs => p_lease_seconds),
              updated_at = now()
         FROM chosen
@@ -1512,40 +1514,6 @@ AS $function$
       JOIN webhook_endpoints e ON e.id = l.endpoint_id;
   END
   $function$
-CREATE OR REPLACE FUNCTION public.webhook_deliveries_freeze_payload()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  NEW.payload := (
-    SELECT jsonb_build_object(
-             'id', r.id,
-             'cron_job_id', r.cron_job_id,
-             'scheduled_at', to_char(r.scheduled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'started_at', to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'finished_at', to_char(r.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'status', r.status,
-             'result', left(r.result, 4096),
-             'error', r.error,
-             'error_kind', r.error_kind,
-             'attempts', r.attempts,
-             'attempt', r.attempt,
-             'duration_ms', r.duration_ms,
-             'pod_id', r.pod_id,
-             'not_before', to_char(r.not_before AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'created_at', to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'origin', r.origin,
-             'result_bytes', r.result_bytes,
-             'result_complete', (r.result_object_key IS NULL AND NOT r.result_truncated
-                                 AND coalesce(length(r.result), 0) <= 4096),
-             'job_id', r.cron_job_id,
-             'job_name', coalesce(j.name, ''))
-      FROM cron_job_runs r
-      LEFT JOIN cron_jobs j ON j.id = r.cron_job_id
-     WHERE r.id = NEW.run_id AND r.tenant_id = NEW.tenant_id);
-  RETURN NEW;
-END
-$function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
  RETURNS void
  LANGUAGE sql
@@ -1579,26 +1547,33 @@ BEGIN
   RETURN NULL;
 END
 $function$
-CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text, p_from_status text)
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text)
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+  DECLARE
+    v_event text := CASE p_status WHEN 'success' THEN 'run.succeeded' ELSE 'run.failed' END;
   BEGIN
-    IF p_from_status = 'queued' AND EXISTS (
-         SELECT 1 FROM cron_jobs j WHERE j.id = p_cron_job_id AND j.deleted_at IS NOT NULL) THEN
+    -- Most runs have no endpoint: they read nothing more.
+    IF NOT EXISTS (
+         SELECT 1 FROM webhook_endpoints e
+          WHERE e.tenant_id = p_tenant_id
+            AND e.enabled
+            AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
+            AND (cardinality(e.events) = 0 OR v_event = ANY (e.events))) THEN
       RETURN;
     END IF;
-    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type)
-    SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, t.event_type
+    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type,
+                                    payload)
+    SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, v_event, d.data
       FROM webhook_endpoints e,
-           (SELECT CASE p_status WHEN 'success' THEN 'run.succeeded' ELSE 'run.failed' END
-                   AS event_type) t
+           (SELECT webhook_run_event_data(p_run_id, p_tenant_id) AS data) d
      WHERE e.tenant_id = p_tenant_id
        AND e.enabled
        AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
-       AND (cardinality(e.events) = 0 OR t.event_type = ANY (e.events))
+       AND (cardinality(e.events) = 0 OR v_event = ANY (e.events))
     ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING;
   END
   $function$
@@ -1607,8 +1582,11 @@ CREATE OR REPLACE FUNCTION public.webhook_enqueue_run_trigger()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status,
-                              CASE WHEN TG_OP = 'UPDATE' THEN OLD.status END);
+  IF TG_OP = 'UPDATE' AND OLD.status = 'queued' AND EXISTS (
+       SELECT 1 FROM cron_jobs j WHERE j.id = NEW.cron_job_id AND j.deleted_at IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
+  PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status);
   RETURN NULL;
 END
 $function$
@@ -1716,6 +1694,39 @@ CREATE OR REPLACE FUNCTION public.webhook_queue_stats()
 AS $function$
     SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::double precision
       FROM webhook_deliveries WHERE status = 'pending'
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_run_event_data(p_run_id uuid, p_tenant_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT jsonb_build_object(
+             'id', r.id,
+             'cron_job_id', r.cron_job_id,
+             'scheduled_at', to_char(r.scheduled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'started_at', to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'finished_at', to_char(r.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'status', r.status,
+             'result', left(r.result, 4096),
+             'error', r.error,
+             'error_kind', r.error_kind,
+             'attempts', r.attempts,
+             'attempt', r.attempt,
+             'duration_ms', r.duration_ms,
+             'pod_id', r.pod_id,
+             'not_before', to_char(r.not_before AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'created_at', to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'origin', r.origin,
+             'result_bytes', r.result_bytes,
+             'result_complete', (r.result_object_key IS NULL AND NOT r.result_truncated
+                                 AND coalesce(length(r.result), 0) <= 4096),
+             'job_id', r.cron_job_id,
+             'job_name', coalesce(j.name, ''))
+      FROM cron_job_runs r
+      LEFT JOIN cron_jobs j ON j.id = r.cron_job_id
+     WHERE r.id = p_run_id AND r.tenant_id = p_tenant_id
+       AND (app_current_tenant() IS NULL OR app_current_tenant() = p_tenant_id)
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_seal_secret(p_id uuid, p_secret text, p_previous_secret text, p_sealed bytea, p_previous_sealed bytea)
  RETURNS boolean

@@ -48,6 +48,9 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
     ), leased AS (
       UPDATE webhook_deliveries d
          SET leased_by = p_pod_id,
+             -- Queued without its data while an upgrade was applying its migrations: frozen now.
+             payload = coalesce(d.payload, CASE WHEN d.run_id IS NOT NULL
+                                           THEN webhook_run_event_data(d.run_id, d.tenant_id) END),
              next_attempt_at = now() + make_interval(secs => p_lease_seconds),
              updated_at = now()
         FROM chosen

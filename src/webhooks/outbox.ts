@@ -24,7 +24,7 @@ export interface ClaimedDelivery {
   /** The run of a run event; null for a job event. */
   runId: string | null;
   /**
-   * The event's data, frozen when the delivery was queued (webhook_deliveries_freeze_payload):
+   * The event's data, frozen when the delivery was queued (webhook_run_event_data):
    * every attempt sends these bytes. Null only when the run was gone before it could be frozen.
    */
   payload: RunEventData | JobPausedData | null;

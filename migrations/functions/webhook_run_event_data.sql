@@ -1,16 +1,13 @@
--- Trigger function of webhook_deliveries_freeze_payload (BEFORE INSERT OR UPDATE on
--- webhook_deliveries, when a run event has no payload yet; migration 335): a run event's data is
--- frozen when its delivery is queued, in the transaction that records the run, as the runs list
--- shows the run then (the result's short form, times in RFC 3339 with milliseconds, UTC) plus
--- job_id and job_name. Every attempt sends exactly these bytes, whatever happens to the run
--- afterwards (a retry by hand, a rename of the job). A run that is gone leaves it null (the
--- sender cancels such a delivery). An invoker function: it only reads, as the statement's role
--- (the SECURITY DEFINER enqueue, the migration, or a tenant's own statement under RLS).
-CREATE OR REPLACE FUNCTION webhook_deliveries_freeze_payload() RETURNS trigger
-  LANGUAGE plpgsql
+-- The data of a run event as it goes on the wire, frozen into the delivery when it is queued
+-- (webhook_enqueue_run; webhook_claim_deliveries for a delivery queued without it while a
+-- version upgrade was applying its migrations): the run as the runs list shows it (the result's
+-- short form, times in RFC 3339 with milliseconds, UTC), plus job_id and job_name. Null when
+-- the run is gone. Inside a tenant's transaction it answers for that tenant's runs only.
+CREATE FUNCTION webhook_run_event_data(p_run_id uuid, p_tenant_id uuid)
+  RETURNS jsonb
+  LANGUAGE sql STABLE SECURITY DEFINER
+  SET search_path = pg_catalog, public, pg_temp
   AS $$
-BEGIN
-  NEW.payload := (
     SELECT jsonb_build_object(
              'id', r.id,
              'cron_job_id', r.cron_job_id,
@@ -35,9 +32,9 @@ BEGIN
              'job_name', coalesce(j.name, ''))
       FROM cron_job_runs r
       LEFT JOIN cron_jobs j ON j.id = r.cron_job_id
-     WHERE r.id = NEW.run_id AND r.tenant_id = NEW.tenant_id);
-  RETURN NEW;
-END
-$$;
+     WHERE r.id = p_run_id AND r.tenant_id = p_tenant_id
+       AND (app_current_tenant() IS NULL OR app_current_tenant() = p_tenant_id)
+  $$;
 
-REVOKE ALL ON FUNCTION webhook_deliveries_freeze_payload() FROM PUBLIC;
+REVOKE ALL ON FUNCTION webhook_run_event_data(uuid, uuid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION webhook_run_event_data(uuid, uuid) TO hermesx_app;
