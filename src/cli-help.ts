@@ -61,6 +61,8 @@ const SERVICE = [
   'CHAT_MAX_TURNS_PER_TENANT',
   'CHAT_TURN_TIMEOUT',
   'MANUAL_RUNS_PER_MINUTE',
+  'BACKFILL_RUNS_PER_DAY',
+  'MAX_QUEUED_RUNS_PER_TENANT',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -178,6 +180,8 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
     '10',
     "a tenant's manual runs (trigger, run_now) per minute, all replicas",
   ],
+  BACKFILL_RUNS_PER_DAY: ['1000', 'occurrences a tenant may backfill per UTC day, all replicas'],
+  MAX_QUEUED_RUNS_PER_TENANT: ['10000', "a tenant's queued runs at once (backfills, retries)"],
   HERMESX_INSECURE_EXAMPLE_SECRETS: [
     'false',
     "true: saas-api accepts the guide's example secrets on a non-loopback address",

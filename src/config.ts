@@ -157,6 +157,8 @@ const envSchema = z.object({
   CHAT_MAX_TURNS_PER_TENANT: integer(16, 1, 10_000),
   CHAT_TURN_TIMEOUT: duration('10m', 1000),
   MANUAL_RUNS_PER_MINUTE: integer(10, 1, 100_000),
+  BACKFILL_RUNS_PER_DAY: integer(1000, 0, 10_000_000),
+  MAX_QUEUED_RUNS_PER_TENANT: integer(10_000, 1, 10_000_000),
   HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
@@ -250,6 +252,10 @@ export interface Config extends Readonly<RedisSettings> {
   readonly chatTurnTimeoutMs: number;
   /** Manual runs (trigger, run_now) per tenant per minute, across replicas. */
   readonly manualRunsPerMinute: number;
+  /** Occurrences a tenant may backfill per UTC day, across replicas (BACKFILL_RUNS_PER_DAY). */
+  readonly backfillRunsPerDay: number;
+  /** Queued runs (backfills, retries by hand) a tenant may have at once (MAX_QUEUED_RUNS_PER_TENANT). */
+  readonly maxQueuedRunsPerTenant: number;
   /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
   readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
@@ -354,6 +360,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatMaxTurnsPerTenant: s.CHAT_MAX_TURNS_PER_TENANT,
     chatTurnTimeoutMs: s.CHAT_TURN_TIMEOUT,
     manualRunsPerMinute: s.MANUAL_RUNS_PER_MINUTE,
+    backfillRunsPerDay: s.BACKFILL_RUNS_PER_DAY,
+    maxQueuedRunsPerTenant: s.MAX_QUEUED_RUNS_PER_TENANT,
     insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({
       allowPrivateNetworks:

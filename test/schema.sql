@@ -108,6 +108,9 @@ schema_migrations.applied_at timestamp with time zone NOT NULL DEFAULT now()
 tenant_agent_settings.tenant_id uuid NOT NULL
 tenant_agent_settings.http_allowed_hosts text[] NOT NULL DEFAULT '{}'::text[]
 tenant_agent_settings.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_backfill_days.tenant_id uuid NOT NULL
+tenant_backfill_days.day date NOT NULL
+tenant_backfill_days.occurrences integer NOT NULL
 tenant_result_bytes.tenant_id uuid NOT NULL
 tenant_result_bytes.runs_partition oid NOT NULL
 tenant_result_bytes.bytes bigint NOT NULL
@@ -246,6 +249,9 @@ schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
 tenant_agent_settings tenant_agent_settings_pkey PRIMARY KEY (tenant_id)
 tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_backfill_days tenant_backfill_days_occurrences_check CHECK ((occurrences >= 0))
+tenant_backfill_days tenant_backfill_days_pkey PRIMARY KEY (tenant_id, day)
+tenant_backfill_days tenant_backfill_days_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 tenant_result_bytes tenant_result_bytes_pkey PRIMARY KEY (tenant_id, runs_partition)
 tenant_secrets tenant_secrets_allowed_hosts_check CHECK ((cardinality(allowed_hosts) <= 20))
 tenant_secrets tenant_secrets_name_check CHECK ((name ~ '^[A-Za-z_][A-Za-z0-9_]{0,63}$'::text))
@@ -271,7 +277,7 @@ webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (
 webhook_deliveries webhook_deliveries_endpoint_id_tenant_id_fkey FOREIGN KEY (endpoint_id, tenant_id) REFERENCES webhook_endpoints(id, tenant_id) ON DELETE CASCADE
 webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text])))
 webhook_deliveries webhook_deliveries_last_error_check CHECK ((length(last_error) <= 1024))
-webhook_deliveries webhook_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 8192))
+webhook_deliveries webhook_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 65536))
 webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text])))
 webhook_deliveries webhook_deliveries_subject CHECK (((event_type = 'job.paused'::text) = ((run_id IS NULL) AND (payload IS NOT NULL))))
@@ -321,6 +327,7 @@ CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btre
 CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree (name)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
 CREATE UNIQUE INDEX tenant_agent_settings_pkey ON public.tenant_agent_settings USING btree (tenant_id)
+CREATE UNIQUE INDEX tenant_backfill_days_pkey ON public.tenant_backfill_days USING btree (tenant_id, day)
 CREATE UNIQUE INDEX tenant_result_bytes_pkey ON public.tenant_result_bytes USING btree (tenant_id, runs_partition)
 CREATE UNIQUE INDEX tenant_secrets_pkey ON public.tenant_secrets USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenant_skills_pkey ON public.tenant_skills USING btree (tenant_id, name)
@@ -354,6 +361,7 @@ installation rls=true force=true
 schema_functions rls=false force=false
 schema_migrations rls=false force=false
 tenant_agent_settings rls=true force=true
+tenant_backfill_days rls=true force=true
 tenant_result_bytes rls=true force=true
 tenant_secrets rls=true force=true
 tenant_skills rls=true force=true
@@ -394,6 +402,8 @@ tenant_agent_settings tenant_agent_settings_insert INSERT TO hermesx_app WITH CH
 tenant_agent_settings tenant_agent_settings_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_agent_settings tenant_agent_settings_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
 tenant_agent_settings tenant_agent_settings_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+tenant_backfill_days tenant_backfill_days_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_backfill_days tenant_backfill_days_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenant_result_bytes tenant_result_bytes_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_secrets tenant_secrets_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_secrets tenant_secrets_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
@@ -502,6 +512,7 @@ webhook_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_sta
 webhook_plain_secrets(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_queue_stats() SECURITY DEFINER execute: hermesx_app
+webhook_run_event_data(p_run_id uuid, p_tenant_id uuid) SECURITY DEFINER execute: hermesx_app
 webhook_seal_secret(p_id uuid, p_secret text, p_previous_secret text, p_sealed bytea, p_previous_sealed bytea) SECURITY DEFINER execute: hermesx_app
 
 -- functions
@@ -517,7 +528,8 @@ BEGIN
   END IF;
   RETURN QUERY
     WITH recent AS (
-      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at
+      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at,
+             r.origin IN ('scheduled', 'catch_up') AND r.attempt = 1 AS fired
         FROM cron_job_runs r WHERE r.created_at >= p_since
     ), flying AS (
       SELECT r.pod_id FROM cron_job_runs r WHERE r.status = 'running'
@@ -525,9 +537,9 @@ BEGIN
       SELECT r.pod_id FROM cron_job_runs r
        WHERE r.status = 'claimed' AND r.created_at >= p_since - interval '1 day'
     ), rows_of AS (
-      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, 0 AS live FROM recent x
+      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, x.fired, 0 AS live FROM recent x
       UNION ALL
-      SELECT f.pod_id, NULL, NULL, NULL, 1 FROM flying f
+      SELECT f.pod_id, NULL, NULL, NULL, false, 1 FROM flying f
     )
     SELECT CASE WHEN GROUPING(o.pod_id) = 1 THEN NULL ELSE o.pod_id END,
            sum(o.live)::integer,
@@ -535,7 +547,7 @@ BEGIN
            count(*) FILTER (WHERE o.live = 0 AND o.status = 'failed')::integer,
            percentile_cont(0.99) WITHIN GROUP (
              ORDER BY extract(epoch FROM o.started_at - o.scheduled_at) * 1000)
-             FILTER (WHERE o.live = 0 AND o.started_at IS NOT NULL),
+             FILTER (WHERE o.live = 0 AND o.fired AND o.started_at IS NOT NULL),
            max(o.started_at)
       FROM rows_of o
      GROUP BY GROUPING SETS ((o.pod_id), ())
@@ -1538,7 +1550,7 @@ AS $function$
      WHERE id = p_delivery_id AND status = 'pending' AND leased_by = p_pod_id
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer)
- RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, secret_sealed bytea, previous_secret text, previous_secret_sealed bytea, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamp with time zone, run_started_at timestamp with time zone, run_finished_at timestamp with time zone, run_status text, run_result text, run_error text, run_error_kind text, run_attempts integer, run_duration_ms integer, run_pod_id text, run_created_at timestamp with time zone, run_origin text, run_result_bytes integer, run_result_complete boolean, run_attempt integer, run_not_before timestamp with time zone, payload jsonb)
+ RETURNS TABLE(delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text, secret_sealed bytea, previous_secret text, previous_secret_sealed bytea, event_type text, attempts integer, created_at timestamp with time zone, cron_job_id uuid, run_id uuid, payload jsonb)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1575,6 +1587,9 @@ AS $function$
     ), leased AS (
       UPDATE webhook_deliveries d
          SET leased_by = p_pod_id,
+             -- Queued without its data while an upgrade was applying its migrations: frozen now.
+             payload = coalesce(d.payload, CASE WHEN d.run_id IS NOT NULL
+                                           THEN webhook_run_event_data(d.run_id, d.tenant_id) END),
              next_attempt_at = now() + make_interval(secs => p_lease_seconds),
              updated_at = now()
         FROM chosen
@@ -1584,16 +1599,9 @@ AS $function$
     SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret, e.secret_sealed,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_sealed END,
-           l.event_type, l.attempts, l.created_at, l.cron_job_id, j.name, r.id, r.scheduled_at,
-           r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
-           r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
-           (r.result_object_key IS NULL AND NOT r.result_truncated
-             AND coalesce(length(r.result), 0) <= 4096),
-           r.attempt, r.not_before, l.payload
+           l.event_type, l.attempts, l.created_at, l.cron_job_id, l.run_id, l.payload
       FROM leased l
-      JOIN webhook_endpoints e ON e.id = l.endpoint_id
-      LEFT JOIN cron_jobs j ON j.id = l.cron_job_id
-      LEFT JOIN cron_job_runs r ON r.id = l.run_id AND r.tenant_id = l.tenant_id;
+      JOIN webhook_endpoints e ON e.id = l.endpoint_id;
   END
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
@@ -1635,16 +1643,27 @@ CREATE OR REPLACE FUNCTION public.webhook_enqueue_run(p_tenant_id uuid, p_cron_j
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+  DECLARE
+    v_event text := CASE p_status WHEN 'success' THEN 'run.succeeded' ELSE 'run.failed' END;
   BEGIN
-    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type)
-    SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, t.event_type
+    -- Most runs have no endpoint: they read nothing more.
+    IF NOT EXISTS (
+         SELECT 1 FROM webhook_endpoints e
+          WHERE e.tenant_id = p_tenant_id
+            AND e.enabled
+            AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
+            AND (cardinality(e.events) = 0 OR v_event = ANY (e.events))) THEN
+      RETURN;
+    END IF;
+    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type,
+                                    payload)
+    SELECT e.tenant_id, e.id, p_cron_job_id, p_run_id, v_event, d.data
       FROM webhook_endpoints e,
-           (SELECT CASE p_status WHEN 'success' THEN 'run.succeeded' ELSE 'run.failed' END
-                   AS event_type) t
+           (SELECT webhook_run_event_data(p_run_id, p_tenant_id) AS data) d
      WHERE e.tenant_id = p_tenant_id
        AND e.enabled
        AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
-       AND (cardinality(e.events) = 0 OR t.event_type = ANY (e.events))
+       AND (cardinality(e.events) = 0 OR v_event = ANY (e.events))
     ON CONFLICT (endpoint_id, run_id, event_type) DO NOTHING;
   END
   $function$
@@ -1653,6 +1672,10 @@ CREATE OR REPLACE FUNCTION public.webhook_enqueue_run_trigger()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.status = 'queued' AND EXISTS (
+       SELECT 1 FROM cron_jobs j WHERE j.id = NEW.cron_job_id AND j.deleted_at IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
   PERFORM webhook_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.status);
   RETURN NULL;
 END
@@ -1761,6 +1784,39 @@ CREATE OR REPLACE FUNCTION public.webhook_queue_stats()
 AS $function$
     SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0)::double precision
       FROM webhook_deliveries WHERE status = 'pending'
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_run_event_data(p_run_id uuid, p_tenant_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT jsonb_build_object(
+             'id', r.id,
+             'cron_job_id', r.cron_job_id,
+             'scheduled_at', to_char(r.scheduled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'started_at', to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'finished_at', to_char(r.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'status', r.status,
+             'result', left(r.result, 4096),
+             'error', r.error,
+             'error_kind', r.error_kind,
+             'attempts', r.attempts,
+             'attempt', r.attempt,
+             'duration_ms', r.duration_ms,
+             'pod_id', r.pod_id,
+             'not_before', to_char(r.not_before AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'created_at', to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'origin', r.origin,
+             'result_bytes', r.result_bytes,
+             'result_complete', (r.result_object_key IS NULL AND NOT r.result_truncated
+                                 AND coalesce(length(r.result), 0) <= 4096),
+             'job_id', r.cron_job_id,
+             'job_name', coalesce(j.name, ''))
+      FROM cron_job_runs r
+      LEFT JOIN cron_jobs j ON j.id = r.cron_job_id
+     WHERE r.id = p_run_id AND r.tenant_id = p_tenant_id
+       AND (app_current_tenant() IS NULL OR app_current_tenant() = p_tenant_id)
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_seal_secret(p_id uuid, p_secret text, p_previous_secret text, p_sealed bytea, p_previous_sealed bytea)
  RETURNS boolean

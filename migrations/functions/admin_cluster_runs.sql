@@ -2,7 +2,10 @@
 -- cross-tenant read the dashboard needs, so it returns aggregates (never a tenant's rows) and
 -- only inside an admin transaction (withAdmin).
 -- One row per pod seen in the window or with runs in flight, plus one total row (pod_id NULL).
--- In flight counts 'running' and, where the scheduler records it, 'claimed'.
+-- In flight counts 'running' and, where the scheduler records it, 'claimed'. Fire lag is the
+-- scheduler's: only first attempts of occurrences it fired on time or caught up (origin
+-- scheduled or catch_up, attempt 1); a backfilled occurrence starts days after its nominal time
+-- by design, and a retry after its backoff, so neither says anything about the scheduler.
 CREATE FUNCTION admin_cluster_runs(p_since timestamptz)
   RETURNS TABLE (pod_id text, in_flight integer, runs integer, failures integer,
                  fire_lag_p99_ms double precision, last_started_at timestamptz)
@@ -15,7 +18,8 @@ BEGIN
   END IF;
   RETURN QUERY
     WITH recent AS (
-      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at
+      SELECT r.pod_id, r.status, r.scheduled_at, r.started_at,
+             r.origin IN ('scheduled', 'catch_up') AND r.attempt = 1 AS fired
         FROM cron_job_runs r WHERE r.created_at >= p_since
     ), flying AS (
       SELECT r.pod_id FROM cron_job_runs r WHERE r.status = 'running'
@@ -23,9 +27,9 @@ BEGIN
       SELECT r.pod_id FROM cron_job_runs r
        WHERE r.status = 'claimed' AND r.created_at >= p_since - interval '1 day'
     ), rows_of AS (
-      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, 0 AS live FROM recent x
+      SELECT x.pod_id, x.status, x.scheduled_at, x.started_at, x.fired, 0 AS live FROM recent x
       UNION ALL
-      SELECT f.pod_id, NULL, NULL, NULL, 1 FROM flying f
+      SELECT f.pod_id, NULL, NULL, NULL, false, 1 FROM flying f
     )
     SELECT CASE WHEN GROUPING(o.pod_id) = 1 THEN NULL ELSE o.pod_id END,
            sum(o.live)::integer,
@@ -33,7 +37,7 @@ BEGIN
            count(*) FILTER (WHERE o.live = 0 AND o.status = 'failed')::integer,
            percentile_cont(0.99) WITHIN GROUP (
              ORDER BY extract(epoch FROM o.started_at - o.scheduled_at) * 1000)
-             FILTER (WHERE o.live = 0 AND o.started_at IS NOT NULL),
+             FILTER (WHERE o.live = 0 AND o.fired AND o.started_at IS NOT NULL),
            max(o.started_at)
       FROM rows_of o
      GROUP BY GROUPING SETS ((o.pod_id), ())

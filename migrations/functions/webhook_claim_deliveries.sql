@@ -3,19 +3,16 @@
 -- all. Claimed rows are leased to the pod: next_attempt_at moves to the lease's end, so a pod
 -- that dies mid-send leaves a row that is due again when its lease expires. SKIP LOCKED lets
 -- pods claim side by side. Returns what the sender needs to render and sign each message: the
--- run as the runs list shows it (the result's short form, 4,096 characters), or for a job event
--- (job.paused, no run) its payload; and the endpoint's secrets as stored (sealed, or plain for a
--- row not sealed yet): the sender opens them to sign.
+-- event's data as it was frozen when the delivery was queued (payload: the run as the runs list
+-- showed it then, or the job's pause), never the run as it is now, so every attempt sends the
+-- same body; and the endpoint's secrets as stored (sealed, or plain for a row not sealed yet):
+-- the sender opens them to sign.
 CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer,
                                          p_lease_seconds integer)
   RETURNS TABLE (delivery_id uuid, tenant_id uuid, endpoint_id uuid, url text, secret text,
-                 secret_sealed bytea, previous_secret text, previous_secret_sealed bytea, event_type text, attempts integer, created_at timestamptz,
-                 cron_job_id uuid, job_name text, run_id uuid, run_scheduled_at timestamptz,
-                 run_started_at timestamptz, run_finished_at timestamptz, run_status text,
-                 run_result text, run_error text, run_error_kind text, run_attempts integer,
-                 run_duration_ms integer, run_pod_id text, run_created_at timestamptz,
-                 run_origin text, run_result_bytes integer, run_result_complete boolean,
-                 run_attempt integer, run_not_before timestamptz, payload jsonb)
+                 secret_sealed bytea, previous_secret text, previous_secret_sealed bytea,
+                 event_type text, attempts integer, created_at timestamptz, cron_job_id uuid,
+                 run_id uuid, payload jsonb)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -51,6 +48,9 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
     ), leased AS (
       UPDATE webhook_deliveries d
          SET leased_by = p_pod_id,
+             -- Queued without its data while an upgrade was applying its migrations: frozen now.
+             payload = coalesce(d.payload, CASE WHEN d.run_id IS NOT NULL
+                                           THEN webhook_run_event_data(d.run_id, d.tenant_id) END),
              next_attempt_at = now() + make_interval(secs => p_lease_seconds),
              updated_at = now()
         FROM chosen
@@ -60,16 +60,9 @@ CREATE FUNCTION webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_t
     SELECT l.id, l.tenant_id, l.endpoint_id, e.url, e.secret, e.secret_sealed,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END,
            CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_sealed END,
-           l.event_type, l.attempts, l.created_at, l.cron_job_id, j.name, r.id, r.scheduled_at,
-           r.started_at, r.finished_at, r.status, left(r.result, 4096), r.error, r.error_kind,
-           r.attempts, r.duration_ms, r.pod_id, r.created_at, r.origin, r.result_bytes,
-           (r.result_object_key IS NULL AND NOT r.result_truncated
-             AND coalesce(length(r.result), 0) <= 4096),
-           r.attempt, r.not_before, l.payload
+           l.event_type, l.attempts, l.created_at, l.cron_job_id, l.run_id, l.payload
       FROM leased l
-      JOIN webhook_endpoints e ON e.id = l.endpoint_id
-      LEFT JOIN cron_jobs j ON j.id = l.cron_job_id
-      LEFT JOIN cron_job_runs r ON r.id = l.run_id AND r.tenant_id = l.tenant_id;
+      JOIN webhook_endpoints e ON e.id = l.endpoint_id;
   END
   $$;
 

@@ -162,7 +162,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     controls,
   });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
-  registerQueuedRunRoutes(app, { pool: deps.pool, now, spendManualRun });
+  registerQueuedRunRoutes(app, {
+    pool: deps.pool,
+    now,
+    spendManualRun,
+    limits: {
+      backfillRunsPerDay: deps.config.backfillRunsPerDay,
+      maxQueuedRuns: deps.config.maxQueuedRunsPerTenant,
+    },
+  });
   const modelConnections =
     deps.modelConnections ??
     createModelConnections(deps.config.llm.url, deps.config.modelConnections);

@@ -2,10 +2,19 @@
 // queued runs (origin "backfill"), which any pod takes in turn like retries (scheduler_take_queued:
 // one run of a job at a time, the tenant's cap, round-robin over tenants). The unique key
 // (cron_job_id, scheduled_at) decides "no run yet": an occurrence with a run of any status is
-// skipped, so repeating a request adds nothing.
+// skipped, so repeating a request adds nothing. Every occurrence queued is charged to the
+// tenant's backfill budget of the day, and queued runs are bounded per tenant (queued-limits.ts).
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { parseSchedule } from '../schedule/schedule.js';
 import { CommandError, isUuid } from './commands.js';
+import {
+  chargeBackfill,
+  DEFAULT_QUEUED_RUN_LIMITS,
+  lockTenantQueue,
+  requireBackfillBudget,
+  requireQueueRoom,
+  type QueuedRunLimits,
+} from './queued-limits.js';
 
 export const BACKFILL_LIMITS = {
   /** Occurrences added by one request; a longer range answers where to go on. */
@@ -49,7 +58,7 @@ export function listOccurrences(
 }
 
 export async function backfillJob(
-  deps: { pool: Pool; now: () => Date },
+  deps: { pool: Pool; now: () => Date; limits?: QueuedRunLimits | undefined },
   tenantId: string,
   jobId: string,
   input: BackfillInput,
@@ -82,11 +91,8 @@ export async function backfillJob(
       endsAt: job.ends_at,
     });
     if (!check.ok) throw new CommandError('invalid_schedule', check.message, 422);
-    // Serialises a tenant's backfills, so two requests cannot both pass the quota.
-    await client.query(
-      "SELECT pg_advisory_xact_lock(hashtextextended('hermesx:backfill:' || $1, 0))",
-      [tenantId],
-    );
+    // Serialises a tenant's queued-run writes, so two requests cannot both pass a bound.
+    await lockTenantQueue(client, tenantId);
     const room = BACKFILL_LIMITS.queuedPerTenant - (await countQueuedBackfills(client));
     if (room <= 0) {
       throw new CommandError(
@@ -96,9 +102,13 @@ export async function backfillJob(
         60,
       );
     }
-    const limit = Math.min(BACKFILL_LIMITS.perRequest, room);
+    const limits = deps.limits ?? DEFAULT_QUEUED_RUN_LIMITS;
+    const queueRoom = await requireQueueRoom(client, limits.maxQueuedRuns);
+    const budget = await requireBackfillBudget(client, tenantId, limits.backfillRunsPerDay);
+    const limit = Math.min(BACKFILL_LIMITS.perRequest, room, queueRoom, budget);
     const { times, following } = listOccurrences(check.schedule.nextAfter, from, to, limit);
     const added = await insertQueued(client, tenantId, jobId, times);
+    await chargeBackfill(client, tenantId, added.length);
     return {
       job_id: jobId,
       added: added.length,

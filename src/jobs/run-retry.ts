@@ -2,10 +2,11 @@
 // (the occurrence stays one entry for UNIQUE (cron_job_id, scheduled_at); its origin stays). The
 // row goes back to `queued`, due at once, and any pod takes it (scheduler_take_queued); the
 // failed attempt's outcome joins previous_attempts. A retry by hand is a manual run: it spends
-// the tenant's manual-run budget.
+// the tenant's manual-run budget, and it counts against the tenant's bound on queued runs.
 import { withTenant, type Pool } from '../db/pool.js';
 import { RUN_LIST_COLUMNS, type RunRow } from '../db/run-history.js';
 import { CommandError, isUuid } from './commands.js';
+import { DEFAULT_QUEUED_RUN_LIMITS, lockTenantQueue, requireQueueRoom } from './queued-limits.js';
 import { toRunView, type RunView } from './view.js';
 
 /** The attempts column's bound (migration 250). */
@@ -15,6 +16,8 @@ export interface RetryDeps {
   pool: Pool;
   /** The tenant's manual-run budget: null when allowed, else seconds until the next one. */
   spendManualRun?: ((tenantId: string) => Promise<number | null>) | undefined;
+  /** Queued runs a tenant may have at once (MAX_QUEUED_RUNS_PER_TENANT). */
+  limits?: { maxQueuedRuns: number } | undefined;
 }
 
 export async function retryRun(deps: RetryDeps, tenantId: string, runId: string): Promise<RunView> {
@@ -49,6 +52,11 @@ export async function retryRun(deps: RetryDeps, tenantId: string, runId: string)
     if (run.attempt >= MAX_ATTEMPT) {
       throw new CommandError('too_many_attempts', `the run has had ${MAX_ATTEMPT} attempts`, 409);
     }
+    await lockTenantQueue(client, tenantId);
+    await requireQueueRoom(
+      client,
+      deps.limits?.maxQueuedRuns ?? DEFAULT_QUEUED_RUN_LIMITS.maxQueuedRuns,
+    );
     const waitSeconds = (await deps.spendManualRun?.(tenantId)) ?? null;
     if (waitSeconds !== null) {
       throw new CommandError(

@@ -1,16 +1,11 @@
 // A delivery on the wire, as Standard Webhooks (standardwebhooks.com) defines it: the body is
-// rendered from the run row at send time, the headers are signed by the maintained
-// `standardwebhooks` package (no HMAC of our own).
+// rendered from the event's data as it was frozen when the delivery was queued (never from the
+// run as it is at send time), so every attempt of a delivery sends the same bytes; the headers
+// are signed by the maintained `standardwebhooks` package (no HMAC of our own).
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { toRunView, type RunView } from '../jobs/view.js';
 import { messageIdOf, type EventType } from './events.js';
-import type { ClaimedDelivery, JobPausedData } from './outbox.js';
-
-export interface RunEventData extends RunView {
-  job_id: string;
-  job_name: string;
-}
+import type { ClaimedDelivery, JobPausedData, RunEventData } from './outbox.js';
 
 export interface WebhookMessage {
   /** `webhook-id`: the same on every attempt of a delivery. */
@@ -20,10 +15,10 @@ export interface WebhookMessage {
 
 /**
  * `{"type","timestamp","data"}`; `timestamp` is when the run finished, or when the job paused
- * (the event's time). A delivery has its run or its job event's payload (the sender checks).
+ * (the event's time). A delivery has its frozen data (the sender checks).
  */
 export function renderMessage(delivery: ClaimedDelivery): WebhookMessage {
-  if (delivery.run === null) {
+  if (delivery.runId === null) {
     const data = delivery.payload as JobPausedData;
     const payload = {
       type: delivery.eventType,
@@ -32,11 +27,10 @@ export function renderMessage(delivery: ClaimedDelivery): WebhookMessage {
     };
     return { id: messageIdOf(delivery.deliveryId), body: JSON.stringify(payload) };
   }
-  const run = toRunView(delivery.run);
-  const data: RunEventData = { ...run, job_id: delivery.jobId, job_name: delivery.jobName ?? '' };
+  const data = delivery.payload as RunEventData;
   const payload: { type: EventType; timestamp: string; data: RunEventData } = {
     type: delivery.eventType,
-    timestamp: run.finished_at ?? run.created_at,
+    timestamp: data.finished_at ?? data.created_at,
     data,
   };
   return { id: messageIdOf(delivery.deliveryId), body: JSON.stringify(payload) };

@@ -1,6 +1,5 @@
 import type { Pool } from '../db/pool.js';
-import type { RunRow } from '../db/run-history.js';
-import type { ErrorKind } from '../domain/vocabulary.js';
+import type { RunView } from '../jobs/view.js';
 import type { AttemptOutcome } from './delivery-store.js';
 import type { EventType } from './events.js';
 import type { StoredSecret } from './secret-seal.js';
@@ -22,11 +21,19 @@ export interface ClaimedDelivery {
   attempts: number;
   createdAt: Date;
   jobId: string;
-  jobName: string | null;
-  /** Null when the run (or its job) was deleted before sending, and for a job event. */
-  run: RunRow | null;
-  /** A job event's data (job.paused), as it was when the event happened. */
-  payload: JobPausedData | null;
+  /** The run of a run event; null for a job event. */
+  runId: string | null;
+  /**
+   * The event's data, frozen when the delivery was queued (webhook_run_event_data):
+   * every attempt sends these bytes. Null only when the run was gone before it could be frozen.
+   */
+  payload: RunEventData | JobPausedData | null;
+}
+
+/** The data of a run event: the run as the runs list showed it when it was recorded. */
+export interface RunEventData extends RunView {
+  job_id: string;
+  job_name: string;
 }
 
 /** The data of a job.paused event (migration 251's trigger writes it). */
@@ -55,25 +62,8 @@ interface ClaimRow {
   attempts: number;
   created_at: Date;
   cron_job_id: string;
-  job_name: string | null;
   run_id: string | null;
-  run_scheduled_at: Date;
-  run_started_at: Date;
-  run_finished_at: Date | null;
-  run_status: RunRow['status'];
-  run_result: string | null;
-  run_error: string | null;
-  run_error_kind: ErrorKind | null;
-  run_attempts: number;
-  run_duration_ms: number | null;
-  run_pod_id: string | null;
-  run_created_at: Date;
-  run_origin: RunRow['origin'];
-  run_result_bytes: number | null;
-  run_result_complete: boolean;
-  run_attempt: number;
-  run_not_before: Date | null;
-  payload: JobPausedData | null;
+  payload: RunEventData | JobPausedData | null;
 }
 
 export interface ClaimLimits {
@@ -102,31 +92,8 @@ export async function claimDeliveries(pool: Pool, limits: ClaimLimits): Promise<
     attempts: row.attempts,
     createdAt: row.created_at,
     jobId: row.cron_job_id,
-    jobName: row.job_name,
+    runId: row.run_id,
     payload: row.payload,
-    run:
-      row.run_id === null
-        ? null
-        : {
-            id: row.run_id,
-            cron_job_id: row.cron_job_id,
-            scheduled_at: row.run_scheduled_at,
-            started_at: row.run_started_at,
-            finished_at: row.run_finished_at,
-            status: row.run_status,
-            result: row.run_result,
-            error: row.run_error,
-            error_kind: row.run_error_kind,
-            attempts: row.run_attempts,
-            attempt: row.run_attempt,
-            not_before: row.run_not_before,
-            duration_ms: row.run_duration_ms,
-            pod_id: row.run_pod_id,
-            created_at: row.run_created_at,
-            origin: row.run_origin,
-            result_bytes: row.run_result_bytes,
-            result_complete: row.run_result_complete,
-          },
   }));
 }
 

@@ -182,7 +182,7 @@ export class WebhookSender implements Service {
       attempt: delivery.attempts + 1,
     };
     try {
-      if (delivery.run === null && delivery.payload === null) {
+      if (delivery.payload === null) {
         await cancelDelivery(pool, delivery.deliveryId, settings.podId, 'the run was deleted');
         metrics.attempts.inc({ outcome: 'cancelled' });
         return;

@@ -1,8 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, MigrationError, migrate } from '../../src/db/migrate.js';
+import { TRIGGER_FUNCTIONS_FIRST_VERSION } from '../../src/db/migrate-functions.js';
 import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 import { silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
@@ -31,6 +32,29 @@ const FUNCTION_FILES = readdirSync(path.join(MIGRATIONS_DIR, 'functions'))
   .filter((file) => file.endsWith('.sql'))
   .sort()
   .map((file) => `functions/${file}`);
+/**
+ * The trigger-function files no numbered migration before TRIGGER_FUNCTIONS_FIRST_VERSION
+ * creates: applied just before that version, so the migrations from it on find them in place.
+ */
+const NEW_TRIGGER_FILES = FUNCTION_FILES.filter((file) => {
+  const sql = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+  if (!/\bRETURNS\s+trigger\b/i.test(sql.replace(/--.*$/gm, ''))) return false;
+  const name = path.basename(file, '.sql');
+  return !ALL_FILES.some(
+    (m) =>
+      Number.parseInt(m, 10) < TRIGGER_FUNCTIONS_FIRST_VERSION &&
+      new RegExp(`CREATE (OR REPLACE )?FUNCTION ${name}\\(`).test(
+        readFileSync(path.join(MIGRATIONS_DIR, m), 'utf8'),
+      ),
+  );
+});
+/** What one run on an empty database applies, in order. */
+const APPLY_ORDER = [
+  ...ALL_FILES.filter((file) => Number.parseInt(file, 10) < TRIGGER_FUNCTIONS_FIRST_VERSION),
+  ...NEW_TRIGGER_FILES,
+  ...ALL_FILES.filter((file) => Number.parseInt(file, 10) >= TRIGGER_FUNCTIONS_FIRST_VERSION),
+  ...FUNCTION_FILES.filter((file) => !NEW_TRIGGER_FILES.includes(file)),
+];
 const DEFAULT_TENANT = '00000000-0000-0000-0000-000000000001';
 const CHANNEL = 'hermesx_cron_jobs';
 
@@ -48,7 +72,7 @@ describe('migrate on an empty database', () => {
     const url = await createTestDatabase({ migrate: false });
     expect(ALL_FILES).toEqual(expect.arrayContaining(REQUIRED_FILES));
     const applied = await migrate(url, silentLogger());
-    expect(applied).toEqual([...ALL_FILES, ...FUNCTION_FILES]);
+    expect(applied).toEqual(APPLY_ORDER);
     expect(FUNCTION_FILES).toContain('functions/scheduler_cleanup_stale_runs.sql');
     expect(applied.slice(0, REQUIRED_FILES.length)).toEqual(REQUIRED_FILES);
     const versions = await appliedVersions(url);

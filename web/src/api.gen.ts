@@ -360,7 +360,7 @@ export interface paths {
     put?: never;
     /**
      * Run the occurrences of a past range that have no run yet
-     * @description Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on) and 1,000 waiting per tenant (429 `backfill_quota`). Repeating a request adds nothing: an occurrence with a run is skipped.
+     * @description Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on), 1,000 waiting per tenant (429 `backfill_quota`), the tenant’s queued runs at most `MAX_QUEUED_RUNS_PER_TENANT` (429 `queue_full`), and `BACKFILL_RUNS_PER_DAY` occurrences per tenant per UTC day, which deleting the job does not give back (429 `backfill_budget`, `Retry-After` until the day ends). Repeating a request adds nothing: an occurrence with a run is skipped.
      */
     post: operations['backfillCronJob'];
     delete?: never;
@@ -380,7 +380,7 @@ export interface paths {
     put?: never;
     /**
      * Run a failed run’s occurrence again
-     * @description A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`).
+     * @description A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`) and its queued runs (429 `queue_full`).
      */
     post: operations['retryRun'];
     delete?: never;
@@ -1198,7 +1198,7 @@ export interface components {
         runs_last_hour: number;
         /** @description of those, how many failed */
         failures_last_hour: number;
-        /** @description 99th percentile of started_at - scheduled_at over the last hour */
+        /** @description 99th percentile of started_at - scheduled_at over the last hour, of the first attempts of scheduled and caught-up occurrences (backfills, manual runs and retries left out) */
         fire_lag_p99_ms: number | null;
       };
       pods: {
@@ -1217,7 +1217,7 @@ export interface components {
         runs_last_hour: number;
         /** @description of those, how many failed */
         failures_last_hour: number;
-        /** @description 99th percentile of started_at - scheduled_at over the last hour */
+        /** @description 99th percentile of started_at - scheduled_at over the last hour, of the first attempts of scheduled and caught-up occurrences (backfills, manual runs and retries left out) */
         fire_lag_p99_ms: number | null;
       }[];
     };

@@ -23,7 +23,9 @@ const counts = {
   fire_lag_p99_ms: z
     .number()
     .nullable()
-    .describe('99th percentile of started_at - scheduled_at over the last hour'),
+    .describe(
+      '99th percentile of started_at - scheduled_at over the last hour, of the first attempts of scheduled and caught-up occurrences (backfills, manual runs and retries left out)',
+    ),
 };
 
 export const ClusterPod = z.object({

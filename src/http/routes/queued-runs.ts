@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from '../../db/pool.js';
 import { backfillJob } from '../../jobs/backfill.js';
+import type { QueuedRunLimits } from '../../jobs/queued-limits.js';
 import { retryRun } from '../../jobs/run-retry.js';
 import { tenantOf } from '../auth.js';
 import { BackfillAnswer, BackfillBody } from '../queued-schemas.js';
@@ -12,6 +13,8 @@ export interface QueuedRunRouteDeps {
   pool: Pool;
   now: () => Date;
   spendManualRun?: ((tenantId: string) => Promise<number | null>) | undefined;
+  /** BACKFILL_RUNS_PER_DAY and MAX_QUEUED_RUNS_PER_TENANT; the defaults when absent. */
+  limits?: QueuedRunLimits | undefined;
 }
 
 /**
@@ -29,7 +32,7 @@ export function registerQueuedRunRoutes(app: FastifyInstance, deps: QueuedRunRou
         security: BEARER,
         summary: 'Run the occurrences of a past range that have no run yet',
         description:
-          'Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on) and 1,000 waiting per tenant (429 `backfill_quota`). Repeating a request adds nothing: an occurrence with a run is skipped.',
+          'Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on), 1,000 waiting per tenant (429 `backfill_quota`), the tenant’s queued runs at most `MAX_QUEUED_RUNS_PER_TENANT` (429 `queue_full`), and `BACKFILL_RUNS_PER_DAY` occurrences per tenant per UTC day, which deleting the job does not give back (429 `backfill_budget`, `Retry-After` until the day ends). Repeating a request adds nothing: an occurrence with a run is skipped.',
         operationId: 'backfillCronJob',
         params: IdParams,
         body: BackfillBody,
@@ -50,7 +53,7 @@ export function registerQueuedRunRoutes(app: FastifyInstance, deps: QueuedRunRou
         security: BEARER,
         summary: 'Run a failed run’s occurrence again',
         description:
-          'A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`).',
+          'A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`) and its queued runs (429 `queue_full`).',
         operationId: 'retryRun',
         params: IdParams,
         response: {
