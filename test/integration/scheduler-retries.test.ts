@@ -14,6 +14,7 @@ import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm, type Handler } from '../helpers/fake-llm.js';
 import { capturingLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
+import { serviceClient } from '../helpers/service-client.js';
 
 const KEY = 'retries-test-key-0123456789abcdef';
 const ADMIN = 'retries-test-admin-0123456789abcdef';
@@ -82,33 +83,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => target.close(() => resolve()));
 });
 
-async function api(method: string, url: string, body?: unknown, token = KEY) {
-  const response = await fetch(`${service.url}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-  };
-}
-
-/** A job that never comes due by itself (1 January), run by POST trigger. */
-async function createJob(prompt: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const created = await api('POST', '/v1/cron-jobs', {
-    name: prompt,
-    schedule: '0 0 1 1 *',
-    prompt,
-    ...extra,
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
+const { api, createJob } = serviceClient(() => service.url, KEY);
 
 async function triggerAndWaitForRun(jobId: string): Promise<string> {
   expect((await api('POST', `/v1/cron-jobs/${jobId}/trigger`)).status).toBe(202);
