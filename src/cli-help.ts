@@ -194,6 +194,10 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   WEBHOOK_MAX_ENDPOINTS: ['10', 'webhook endpoints per tenant'],
   WEBHOOK_DISABLE_AFTER: ['120h', 'an endpoint failing this long is disabled'],
   WEBHOOK_DELIVERY_RETENTION: ['720h', 'finished deliveries are kept this long'],
+  TENANT_RESULT_BYTES_QUOTA: [
+    '1073741824 (1 GiB)',
+    "a tenant's stored run answers (object store), unless its own quota says; 0: unlimited",
+  ],
   HERMES_SECRETS_KEY: ['unset (dev: generated)', 'seals tenant and webhook secrets (32 bytes)'],
   HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
 };

@@ -33,7 +33,7 @@ export interface SentinelSetup {
  * and the other two sentinels, so a failover can start at once.
  */
 export async function startSentinelSetup(
-  options: { downAfterMs?: number; name?: string } = {},
+  options: { downAfterMs?: number; failoverTimeoutMs?: number; name?: string } = {},
 ): Promise<SentinelSetup> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-sentinel-'));
   const name = options.name ?? 'hermesx-primary';
@@ -76,7 +76,7 @@ export async function startSentinelSetup(
         `sentinel monitor ${name} 127.0.0.1 ${primaryPort} 2`,
         `sentinel auth-pass ${name} ${password}`,
         `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 5000}`,
-        `sentinel failover-timeout ${name} 60000`,
+        `sentinel failover-timeout ${name} ${options.failoverTimeoutMs ?? 60000}`,
         `sentinel parallel-syncs ${name} 1`,
         '',
       ].join('\n'),
