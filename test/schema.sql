@@ -194,7 +194,7 @@ cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, sc
 cron_job_runs cron_job_runs_cron_job_id_tenant_id_fkey1 FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <= 262144))
 cron_job_runs cron_job_runs_error_check1 CHECK ((length(error) <= 1024))
-cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text, 'result_quota'::text])))
+cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text, 'result_quota'::text, 'invalid_output'::text, 'budget_exhausted'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text, 'backfill'::text])))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id, scheduled_at)
 cron_job_runs cron_job_runs_previous_attempts_check CHECK ((jsonb_typeof(previous_attempts) = 'array'::text))
@@ -223,7 +223,7 @@ cron_jobs cron_jobs_retry_max_attempts_check CHECK (((retry_max_attempts >= 1) A
 cron_jobs cron_jobs_retry_whole CHECK (((retry_max_attempts IS NULL) = (retry_backoff_ms IS NULL)))
 cron_jobs cron_jobs_schedule_check CHECK (((length(schedule) >= 1) AND (length(schedule) <= 200)))
 cron_jobs cron_jobs_skills_check CHECK ((cardinality(skills) <= 8))
-cron_jobs cron_jobs_stopped_by_check CHECK ((stopped_by = ANY (ARRAY['max_runs'::text, 'pause_after_failures'::text])))
+cron_jobs cron_jobs_stopped_by_check CHECK ((stopped_by = ANY (ARRAY['max_runs'::text, 'pause_after_failures'::text, 'budget'::text])))
 cron_jobs cron_jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 cron_jobs cron_jobs_timeout_ms_check CHECK ((timeout_ms >= 1000))
 cron_jobs cron_jobs_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
@@ -275,12 +275,12 @@ webhook_deliveries webhook_deliveries_attempts_check CHECK ((attempts >= 0))
 webhook_deliveries webhook_deliveries_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (endpoint_id, run_id, event_type)
 webhook_deliveries webhook_deliveries_endpoint_id_tenant_id_fkey FOREIGN KEY (endpoint_id, tenant_id) REFERENCES webhook_endpoints(id, tenant_id) ON DELETE CASCADE
-webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text])))
+webhook_deliveries webhook_deliveries_event_type_check CHECK ((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text, 'budget.warning'::text, 'channel.disabled'::text])))
 webhook_deliveries webhook_deliveries_last_error_check CHECK ((length(last_error) <= 1024))
 webhook_deliveries webhook_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 65536))
 webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text])))
-webhook_deliveries webhook_deliveries_subject CHECK (((event_type = 'job.paused'::text) = ((run_id IS NULL) AND (payload IS NOT NULL))))
+webhook_deliveries webhook_deliveries_subject CHECK ((((event_type = ANY (ARRAY['run.succeeded'::text, 'run.failed'::text])) = (run_id IS NOT NULL)) AND ((run_id IS NOT NULL) OR (payload IS NOT NULL))))
 webhook_delivery_attempts webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
 webhook_delivery_attempts webhook_delivery_attempts_error_check CHECK ((length(error) <= 1024))
 webhook_delivery_attempts webhook_delivery_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['delivered'::text, 'retry'::text, 'failed'::text, 'gone'::text, 'refused'::text])))
@@ -288,7 +288,7 @@ webhook_delivery_attempts webhook_delivery_attempts_pkey PRIMARY KEY (id)
 webhook_endpoints webhook_endpoints_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_endpoints webhook_endpoints_description_check CHECK ((length(description) <= 500))
 webhook_endpoints webhook_endpoints_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['gone'::text, 'failing'::text])))
-webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text]))
+webhook_endpoints webhook_endpoints_events_check CHECK ((events <@ ARRAY['run.succeeded'::text, 'run.failed'::text, 'job.paused'::text, 'budget.warning'::text, 'channel.disabled'::text]))
 webhook_endpoints webhook_endpoints_id_tenant_id_key UNIQUE (id, tenant_id)
 webhook_endpoints webhook_endpoints_pkey PRIMARY KEY (id)
 webhook_endpoints webhook_endpoints_previous_secret_one_form CHECK (((previous_secret IS NULL) OR (previous_secret_sealed IS NULL)))

@@ -86,6 +86,10 @@ export const ERROR_KINDS = [
   'cancelled',
   /** The answer was over 8 KiB and its tenant's quota of stored result bytes was full (short form kept). */
   'result_quota',
+  /** The job's output_schema was not met, after one repair turn that named the errors. */
+  'invalid_output',
+  /** A budget the run falls under was spent: no model request was sent. */
+  'budget_exhausted',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
@@ -154,6 +158,8 @@ export const STOPPED_BY = [
   'max_runs',
   /** pause_after_failures failed occurrences in a row. */
   'pause_after_failures',
+  /** A budget the job falls under was spent (docs/usage.md). */
+  'budget',
 ] as const;
 export type StoppedBy = (typeof STOPPED_BY)[number];
 
@@ -168,6 +174,10 @@ export const EVENT_TYPES = [
   'run.failed',
   /** A job paused, by itself (pause_after_failures, max_runs) or by a user. */
   'job.paused',
+  /** A budget passed 80 % of its period's amount (once per budget and period). */
+  'budget.warning',
+  /** A notification channel was disabled after failing for too long. */
+  'channel.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { Scope } from '../domain/scopes.js';
 import { API_KEY_PREFIX, findApiKey } from '../db/api-keys.js';
 import type { Pool } from '../db/pool.js';
 import { DEFAULT_TENANT_ID, selectOwnTenant, type TenantRow } from '../db/tenants.js';
@@ -14,6 +15,8 @@ export type Principal = { kind: 'admin' } | { kind: 'tenant'; tenantId: string }
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The scope a tenant route needs (src/domain/scopes.ts); every tenant route names one. */
+    scope?: Scope;
   }
   interface FastifyRequest {
     principal?: Principal;

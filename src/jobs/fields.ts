@@ -9,7 +9,7 @@ import { ERROR_KINDS, OVERLAP_POLICIES } from '../domain/vocabulary.js';
 import { column, field, hidden, type ToolParam } from './field.js';
 
 export type PausedBy = 'user' | 'system';
-export type StoppedBy = 'max_runs' | 'pause_after_failures';
+export type StoppedBy = 'max_runs' | 'pause_after_failures' | 'budget';
 
 // Documented as date-time; the values are always Date#toISOString() output.
 const timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp (UTC)' });
@@ -341,11 +341,11 @@ export const JOB_FIELDS = {
     notify: false,
     dueWindow: false,
   }),
-  /** The limit that stopped the job: max_runs, pause_after_failures, or ends_at once passed. */
+  /** The limit that stopped the job: max_runs, pause_after_failures, budget, or ends_at once passed. */
   stopped_by: field({
     columns: { stopped_by: column<StoppedBy | null>('written'), ends_at: column<Date | null>() },
     output: z
-      .enum(['max_runs', 'pause_after_failures', 'ends_at'])
+      .enum(['max_runs', 'pause_after_failures', 'budget', 'ends_at'])
       .nullable()
       .describe('the limit that stopped the job, if one did'),
     example: null,

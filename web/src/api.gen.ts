@@ -857,6 +857,8 @@ export interface components {
             | 'tool_limit'
             | 'cancelled'
             | 'result_quota'
+            | 'invalid_output'
+            | 'budget_exhausted'
           )
         | null;
       run_count: number;
@@ -883,7 +885,7 @@ export interface components {
       ends_at: string | null;
       max_runs: number | null;
       /** @description the limit that stopped the job, if one did */
-      stopped_by: ('max_runs' | 'pause_after_failures' | 'ends_at') | null;
+      stopped_by: ('max_runs' | 'pause_after_failures' | 'budget' | 'ends_at') | null;
       /** @description the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT */
       timeout: string | null;
       /** @description the job’s model; null: the default */
@@ -968,6 +970,8 @@ export interface components {
             | 'tool_limit'
             | 'cancelled'
             | 'result_quota'
+            | 'invalid_output'
+            | 'budget_exhausted'
           )
         | null;
       /** @description model requests made by the current attempt; grows while a running run retries */
@@ -1042,6 +1046,8 @@ export interface components {
             | 'tool_limit'
             | 'cancelled'
             | 'result_quota'
+            | 'invalid_output'
+            | 'budget_exhausted'
           )
         | null;
       /** @description model requests made by the current attempt; grows while a running run retries */
@@ -1429,7 +1435,9 @@ export interface components {
       url: string;
       description: string;
       /** @description null: every event type */
-      events: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      events:
+        | ('run.succeeded' | 'run.failed' | 'job.paused' | 'budget.warning' | 'channel.disabled')[]
+        | null;
       /** @description null: every job's runs */
       job_id: string | null;
       enabled: boolean;
@@ -1474,7 +1482,9 @@ export interface components {
       url: string;
       description: string;
       /** @description null: every event type */
-      events: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      events:
+        | ('run.succeeded' | 'run.failed' | 'job.paused' | 'budget.warning' | 'channel.disabled')[]
+        | null;
       /** @description null: every job's runs */
       job_id: string | null;
       enabled: boolean;
@@ -1524,7 +1534,8 @@ export interface components {
       /** @description the run of a run event; null for job.paused */
       run_id: string | null;
       /** @enum {string} */
-      event_type: 'run.succeeded' | 'run.failed' | 'job.paused';
+      event_type:
+        'run.succeeded' | 'run.failed' | 'job.paused' | 'budget.warning' | 'channel.disabled';
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed' | 'cancelled';
       attempts: number;
@@ -1653,6 +1664,8 @@ export interface components {
             | 'tool_limit'
             | 'cancelled'
             | 'result_quota'
+            | 'invalid_output'
+            | 'budget_exhausted'
           )
         | null;
       /** @description model requests made by the current attempt; grows while a running run retries */
@@ -1928,7 +1941,9 @@ export interface components {
       /** @description https URL (http too when WEBHOOK_ALLOW_PRIVATE_NETWORKS is true) */
       url: string;
       /** @description event types to send; null or omitted: all of them */
-      events?: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      events?:
+        | ('run.succeeded' | 'run.failed' | 'job.paused' | 'budget.warning' | 'channel.disabled')[]
+        | null;
       /** @description only this job's runs */
       job_id?: string | null;
       description?: string;
@@ -1939,7 +1954,9 @@ export interface components {
     WebhookPatch: {
       url?: string;
       /** @description event types to send; null or omitted: all of them */
-      events?: ('run.succeeded' | 'run.failed' | 'job.paused')[] | null;
+      events?:
+        | ('run.succeeded' | 'run.failed' | 'job.paused' | 'budget.warning' | 'channel.disabled')[]
+        | null;
       job_id?: string | null;
       description?: string;
       /** @description true also clears disabled_reason */
@@ -3597,7 +3614,9 @@ export interface operations {
           | 'result_not_stored'
           | 'tool_limit'
           | 'cancelled'
-          | 'result_quota';
+          | 'result_quota'
+          | 'invalid_output'
+          | 'budget_exhausted';
         /** @description only runs of this origin */
         origin?: 'scheduled' | 'manual' | 'catch_up' | 'backfill';
         /** @description only runs of this job */
