@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { Scope } from '../domain/scopes.js';
+import { SCOPES, type Scope } from '../domain/scopes.js';
 import { API_KEY_PREFIX, findApiKey } from '../db/api-keys.js';
 import type { Pool } from '../db/pool.js';
 import { DEFAULT_TENANT_ID, selectOwnTenant, type TenantRow } from '../db/tenants.js';
@@ -10,7 +10,16 @@ import type { RateLimiter } from './rate-limit.js';
 
 export type Access = 'public' | 'admin' | 'tenant';
 
-export type Principal = { kind: 'admin' } | { kind: 'tenant'; tenantId: string };
+/** Who made a request, as the access log and the audit log name them. */
+export type Actor =
+  | { type: 'admin' }
+  | { type: 'default_key' }
+  | { type: 'key'; id: string }
+  | { type: 'user'; id: string; email: string };
+
+export type Principal =
+  | { kind: 'admin'; actor: Actor }
+  | { kind: 'tenant'; tenantId: string; scopes: readonly Scope[]; actor: Actor };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -108,13 +117,27 @@ async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Pr
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   const token = match?.[1];
   if (!token) return null;
-  if (deps.config.adminToken && sameSecret(token, deps.config.adminToken)) return { kind: 'admin' };
+  if (deps.config.adminToken && sameSecret(token, deps.config.adminToken)) {
+    return { kind: 'admin', actor: { type: 'admin' } };
+  }
   if (deps.config.defaultTenantApiKey && sameSecret(token, deps.config.defaultTenantApiKey)) {
-    return { kind: 'tenant', tenantId: DEFAULT_TENANT_ID };
+    return {
+      kind: 'tenant',
+      tenantId: DEFAULT_TENANT_ID,
+      scopes: SCOPES,
+      actor: { type: 'default_key' },
+    };
   }
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return null;
   const key = await findApiKey(deps.pool, token);
-  return key ? { kind: 'tenant', tenantId: key.tenant_id } : null;
+  return key
+    ? {
+        kind: 'tenant',
+        tenantId: key.tenant_id,
+        scopes: SCOPES,
+        actor: { type: 'key', id: key.key_id },
+      }
+    : null;
 }
 
 /** Constant-time comparison (of digests, so lengths leak nothing either). */
