@@ -34,6 +34,7 @@ interface RunView {
   error: string | null;
   error_kind: string | null;
   attempts: number;
+  start_lag_ms: number | null;
   duration_ms: number | null;
   pod_id: string;
   created_at: string;
