@@ -18,6 +18,10 @@ const SECRET_KEYS = [
   'HERMES_API_KEY',
   'HERMES_SECRETS_KEY',
   'LLM_API_KEY',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'MINIO_ACCESS_KEY',
+  'MINIO_SECRET_KEY',
 ];
 
 /** Kinds the Kubernetes schemas do not know (CRDs): checked here only. */
@@ -101,6 +105,7 @@ export function conventionProblems(variant, docs, existingSecret) {
       `${describe(deployment)}: SCHEDULER_SHUTDOWN_GRACE ${grace ?? '20s'} aborts runs long before Kubernetes stops waiting (${waitSeconds} s)`,
     );
   }
+  for (const deployment of find('Deployment')) problems.push(...objectStoreProblems(deployment));
   for (const set of find('StatefulSet')) {
     const governing = services.find((s) => s.metadata.name === set.spec.serviceName);
     expect(
@@ -309,11 +314,15 @@ export function secretsOf(docs) {
 
 /** NOTES.txt of `helm install --dry-run=client`: the warnings it must and must not show. */
 export const NOTES_CASES = [
-  { name: 'default values', args: [], warns: ['no admin token', 'LLM_API_URL is not set'] },
+  {
+    name: 'default values',
+    args: [],
+    warns: ['no admin token', 'LLM_API_URL is not set', 'no S3 (env.S3_BUCKET'],
+  },
   {
     name: 'a model server on localhost',
     args: ['--set-string', 'env.LLM_API_URL=http://localhost:11434/v1'],
-    warns: ['no admin token', 'LLM_API_URL is http://localhost:11434/v1'],
+    warns: ['no admin token', 'LLM_API_URL is http://localhost:11434/v1', 'no S3 (env.S3_BUCKET'],
   },
   {
     name: 'admin token and a reachable model server',
@@ -324,6 +333,12 @@ export const NOTES_CASES = [
       'env.LLM_API_URL=http://ollama.ai.svc:11434/v1',
       '--set-string',
       'postgresql.auth.password=p',
+      '--set-string',
+      'env.MINIO_ENDPOINT=http://minio.storage.svc:9000',
+      '--set-string',
+      'env.MINIO_ACCESS_KEY=hermesx',
+      '--set-string',
+      'env.MINIO_SECRET_KEY=minio-secret',
     ],
     warns: [],
   },
@@ -348,4 +363,25 @@ function durationSeconds(text) {
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
   const unit = { h: 3600, m: 60, s: 1 };
   return parts.reduce((sum, p) => sum + Number(p[1]) * unit[p[2]], 0);
+}
+
+/**
+ * The app's object store must be writable under a read-only root filesystem: S3 in env (or
+ * existingSecret), or OBJECT_STORE_DIR on a mounted volume.
+ */
+function objectStoreProblems(deployment) {
+  const spec = deployment.spec.template.spec;
+  const app = spec.containers.find((c) => (c.args ?? []).includes('saas-api'));
+  if (!app || app.securityContext?.readOnlyRootFilesystem !== true) return [];
+  const env = new Map((app.env ?? []).map((e) => [e.name, e]));
+  if (env.has('S3_BUCKET') || env.has('MINIO_ENDPOINT') || (app.envFrom ?? []).length > 0) {
+    return [];
+  }
+  const dir = env.get('OBJECT_STORE_DIR')?.value;
+  const mounted = (app.volumeMounts ?? []).some((m) => m.mountPath === dir && !m.readOnly);
+  return dir !== undefined && mounted
+    ? []
+    : [
+        `${describe(deployment)}: no S3 and OBJECT_STORE_DIR (${dir ?? 'unset'}) is not on a writable volume under a read-only root filesystem`,
+      ];
 }

@@ -4,8 +4,9 @@
 // whose default is the guide's port, databases and object storage listen on 127.0.0.1 only,
 // images carry pinned tags, no env_file (so .env stays optional), and the API containers get a
 // stop grace longer than SCHEDULER_SHUTDOWN_GRACE (20s), a read-only root filesystem, no Linux
-// capability, no-new-privileges, and a pool login role apart from the schema owner
-// (APP_DATABASE_URL as hermesx_login, which the postgres service's init script creates).
+// capability, no-new-privileges, a pool login role apart from the schema owner
+// (APP_DATABASE_URL as hermesx_login, which the postgres service's init script creates), and an
+// object store in S3 (MinIO) that every replica shares.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -42,6 +43,7 @@ const COMPOSE_FILES = [
       'hermesx-mr-3': 'hermesx-mr-3',
       'hermesx-mr-pg': 'hermesx-mr-pg',
       'hermesx-mr-redis': 'hermesx-mr-redis',
+      'hermesx-mr-minio': 'hermesx-mr-minio',
     },
     ports: { 'hermesx-mr-lb': [['LB_HOST_PORT', 8080, true]] },
   },
@@ -64,6 +66,10 @@ function hardeningProblems(service, definition) {
     problems.push(`service ${service}: APP_DATABASE_URL does not log in as hermesx_login`);
   // Without it tenant secrets are refused and webhook secrets are stored in the clear.
   if (!env.HERMES_SECRETS_KEY) problems.push(`service ${service}: HERMES_SECRETS_KEY is not set`);
+  // The root filesystem is read-only, and replicas share objects only through S3: a disk store
+  // could not be written (the pod refuses to start) or would be each replica's own.
+  if (!env.S3_BUCKET && !env.MINIO_ENDPOINT)
+    problems.push(`service ${service}: no S3_BUCKET or MINIO_ENDPOINT (the object store)`);
   return problems;
 }
 

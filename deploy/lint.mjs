@@ -320,6 +320,19 @@ const VARIANTS = [
   { ...SECURE_VARIANT, args: helmValues(SECURE_VARIANT.set, SECURE_VARIANT.strings) },
   { ...SENTINEL_VARIANT, args: helmValues(SENTINEL_VARIANT.set, SENTINEL_VARIANT.strings) },
   {
+    name: 'S3 object store, keys in env',
+    args: helmValues(
+      {},
+      {
+        'env.S3_BUCKET': 'hermesx-objects',
+        'env.S3_ENDPOINT': 'https://s3.eu-west-1.amazonaws.com',
+        'env.S3_REGION': 'eu-west-1',
+        'env.S3_ACCESS_KEY_ID': 'AKIAEXAMPLE',
+        'env.S3_SECRET_ACCESS_KEY': 's3-secret',
+      },
+    ),
+  },
+  {
     name: 'external Sentinel',
     args: helmValues(
       {},

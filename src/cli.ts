@@ -12,6 +12,7 @@ import { checkLoginRole } from './db/login-role.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { createLogger, redactUrl, type Logger } from './log.js';
 import { startService } from './main.js';
+import { ObjectStoreUnwritableError } from './storage/probe-store.js';
 import { waitForSignal } from './cli-signals.js';
 
 /** A command line the CLI refuses: one line on stderr, exit 2. */
@@ -148,6 +149,10 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ObjectStoreUnwritableError) {
+      process.stderr.write(`hermesx: ${message}\n`);
+      process.exit(1);
+    }
     if (isConnectionError(err) && databaseSetting) {
       process.stderr.write(`hermesx: cannot use the database (${databaseSetting}): ${message}\n`);
       process.exit(1);

@@ -63,7 +63,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     max: Math.min(50, config.maxConcurrentRuns + 10),
   });
   // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
-  // whose answer needs it fail with result_not_stored until it does.
+  // whose answer needs it fail with result_not_stored until it does. A store that answers but
+  // cannot be written (a read-only directory, a bucket the keys may not write) stops it here,
+  // the setting named (src/storage/probe-store.ts).
   const objects = await openObjectStore(config.objectStore, {
     maxObjectBytes: Math.max(DEFAULT_MAX_OBJECT_BYTES, config.runResultMaxBytes),
     onBucketCreated: (bucket) => log.info({ bucket }, 'object store bucket created'),

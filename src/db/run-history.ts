@@ -28,6 +28,8 @@ export interface RunRow {
   result_bytes: number | null;
   /** `result` is the whole answer (not its short form). */
   result_complete: boolean;
+  /** Each earlier attempt's [started_at, finished_at], oldest first (see run-timings.ts). */
+  previous_spans: [string | null, string | null][];
 }
 
 /** The list columns: `result` is the short form (4,096 characters) of the whole answer. */
@@ -36,7 +38,11 @@ export const RUN_LIST_COLUMNS = `id, cron_job_id, scheduled_at, started_at, fini
             not_before,
             created_at, origin, result_bytes,
             (result_object_key IS NULL AND NOT result_truncated
-              AND coalesce(length(result), 0) <= 4096) AS result_complete`;
+              AND coalesce(length(result), 0) <= 4096) AS result_complete,
+            (SELECT coalesce(jsonb_agg(jsonb_build_array(p.a->>'started_at', p.a->>'finished_at')
+                                       ORDER BY p.n), '[]'::jsonb)
+               FROM jsonb_array_elements(previous_attempts) WITH ORDINALITY AS p(a, n))
+              AS previous_spans`;
 
 /**
  * A job's runs, newest occurrence first, of one status when given; `before` is the last row of the previous page. Keyset

@@ -127,6 +127,8 @@ export const RunDetail = Run.extend({
       origin: 'scheduled',
       result_bytes: 27,
       result_complete: true,
+      start_lag_ms: 12,
+      retry_wait_ms: 0,
       result_truncated: false,
       prompt_sent: [
         { role: 'system', content: 'You are HermesX, running the scheduled job …' },

@@ -135,6 +135,27 @@ export const Run = z
       .nullable()
       .describe('size of the whole stored answer in UTF-8 bytes'),
     result_complete: z.boolean().describe('`result` here is the whole stored answer'),
+    model_requests: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'requests the current attempt sent to the model server (the number `attempts` holds), named apart from `attempt`',
+      ),
+    start_lag_ms: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'how late the occurrence started: its first attempt’s claim minus scheduled_at; the waits between attempts are not in it; null while the first attempt waits in the queue',
+      ),
+    retry_wait_ms: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt',
+      ),
   })
   .meta({
     id: 'Run',
@@ -158,6 +179,9 @@ export const Run = z
         origin: 'scheduled',
         result_bytes: null,
         result_complete: true,
+        model_requests: 1,
+        start_lag_ms: 12,
+        retry_wait_ms: 0,
       },
     ],
   });

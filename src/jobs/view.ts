@@ -2,6 +2,7 @@ import type { ErrorKind, RunStatus } from '../domain/vocabulary.js';
 import type { RunOrigin } from '../domain/run.js';
 import { SHOWN_FIELDS, type JobRow, type JobView } from './field-lists.js';
 import type { RunRow } from '../db/run-history.js';
+import { measureAttemptTimings } from './run-timings.js';
 
 export type { JobView };
 
@@ -25,6 +26,12 @@ export interface RunView {
   origin: RunOrigin;
   result_bytes: number | null;
   result_complete: boolean;
+  /** The requests the current attempt sent to the model (the number `attempts` holds). */
+  model_requests: number;
+  /** How late the first attempt was claimed; null while it waits in the queue. */
+  start_lag_ms: number | null;
+  /** The time spent between attempts (the retry back-off), apart from start_lag_ms. */
+  retry_wait_ms: number;
 }
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -54,7 +61,19 @@ export function toRunView(row: RunRow): RunView {
     origin: row.origin,
     result_bytes: row.result_bytes,
     result_complete: row.result_complete,
+    model_requests: row.attempts,
+    ...lagOf(row),
   };
+}
+
+function lagOf(row: RunRow): { start_lag_ms: number | null; retry_wait_ms: number } {
+  const timings = measureAttemptTimings({
+    scheduledAt: row.scheduled_at,
+    startedAt: row.started_at,
+    status: row.status,
+    previousSpans: row.previous_spans,
+  });
+  return { start_lag_ms: timings.startLagMs, retry_wait_ms: timings.retryWaitMs };
 }
 
 /**

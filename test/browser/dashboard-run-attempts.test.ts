@@ -1,16 +1,30 @@
 // The run page's attempts in a real Chromium against a real `saas-api`: a run its retry policy
 // ran again says "Attempt 2 of 3 · 2 model calls", lists its earlier attempt (times to the
 // millisecond, the model server's redacted first line), and keeps its lateness apart from the
-// wait for the retry; with the model server gone, the jobs and run pages say so in a banner.
+// wait for the retry; the job page's run list does the same (lag of the first attempt, retry
+// wait, attempt and model calls in their own columns); with the model server gone, the jobs and
+// run pages say so in a banner.
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/process-wait.js';
-import { seriousOrWorse } from './page-checks.js';
+import { screenshotDir, seriousOrWorse } from './page-checks.js';
 import { startDashboardService, type DashboardService } from './service.js';
 
 let service: DashboardService;
 let tenantKey: string;
 let runPath = '';
 const MILLISECONDS = /\d{2}:\d{2}:\d{2}\.\d{3}/;
+/** formatDuration's words: milliseconds under a second, then seconds to a tenth. */
+const DURATION = /^(\d+ ms|\d+\.\d s)$/;
+
+interface ListedRun {
+  id: string;
+  status: string;
+  attempt: number;
+  model_requests: number;
+  start_lag_ms: number | null;
+  retry_wait_ms: number;
+}
 
 beforeAll(async () => {
   service = await startDashboardService('attempts');
@@ -48,21 +62,35 @@ describe('attempts and model calls on the run page, in Chromium', () => {
       retry: { max_attempts: 3, backoff: '1s' },
     });
     await api('POST', `/v1/cron-jobs/${job.id}/trigger`, {});
-    const runId = await waitFor(
+    const listed = await waitFor(
       async () => {
-        const runs = await api<{ data: { id: string; status: string; attempt: number }[] }>(
-          'GET',
-          `/v1/cron-jobs/${job.id}/runs`,
-        );
+        const runs = await api<{ data: ListedRun[] }>('GET', `/v1/cron-jobs/${job.id}/runs`);
         expect(runs.data[0]).toMatchObject({ status: 'success', attempt: 2 });
-        return runs.data[0]!.id;
+        return runs.data[0]!;
       },
       { timeoutMs: 30_000, intervalMs: 200, what: 'the second attempt to succeed' },
     );
+    // The list names model calls apart and keeps the 1 s back-off out of the lag.
+    expect(listed.model_requests).toBe(2);
+    expect(listed.retry_wait_ms).toBeGreaterThanOrEqual(1000);
+    expect(listed.start_lag_ms).not.toBeNull();
+    expect(listed.start_lag_ms!).toBeLessThan(listed.retry_wait_ms);
+    const runId = listed.id;
     runPath = `/jobs/${job.id}/runs/${runId}`;
     const page = await service.driver.newPage();
     await service.driver.signIn(page, tenantKey);
     await page.getByRole('link', { name: 'Retried digest' }).click();
+    const row = page.locator(`table.runs tbody tr:has(a[href="${runPath}"])`);
+    await row.waitFor();
+    const column = (label: string) => row.locator(`td[data-label="${label}"]`);
+    expect(await column('Attempt').textContent()).toBe('2 of 3');
+    expect(await column('Model calls').textContent()).toBe('2');
+    expect(await column('Lag').textContent()).toMatch(DURATION);
+    expect(await column('Retry wait').textContent()).toMatch(/^\d+\.\d s$/);
+    expect(await page.locator('table.runs thead').textContent()).not.toMatch(/Start lag|Attempts/);
+    await page.locator('table.runs').screenshot({
+      path: path.join(screenshotDir(), 'dashboard-job-run-attempts-table.png'),
+    });
     await page.locator(`a[href="${runPath}"]`).click();
     await page.getByText('Attempt 2 of 3 · 2 model calls').waitFor();
     await page.getByText(/^started .+ after its nominal time \(first attempt\)$/).waitFor();

@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { SETTING_NAMES } from '../../src/config.js';
 import path from 'node:path';
@@ -138,6 +139,33 @@ describe('a database that cannot be reached', () => {
       expect(cli.stderr()).not.toContain('s3cret');
     },
   );
+});
+
+describe('an object store that cannot be written', () => {
+  it('saas-api refuses to start, naming OBJECT_STORE_DIR in its one line', async () => {
+    const databaseUrl = await createTestDatabase({ migrate: false });
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'hermesx-cli-objects-'));
+    try {
+      // A directory under a plain file: unwritable even for root, as a read-only root filesystem.
+      writeFileSync(path.join(parent, 'a-file'), 'x');
+      const dir = path.join(parent, 'a-file', 'objects');
+      const cli = spawnCli(
+        ['saas-api'],
+        cliEnv({ DATABASE_URL: databaseUrl, OBJECT_STORE_DIR: dir, SAAS_API_PORT: '0' }),
+      );
+      const exit = await cli.waitForExit(STARTUP_TIMEOUT_MS);
+      expect(exit, cli.stderr()).toEqual({ code: 1, signal: null });
+      const lines = stderrLines(cli);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^hermesx: cannot use the object store \(OBJECT_STORE_DIR=".+", .+\): cannot write to it: .*ENOTDIR.*; set OBJECT_STORE_DIR to a writable directory/,
+      );
+      expect(cli.stdout()).not.toContain('object store ready');
+      expect(cli.stderr()).not.toMatch(/^\s+at /m);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('hermesx migrate', () => {

@@ -34,6 +34,7 @@ interface RunView {
   error: string | null;
   error_kind: string | null;
   attempts: number;
+  start_lag_ms: number | null;
   duration_ms: number | null;
   pod_id: string;
   created_at: string;
@@ -454,7 +455,11 @@ describe('cron jobs API', () => {
           origin: 'scheduled',
           result_bytes: null,
           result_complete: true,
+          model_requests: run.status === 'running' ? 0 : 1,
+          start_lag_ms: expect.any(Number),
+          retry_wait_ms: 0,
         });
+        expect(run.start_lag_ms).toBe(Date.parse(run.started_at) - Date.parse(run.scheduled_at));
       }
     });
 

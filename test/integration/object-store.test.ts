@@ -14,6 +14,7 @@ import {
   type ObjectStore,
 } from '../../src/storage/object-store.js';
 import { openObjectStore } from '../../src/storage/open-store.js';
+import { ObjectStoreUnwritableError } from '../../src/storage/probe-store.js';
 import { S3ObjectStore } from '../../src/storage/s3-store.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 
@@ -251,6 +252,54 @@ describe('object store: disk specifics', () => {
     await writeFile(path.join(dir, 'stray'), 'not an object');
     expect(await store.deletePrefix(`${TENANT_A}/`)).toBe(1);
     expect(await readdir(dir)).toEqual(expect.arrayContaining(['stray']));
+  });
+});
+
+describe('object store: the start-up probe', () => {
+  it('refuses a directory it cannot write, naming OBJECT_STORE_DIR, and leaves no object', async () => {
+    const parent = await tempDir('probe');
+    // Root writes through permissions, so the unwritable directory is one under a plain file.
+    await writeFile(path.join(parent, 'a-file'), 'x');
+    const dir = path.join(parent, 'a-file', 'objects');
+    const opening = openObjectStore(loadConfig({ OBJECT_STORE_DIR: dir }).objectStore);
+    await expect(opening).rejects.toBeInstanceOf(ObjectStoreUnwritableError);
+    await expect(opening).rejects.toThrow(
+      `cannot use the object store (OBJECT_STORE_DIR="${dir}", ${dir}): cannot write to it:`,
+    );
+    await expect(opening).rejects.toThrow(
+      /ENOTDIR.*; set OBJECT_STORE_DIR to a writable directory/,
+    );
+    const writable = await tempDir('probe-ok');
+    const store = await openObjectStore(loadConfig({ OBJECT_STORE_DIR: writable }).objectStore);
+    const probeDir = path.join(writable, '00000000-0000-0000-0000-000000000000', 'probe');
+    expect(await readdir(probeDir)).toEqual([]);
+    store.close();
+  });
+
+  it('refuses a bucket whose credentials are refused, naming S3_BUCKET, even when S3 may come later', async () => {
+    const unavailable: Error[] = [];
+    const opening = openObjectStore(
+      { ...s3Settings('hermesx-test'), accessKeyId: 'SOMEONE-ELSE' },
+      { onUnavailable: (error) => unavailable.push(error) },
+    );
+    await expect(opening).rejects.toBeInstanceOf(ObjectStoreUnwritableError);
+    await expect(opening).rejects.toThrow(
+      `cannot use the object store (S3_BUCKET="hermesx-test" at ${s3.endpoint}): cannot write to it:`,
+    );
+    await expect(opening).rejects.toThrow(
+      /check S3_BUCKET and that S3_ACCESS_KEY_ID\/S3_SECRET_ACCESS_KEY may write to it$/,
+    );
+    expect(unavailable).toEqual([]);
+  });
+
+  it('still opens S3 that does not answer yet when the caller takes that', async () => {
+    const unavailable: Error[] = [];
+    const store = await openObjectStore(
+      { ...s3Settings('x'), endpoint: 'http://127.0.0.1:9' },
+      { onUnavailable: (error) => unavailable.push(error) },
+    );
+    store.close();
+    expect(unavailable).toHaveLength(1);
   });
 });
 

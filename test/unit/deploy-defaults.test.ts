@@ -61,6 +61,29 @@ describe('deployment defaults', () => {
     expect(helpers).toContain('randBytes 32');
   });
 
+  it('shares one object store between replicas: MinIO in compose, S3 values or an emptyDir in the chart', () => {
+    const compose = read('deploy/docker-compose.multi-replica.yml');
+    expect(compose).toContain('MINIO_ENDPOINT: http://hermesx-mr-minio:9000');
+    expect(compose).toMatch(/^ {2}hermesx-mr-minio:$/m);
+    expect(compose).toMatch(/mc mb --ignore-existing "mr\/\$\$MINIO_BUCKET"/);
+    expect(compose).toMatch(/hermesx-mr-minio-init:\n\s+condition: service_completed_successfully/);
+    expect(compose).not.toContain('/app/.hermesx');
+    const values = read('deploy/helm/hermesx/values.yaml');
+    for (const name of [
+      'S3_BUCKET',
+      'S3_ENDPOINT',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'MINIO_ENDPOINT',
+    ])
+      expect(values).toMatch(new RegExp(`^ {2}${name}: ""$`, 'm'));
+    const helpers = read('deploy/helm/hermesx/templates/_helpers.tpl');
+    expect(helpers).toMatch(/"S3_SECRET_ACCESS_KEY" "MINIO_ACCESS_KEY" "MINIO_SECRET_KEY"/);
+    const deployment = read('deploy/helm/hermesx/templates/deployment.yaml');
+    expect(deployment).toMatch(/- name: objects\n\s+emptyDir:/);
+    expect(deployment).toContain('- name: OBJECT_STORE_DIR');
+  });
+
   it('runs the API containers without capabilities or privilege escalation', () => {
     for (const file of ['docker-compose.saas.yml', 'deploy/docker-compose.multi-replica.yml']) {
       const text = read(file);

@@ -929,7 +929,10 @@ export interface components {
      *       "created_at": "2026-03-02T08:00:00.010Z",
      *       "origin": "scheduled",
      *       "result_bytes": null,
-     *       "result_complete": true
+     *       "result_complete": true,
+     *       "model_requests": 1,
+     *       "start_lag_ms": 12,
+     *       "retry_wait_ms": 0
      *     }
      */
     Run: {
@@ -997,6 +1000,12 @@ export interface components {
       result_bytes: number | null;
       /** @description `result` here is the whole stored answer */
       result_complete: boolean;
+      /** @description requests the current attempt sent to the model server (the number `attempts` holds), named apart from `attempt` */
+      model_requests: number;
+      /** @description how late the occurrence started: its first attempt’s claim minus scheduled_at; the waits between attempts are not in it; null while the first attempt waits in the queue */
+      start_lag_ms: number | null;
+      /** @description the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt */
+      retry_wait_ms: number;
     };
     CronJobPage: {
       data: components['schemas']['CronJob'][];
@@ -1073,6 +1082,12 @@ export interface components {
       result_bytes: number | null;
       /** @description `result` here is the whole stored answer */
       result_complete: boolean;
+      /** @description requests the current attempt sent to the model server (the number `attempts` holds), named apart from `attempt` */
+      model_requests: number;
+      /** @description how late the occurrence started: its first attempt’s claim minus scheduled_at; the waits between attempts are not in it; null while the first attempt waits in the queue */
+      start_lag_ms: number | null;
+      /** @description the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt */
+      retry_wait_ms: number;
       job_name: string;
       /** @description the job’s labels */
       labels: {
@@ -1585,6 +1600,8 @@ export interface components {
      *       "origin": "scheduled",
      *       "result_bytes": 27,
      *       "result_complete": true,
+     *       "start_lag_ms": 12,
+     *       "retry_wait_ms": 0,
      *       "result_truncated": false,
      *       "prompt_sent": [
      *         {
@@ -1691,6 +1708,12 @@ export interface components {
       result_bytes: number | null;
       /** @description `result` here is the whole stored answer */
       result_complete: boolean;
+      /** @description requests the current attempt sent to the model server (throttled calls sent again and agent steps included): the number `attempts` holds, named apart from `attempt`, which counts executions of the occurrence */
+      model_requests: number;
+      /** @description how late the occurrence started: its first attempt’s claim minus scheduled_at; the waits between attempts are not in it; null while the first attempt waits in the queue */
+      start_lag_ms: number | null;
+      /** @description the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt */
+      retry_wait_ms: number;
       /** @description the job’s name now */
       job_name: string;
       /** @description the answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there */
@@ -1709,8 +1732,6 @@ export interface components {
         prompt_tokens: number;
         completion_tokens: number;
       } | null;
-      /** @description requests the current attempt sent to the model server (throttled calls sent again and agent steps included): the number `attempts` holds, named apart from `attempt`, which counts executions of the occurrence */
-      model_requests: number;
       /** @description the attempts the job's retry policy allows now (1 without one; a retry by hand may go past it); null once the job is deleted */
       max_attempts: number | null;
       /** @description each model request of the current attempt in order; grows while it retries */

@@ -5,6 +5,7 @@ import { withTenant, type Pool } from '../../db/pool.js';
 import { selectRunDetail, type RunDetailRow } from '../../db/run-detail.js';
 import { cancelRun } from '../../jobs/run-cancel.js';
 import { listTenantRuns } from '../../jobs/run-search.js';
+import { measureAttemptTimings } from '../../jobs/run-timings.js';
 import { toRunView } from '../../jobs/view.js';
 import type { Logger } from '../../log.js';
 import type { ObjectStore } from '../../storage/object-store.js';
@@ -164,36 +165,29 @@ function toRunDetailView(
       started_at: row.started_at.toISOString(),
       model_called_at: iso(row.model_called_at),
       finished_at: iso(row.finished_at),
-      ...attemptTimings(row, previous),
+      ...attemptTimings(row),
     },
     deliveries,
   };
 }
 
-/**
- * How late the occurrence started (its first attempt's claim) and, apart, how long it waited
- * between attempts: the back-off is the retry policy's doing, not the scheduler's lateness.
- */
-function attemptTimings(
-  row: RunDetailRow,
-  previous: { started_at: string | null; finished_at: string | null }[],
-): { first_started_at: string; start_lag_ms: number; retry_wait_ms: number } {
-  const msOf = (text: string | null) => (text === null ? null : new Date(text).getTime());
-  // While the next attempt waits in the queue, started_at is still the previous attempt's.
-  const current = row.status === 'queued' ? null : row.started_at.getTime();
-  const starts = [...previous.map((a) => msOf(a.started_at)), current];
-  const firstStartMs = starts.find((ms) => ms !== null) ?? row.started_at.getTime();
-  let retryWaitMs = 0;
-  previous.forEach((attempt, index) => {
-    const endedMs = msOf(attempt.finished_at);
-    const nextStartMs = starts[index + 1] ?? null;
-    if (endedMs !== null && nextStartMs !== null) {
-      retryWaitMs += Math.max(0, nextStartMs - endedMs);
-    }
+/** The detail's lag and back-off, apart (run-timings.ts); a queued first attempt's lag counts to now's claim. */
+function attemptTimings(row: RunDetailRow): {
+  first_started_at: string;
+  start_lag_ms: number;
+  retry_wait_ms: number;
+} {
+  const timings = measureAttemptTimings({
+    scheduledAt: row.scheduled_at,
+    startedAt: row.started_at,
+    status: row.status,
+    previousSpans: row.previous_spans,
   });
+  // While the first attempt waits in the queue, started_at (its creation) stands in.
+  const first = timings.firstStartedAt ?? row.started_at;
   return {
-    first_started_at: new Date(firstStartMs).toISOString(),
-    start_lag_ms: Math.round(firstStartMs - row.scheduled_at.getTime()),
-    retry_wait_ms: Math.round(retryWaitMs),
+    first_started_at: first.toISOString(),
+    start_lag_ms: Math.round(first.getTime() - row.scheduled_at.getTime()),
+    retry_wait_ms: timings.retryWaitMs,
   };
 }

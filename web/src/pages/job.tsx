@@ -4,10 +4,11 @@ import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components
 import { ControlFacts } from '../components/job-facts';
 import { BackfillForm } from '../components/backfill-form';
 import { RunCharts } from '../components/run-charts';
-import { browserZone, formatDuration, formatInZone, relative } from '../format';
+import { browserZone, formatInZone, relative } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 import { DeliveriesTable } from './job-deliveries';
+import { JobRunsTable } from './job-runs';
 
 const RUNS_PER_PAGE = 20;
 const POLL_FAST_MS = 1500;
@@ -269,7 +270,11 @@ export function JobPage({ jobId }: { jobId: string }) {
       />
       <RunCharts jobId={job.id} refreshKey={job.last_run_at} />
       <h2>Runs</h2>
-      <RunsTable runs={runs?.data ?? null} zone={job.timezone} />
+      <JobRunsTable
+        runs={runs?.data ?? null}
+        zone={job.timezone}
+        maxAttempts={job.retry?.max_attempts ?? 1}
+      />
       <Pager
         label="Run pages"
         page={page}
@@ -285,83 +290,4 @@ export function JobPage({ jobId }: { jobId: string }) {
       <DeliveriesTable path={`${path}/deliveries`} empty="No webhook deliveries for this job." />
     </section>
   );
-}
-
-function RunsTable({ runs, zone }: { runs: Run[] | null; zone: string }) {
-  if (runs === null) return <p class="muted">Loading runs…</p>;
-  if (runs.length === 0) return <p class="muted">No runs yet. Use Run now to try the job.</p>;
-  const showAttempts = runs.some((r) => typeof r.attempts === 'number');
-  return (
-    <div class="table-wrap">
-      <table class="runs stack">
-        <caption class="sr-only">Runs, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Nominal time</th>
-            <th scope="col">Start lag</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Status</th>
-            <th scope="col">Error kind</th>
-            {showAttempts ? <th scope="col">Attempts</th> : null}
-            <th scope="col">Pod</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id} data-status={run.status}>
-              <td data-label="Nominal time">
-                <a href={`/jobs/${run.cron_job_id}/runs/${run.id}`}>
-                  {formatInZone(run.scheduled_at, zone)}
-                </a>
-              </td>
-              <td data-label="Start lag">
-                {run.started_at
-                  ? formatDuration(
-                      new Date(run.started_at).getTime() - new Date(run.scheduled_at).getTime(),
-                    )
-                  : '—'}
-              </td>
-              <td data-label="Duration">{formatDuration(run.duration_ms)}</td>
-              <td data-label="Status">
-                <StatusBadge status={run.status} />
-              </td>
-              <td data-label="Error kind">
-                {run.error_kind ?? (run.status === 'failed' ? '—' : '')}
-              </td>
-              {showAttempts ? <td data-label="Attempts">{run.attempts ?? ''}</td> : null}
-              <td data-label="Pod">
-                <code class="small">{run.pod_id}</code>
-              </td>
-              <td data-label="Result" class="result">
-                {run.result || run.error ? (
-                  <details>
-                    <summary>{preview(run.error ?? run.result ?? '')}</summary>
-                    {run.error ? <pre class="error-text">{run.error}</pre> : null}
-                    {run.result ? <pre>{run.result}</pre> : null}
-                    {run.result_complete === false ? (
-                      <a href={`/jobs/${run.cron_job_id}/runs/${run.id}`}>The whole answer</a>
-                    ) : null}
-                  </details>
-                ) : (
-                  <span class="muted">
-                    {run.status !== 'running'
-                      ? ''
-                      : (run.attempts ?? 0) > 1
-                        ? `retrying (attempt ${run.attempts})…`
-                        : 'running…'}
-                  </span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function preview(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 60)}…` : line;
 }

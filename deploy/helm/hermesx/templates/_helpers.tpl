@@ -92,7 +92,21 @@ app.kubernetes.io/component: database
 
 {{/* Settings that are credentials (or may carry one): never rendered as a plain env value. */}}
 {{- define "hermesx.secretEnvKeys" -}}
-{{- list "DATABASE_URL" "APP_DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "REDIS_SENTINEL_PASSWORD" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "HERMES_SECRETS_KEY" "LLM_API_KEY" | toJson }}
+{{- list "DATABASE_URL" "APP_DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "REDIS_SENTINEL_PASSWORD" "HERMES_ACP_TOKEN" "HERMES_API_KEY" "HERMES_SECRETS_KEY" "LLM_API_KEY" "S3_ACCESS_KEY_ID" "S3_SECRET_ACCESS_KEY" "MINIO_ACCESS_KEY" "MINIO_SECRET_KEY" | toJson }}
+{{- end }}
+
+{{/*
+"true" when env names S3 (S3_BUCKET or MINIO_ENDPOINT): replicas share one object store.
+*/}}
+{{- define "hermesx.objectStore.s3" -}}
+{{- if or .Values.env.S3_BUCKET .Values.env.MINIO_ENDPOINT }}true{{- end }}
+{{- end }}
+
+{{/*
+"true" when the pods keep objects on disk in an emptyDir (no S3 in env).
+*/}}
+{{- define "hermesx.objectStore.emptyDir" -}}
+{{- if and (not (include "hermesx.objectStore.s3" .)) .Values.objectStore.emptyDir.enabled }}true{{- end }}
 {{- end }}
 
 {{/*
