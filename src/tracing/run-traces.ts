@@ -3,16 +3,16 @@
 // failed or handed back. Bounded: a run that never ends here (its pod lost it) is closed as
 // incomplete once MAX_OPEN_RUNS newer ones are open.
 import {
+  ROOT_CONTEXT,
   SpanStatusCode,
   trace,
   type Attributes,
   type Context,
   type Span,
+  type Tracer,
 } from '@opentelemetry/api';
-import { ROOT_CONTEXT } from '@opentelemetry/api';
 import type { TraceScope } from './scope.js';
 import { traceIdOfRun, type ChosenTraceIds } from './trace-ids.js';
-import type { Tracer } from '@opentelemetry/api';
 
 const MAX_OPEN_RUNS = 20_000;
 
@@ -38,7 +38,10 @@ export interface RunEnd {
 export class RunTraces {
   private readonly open = new Map<string, OpenRun>();
 
-  constructor(private readonly owner: RunTracer) {}
+  constructor(
+    private readonly owner: RunTracer,
+    private readonly maxOpen = MAX_OPEN_RUNS,
+  ) {}
 
   /** The claim of runId, measured from startMs to endMs: opens the run's root span at startMs. */
   claimed(runId: string, startMs: number, endMs: number, attributes: Attributes): void {
@@ -123,7 +126,7 @@ export class RunTraces {
     );
     const run = { span, context: trace.setSpan(ROOT_CONTEXT, span) };
     this.open.set(runId, run);
-    if (this.open.size > MAX_OPEN_RUNS) {
+    if (this.open.size > this.maxOpen) {
       const oldest = this.open.keys().next().value;
       if (oldest !== undefined) this.finish(oldest, { status: 'incomplete' });
     }

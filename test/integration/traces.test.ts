@@ -338,3 +338,31 @@ describe('traces over OTLP/HTTP', () => {
     expect(otlp.requests.length).toBe(before);
   });
 });
+
+describe('OTEL_RECORD_PROMPTS=true', () => {
+  it('records prompts, answers and tool arguments, with secrets redacted', async () => {
+    await service.stop();
+    service = await startWithScheduler({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_RECORD_PROMPTS: 'true',
+    });
+    const run = await runJob('recorded report');
+    expect(run.status).toBe('success');
+    const traceId = run.id.replace(/-/g, '');
+    const [first, second] = await waitFor(
+      () => {
+        const found = spansNamed('model.call', traceId);
+        expect(found).toHaveLength(2);
+        return found.sort((a, b) => a.startMs - b.startMs);
+      },
+      { timeoutMs: 15_000, intervalMs: 50, what: 'the model.call spans' },
+    );
+    expect(first!.attributes['gen_ai.prompt']).toContain('PROMPT-MARKER');
+    // The tool's answer echoed the credential: the model saw it redacted, and so does the span.
+    expect(second!.attributes['gen_ai.prompt']).toContain('[REDACTED:TOKEN]');
+    expect(second!.attributes['gen_ai.completion']).toContain('Done:');
+    const tool = spansNamed('tool.call', traceId)[0];
+    expect(tool?.attributes['hermesx.tool.arguments']).toContain('{{secrets.TOKEN}}');
+    expect(JSON.stringify(otlp.spans)).not.toContain(TOKEN);
+  });
+});
