@@ -43,6 +43,11 @@ export class RunTraces {
     private readonly maxOpen = MAX_OPEN_RUNS,
   ) {}
 
+  /** False when tracing is off: nothing here does anything. */
+  get enabled(): boolean {
+    return this.owner.tracer !== null;
+  }
+
   /** The claim of runId, measured from startMs to endMs: opens the run's root span at startMs. */
   claimed(runId: string, startMs: number, endMs: number, attributes: Attributes): void {
     const tracer = this.owner.tracer;
