@@ -35,11 +35,17 @@ export async function traceModelCall<T extends ModelAnswer>(
   }
   try {
     const answer = await call();
+    // Tokens only as the server reported them: a stream without a usage chunk says nothing.
+    const usage = answer.usage;
     span.setAttributes({
       'http.response.status_code': 200,
       ...(answer.model ? { 'gen_ai.response.model': answer.model } : {}),
-      'gen_ai.usage.input_tokens': answer.usage?.prompt_tokens ?? 0,
-      'gen_ai.usage.output_tokens': answer.usage?.completion_tokens ?? 0,
+      ...(usage?.prompt_tokens === undefined
+        ? {}
+        : { 'gen_ai.usage.input_tokens': usage.prompt_tokens }),
+      ...(usage?.completion_tokens === undefined
+        ? {}
+        : { 'gen_ai.usage.output_tokens': usage.completion_tokens }),
     });
     // A server that answers with another model than the one asked for fell back to it.
     if (model && answer.model && answer.model !== model) {

@@ -6,7 +6,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { Logger } from '../log.js';
+import { redactUrl, type Logger } from '../log.js';
 import type { Service } from '../services/service.js';
 import { readBuildInfo } from '../build-info.js';
 import { RunTraces } from './run-traces.js';
@@ -24,12 +24,14 @@ export class Tracing implements Service {
   readonly runs: RunTraces;
   readonly recordPrompts: boolean;
   private readonly provider: BasicTracerProvider | null;
+  private readonly endpoint: string | null;
 
   constructor(
     settings: TraceSettings,
     private readonly log?: Logger,
   ) {
     this.recordPrompts = settings.recordPrompts;
+    this.endpoint = settings.endpoint;
     this.provider = settings.endpoint === null ? null : createProvider(settings, this.ids);
     this.tracer = this.provider?.getTracer('hermesx', readBuildInfo().version) ?? null;
     this.runs = new RunTraces(this);
@@ -40,7 +42,12 @@ export class Tracing implements Service {
   }
 
   start(): void {
-    if (this.provider) this.log?.info({ spans_to: 'otlp' }, 'tracing enabled');
+    if (!this.provider || this.endpoint === null) return;
+    const fields = {
+      traces_endpoint: redactUrl(this.endpoint),
+      record_prompts: this.recordPrompts,
+    };
+    this.log?.info(fields, 'tracing enabled');
   }
 
   /** Sends the spans still buffered, then closes the exporter. */

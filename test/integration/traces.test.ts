@@ -312,6 +312,45 @@ describe('traces over OTLP/HTTP', () => {
     });
   });
 
+  it('traces a streamed turn the same way', async () => {
+    const response = await fetch(`${service.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: CHAT_PROMPT }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('data: [DONE]');
+    const turn = await waitFor(
+      () => {
+        const found = otlp.spans.find(
+          (span) => span.name === 'chat.turn' && span.attributes['hermesx.chat.stream'] === true,
+        );
+        if (!found) throw new Error('no streamed chat.turn span yet');
+        return found;
+      },
+      { timeoutMs: 15_000, intervalMs: 50, what: 'the streamed chat.turn span' },
+    );
+    expect(turn.attributes['hermesx.chat.outcome']).toBe('answered');
+    const children = await waitFor(
+      () => {
+        const found = otlp.spans.filter((span) => span.parentSpanId === turn.spanId);
+        expect(found).toHaveLength(3);
+        return found;
+      },
+      { timeoutMs: 5000, intervalMs: 50, what: 'the streamed turn’s children' },
+    );
+    const models = children.filter((span) => span.name === 'model.call');
+    expect(models).toHaveLength(2);
+    for (const model of models) {
+      expect(model.attributes).toMatchObject({
+        'gen_ai.response.model': 'qwen3:30b',
+        'http.response.status_code': 200,
+      });
+      // The test's model server streams no usage chunk: no token count is made up.
+      expect(model.attributes).not.toHaveProperty('gen_ai.usage.input_tokens');
+    }
+  });
+
   it('puts no secret, prompt, answer or tool argument in any attribute', () => {
     expect(otlp.spans.length).toBeGreaterThan(0);
     const everything = JSON.stringify(otlp.spans);
