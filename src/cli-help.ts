@@ -63,6 +63,12 @@ const SERVICE = [
   'MANUAL_RUNS_PER_MINUTE',
   'BACKFILL_RUNS_PER_DAY',
   'MAX_QUEUED_RUNS_PER_TENANT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_SERVICE_NAME',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'OTEL_RECORD_PROMPTS',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -200,6 +206,18 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   ],
   HERMES_SECRETS_KEY: ['unset (dev: generated)', 'seals tenant and webhook secrets (32 bytes)'],
   HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
+  OTEL_EXPORTER_OTLP_ENDPOINT: [
+    'unset (no traces)',
+    'OTLP/HTTP collector base URL; traces go to <it>/v1/traces',
+  ],
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: ['unset', 'the full traces URL, instead of the one above'],
+  OTEL_EXPORTER_OTLP_HEADERS: ['unset', 'headers sent with each export: key=value,key=value'],
+  OTEL_SERVICE_NAME: ['hermesx', 'service.name of the spans'],
+  OTEL_RESOURCE_ATTRIBUTES: ['unset', 'more resource attributes: key=value,key=value'],
+  OTEL_RECORD_PROMPTS: [
+    'false',
+    'true: prompts, answers and tool arguments (redacted) in span attributes',
+  ],
 };
 
 export function rootHelp(): string {

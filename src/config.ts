@@ -5,6 +5,7 @@ import { formatDurationMs, parseDurationMs } from './duration.js';
 import { redactUrl } from './log.js';
 import { EXAMPLE_SECRETS_KEY, parseSecretsKey } from './secrets/key.js';
 import type { ObjectStoreSettings } from './storage/open-store.js';
+import { parseKeyValues, readTraceSettings, type TraceSettings } from './tracing/settings.js';
 import {
   DEFAULT_REDIS_PORT,
   DEFAULT_SENTINEL_PORT,
@@ -97,6 +98,13 @@ const choice = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
     .optional()
     .transform((text) => (text === undefined || text.trim() === '' ? fallback : text.trim()))
     .pipe(z.enum(values, { error: `expected one of ${values.join(', ')}` }));
+
+/** `key=value,key=value`, percent-encoded (OpenTelemetry's headers and resource attributes). */
+const keyValues = (example: string) =>
+  optionalText.refine(
+    (text) => parseKeyValues(text) !== null,
+    `expected key=value pairs separated by commas, such as ${example}`,
+  );
 
 const envSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/db'),
@@ -200,6 +208,13 @@ const envSchema = z.object({
   MINIO_ACCESS_KEY: optionalText,
   MINIO_SECRET_KEY: optionalText,
   MINIO_BUCKET: optionalText,
+  // The standard OpenTelemetry settings for traces (src/tracing/settings.ts), and ours.
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:'], 'http://collector:4318'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(['http:', 'https:'], 'http://collector:4318/v1/traces'),
+  OTEL_EXPORTER_OTLP_HEADERS: keyValues('api-key=secret,x-team=ops'),
+  OTEL_SERVICE_NAME: optionalText,
+  OTEL_RESOURCE_ATTRIBUTES: keyValues('deployment.environment=prod,service.namespace=ops'),
+  OTEL_RECORD_PROMPTS: choice(['true', 'false'], 'false'),
 });
 
 /** The environment variables the configuration reads (for `hermesx help settings`). */
@@ -246,6 +261,8 @@ export interface Config extends Readonly<RedisSettings> {
   readonly secretsKey: Buffer | undefined;
   /** The http_request tool may reach private addresses; undefined: false, true in `hermesx dev`. */
   readonly httpToolAllowPrivateNetworks: boolean | undefined;
+  /** OTLP traces (OTEL_*); `endpoint` null: off. */
+  readonly tracing: TraceSettings;
   /** Chat turns one tenant may have in flight, across replicas (CHAT_MAX_TURNS_PER_TENANT). */
   readonly chatMaxTurnsPerTenant: number;
   /** A chat turn's deadline, all its model and tool calls included (CHAT_TURN_TIMEOUT). */
@@ -378,6 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     secretsKey: s.HERMES_SECRETS_KEY,
     httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
+    tracing: readTraceSettings(s),
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     tenantResultBytesQuota: s.TENANT_RESULT_BYTES_QUOTA,
     objectStore: Object.freeze(objectStoreSettings(s)),
@@ -541,7 +559,7 @@ function isUrlWith(text: string, protocols: string[]): boolean {
   }
 }
 
-const SECRET_SETTING = /TOKEN|KEY|PASSWORD|SECRET/;
+const SECRET_SETTING = /TOKEN|KEY|PASSWORD|SECRET|HEADERS/;
 
 function redactSetting(name: string, value: string): string {
   if (SECRET_SETTING.test(name)) return '***';

@@ -40,6 +40,8 @@ import { createResultStore } from './storage/run-results.js';
 import { ResultSweeper } from './storage/result-sweeper.js';
 import { IdempotencySweeper } from './http/idempotency-sweeper.js';
 import { startServices, stopServices, type Service } from './services/service.js';
+import { traceJobStore } from './tracing/job-store.js';
+import { Tracing } from './tracing/tracing.js';
 
 export interface RunningService {
   url: string;
@@ -77,6 +79,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
   });
   log.info({ object_store: objects.description }, 'object store ready');
   const registry = createServiceRegistry();
+  // OTLP traces of runs, chat turns and deliveries when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = new Tracing(config.tracing, log);
+  tracing.start();
   const redisTarget = redisTargetOf(config);
   const redis = redisTarget
     ? createRedis(redisTarget, log, { onFailover: countRedisFailovers(registry) })
@@ -103,13 +108,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     allowPrivateNetworks: config.httpToolAllowPrivateNetworks ?? false,
     toolMetrics: createToolMetrics(registry),
     log,
+    tracing,
   };
   let scheduler: Scheduler | undefined;
   let listener: JobListener | undefined;
   if (redis) {
     const heapGrowth = createHeapGrowth();
     scheduler = new Scheduler({
-      store: createPgJobStore(pool, config.podId),
+      store: traceJobStore(createPgJobStore(pool, config.podId), tracing.runs),
       locks: createRedisLockStore(redis, config.podId, await loadInstallationId(pool)),
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
@@ -158,6 +164,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     metrics: createWebhookMetrics(registry, () => readQueueStats(pool)),
     settings: webhookSenderSettings(config),
     clock: systemClock,
+    tracing,
   });
   // Result objects no run row points at (a pod killed between the write and the record, runs
   // dropped by retention): deleted once past a grace period (src/storage/result-sweeper.ts).
@@ -185,6 +192,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     skills,
     sendHttp: sendOutbound,
     toolMetrics: runnerDeps.toolMetrics,
+    tracing,
   });
   let address = '';
   const http: Service = {
@@ -216,6 +224,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log.info('shutting down');
       // Stop firing and stop accepting requests at once; in-flight runs drain meanwhile.
       await stopServices(services, config.shutdownGraceMs);
+      // After the services: the spans of the runs and deliveries they drained leave too.
+      await tracing.stop();
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();

@@ -5,6 +5,7 @@ import type { ErrorKind } from '../domain/vocabulary.js';
 import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
+import type { Tracing } from '../tracing/tracing.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
 import { AgentError, runAgent, truncateText } from './loop.js';
 import { deriveIdempotencyKey } from './idempotency-key.js';
@@ -49,6 +50,8 @@ export interface CronRunnerDeps {
   /** The pod's tenant contexts, shared with the scheduler's read-ahead (created if absent). */
   contexts?: TenantContexts | undefined;
   now?: () => Date;
+  /** The run's model and tool calls as spans of its trace (src/tracing/); absent or off: none. */
+  tracing?: Tracing | undefined;
 }
 
 /**
@@ -82,6 +85,9 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
         tools: prepared.tools,
         context: { tenantId: request.tenantId, signal: context.signal },
         limits: { maxToolResultBytes: RUN_TOOL_RESULT_BYTES },
+        trace: deps?.tracing?.runs.scopeOf(request.runId, runAttributes(request), (text) =>
+          redactor.text(text),
+        ),
       });
       context.report?.({
         usage: {
@@ -95,6 +101,10 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
       return failure.ok ? failure : { ...failure, error: redactor.text(failure.error) };
     }
   };
+}
+
+function runAttributes(request: RunRequest) {
+  return { 'hermesx.tenant.id': request.tenantId, 'hermesx.job.id': request.jobId };
 }
 
 interface PreparedRun {

@@ -5,6 +5,8 @@ import type {
 } from 'openai/resources/chat/completions';
 import { LlmError, type Llm } from './llm.js';
 import { ToolLimitError, type AgentTool, type ToolContext } from './tool.js';
+import { traceModelCall, traceToolCall } from '../tracing/agent-spans.js';
+import type { TraceScope } from '../tracing/scope.js';
 
 /** One model call; streaming callers pass a function that forwards content deltas as they come. */
 export type CompleteStep = (
@@ -50,6 +52,8 @@ export interface AgentRequest {
    * AgentError (a scheduled run then fails with the reason).
    */
   answerOnStop?: boolean;
+  /** Where the turn's `model.call` and `tool.call` spans go (src/tracing/); absent: none. */
+  trace?: TraceScope | undefined;
 }
 
 export class AgentError extends Error {
@@ -94,6 +98,8 @@ export async function runAgent(
 ): Promise<AgentAnswer> {
   const step: CompleteStep =
     typeof model === 'function' ? model : (params, signal) => model.complete(params, signal);
+  // The model a call asks for when its parameters name none (the span's request model).
+  const defaultModel = typeof model === 'function' ? undefined : (model as Partial<Llm>).model;
   const limits = { ...DEFAULT_AGENT_LIMITS, ...request.limits };
   const changes = request.context.changes ?? [];
   const context: ToolContext = { ...request.context, changes };
@@ -124,14 +130,14 @@ export async function runAgent(
     steps++;
     let completion: ChatCompletion;
     try {
-      completion = await step(
-        {
-          messages,
-          ...(tools.size > 0 ? { tools: request.tools.map((tool) => tool.definition) } : {}),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-          ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-        },
-        signal,
+      const params = {
+        messages,
+        ...(tools.size > 0 ? { tools: request.tools.map((tool) => tool.definition) } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+      };
+      completion = await traceModelCall(request.trace, params, defaultModel, () =>
+        step(params, signal),
       );
     } catch (err) {
       if (err instanceof LlmError && changes.length > 0 && !signal.aborted) {
@@ -169,7 +175,12 @@ export async function runAgent(
       signal.throwIfAborted();
       let content: string;
       try {
-        content = await runToolCall(tools, call, context);
+        content = await traceToolCall(
+          request.trace,
+          call.function.name,
+          call.function.arguments,
+          () => runToolCall(tools, call, context),
+        );
       } catch (err) {
         // A tool's own bound (http_request's calls or bytes) ends the turn like the loop's.
         if (err instanceof ToolLimitError) return stop('tool_call_limit', err.message);

@@ -7,6 +7,7 @@ import type { Registry } from 'prom-client';
 import { loadChatTools } from '../agent/chat-tools.js';
 import { createLlm, type Llm } from '../agent/llm.js';
 import type { ToolMetrics } from '../agent/tool-metrics.js';
+import type { Tracing } from '../tracing/tracing.js';
 import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import { createModelConnections, type ModelConnections } from '../agent/model-connections.js';
@@ -66,6 +67,8 @@ export interface AppDeps {
   /** The outbound guard for chat's http_request tool; absent: chat has no http_request. */
   sendHttp?: HttpSender | undefined;
   toolMetrics?: ToolMetrics | undefined;
+  /** Chat turns as traces (src/tracing/); absent: none. */
+  tracing?: Tracing | undefined;
   /** Where long run results are (src/storage); without it only inline results are read. */
   objects?: ObjectStore;
   /** Answers GET /health/model (defaults to one for the LLM_* settings). */
@@ -204,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     turnTimeoutMs: deps.config.chatTurnTimeoutMs,
     idempotencyLeaseMs: deps.idempotencyLeaseMs,
     tools: (tenantId) => loadChatTools(chatTools, tenantId),
+    tracing: deps.tracing,
   });
   registerSecretRoutes(app, { vault });
   registerSkillRoutes(app, { skills: deps.skills });

@@ -8,6 +8,8 @@ import { OutboundError, sendOutbound, type Resolver } from '../outbound/request.
 import { systemClock, type Clock } from '../services/clock.js';
 import { startLoop, type Loop } from '../services/loop.js';
 import type { Service } from '../services/service.js';
+import { traceDelivery } from '../tracing/delivery-span.js';
+import type { Tracing } from '../tracing/tracing.js';
 import { renderMessage, signMessage } from './message.js';
 import type { WebhookMetrics } from './metrics.js';
 import {
@@ -42,6 +44,8 @@ export interface SenderDeps {
   resolve?: Resolver;
   /** Polls, back-offs, the retention round and the stop's grace; the system clock by default. */
   clock?: Clock;
+  /** Each attempt a `webhook.deliver` span (src/tracing/); absent or off: none. */
+  tracing?: Tracing | undefined;
 }
 
 const ERROR_BODY_CHARS = 200;
@@ -191,10 +195,12 @@ export class WebhookSender implements Service {
       const secrets = openSigningSecrets(this.deps.secretsKey, delivery, log);
       if (secrets === null) return;
       const startedMs = this.clock.now();
-      const result = await this.attempt(
-        delivery.url,
-        message.body,
-        signMessage(message, secrets, new Date(startedMs)),
+      const result = await traceDelivery(this.deps.tracing, delivery, context.attempt, () =>
+        this.attempt(
+          delivery.url,
+          message.body,
+          signMessage(message, secrets, new Date(startedMs)),
+        ),
       );
       const durationMs = this.clock.now() - startedMs;
       const verdict = judgeAttempt(

@@ -19,6 +19,8 @@ import type { ChatTurnLimiter } from '../chat-turns.js';
 import { ApiError, ClientDisconnected } from '../errors.js';
 import { claimIdempotencyKey, type StoredAnswer } from '../idempotency.js';
 import type { RateLimiter } from '../rate-limit.js';
+import { startChatTurn } from '../../tracing/chat-turn.js';
+import type { Tracing } from '../../tracing/tracing.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() });
@@ -67,6 +69,8 @@ export interface ChatDeps extends TriggerDeps {
   turnTimeoutMs: number;
   /** The pending lease of an Idempotency-Key (default 10 min; tests shorten it). */
   idempotencyLeaseMs?: number | undefined;
+  /** Each turn a `chat.turn` trace (src/tracing/); absent or off: none. */
+  tracing?: Tracing | undefined;
 }
 
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
@@ -200,9 +204,15 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
             maxContentBytes: MAX_ANSWER_BYTES,
           })
         : undefined;
+      const turnTrace = startChatTurn(
+        deps.tracing,
+        { tenantId, stream: body.stream === true, model: deps.llm.model, requestId: request.id },
+        (text) => toolkit.redactor.text(text),
+      );
       try {
         return await answerTurn();
       } finally {
+        turnTrace?.end('failed');
         // Whatever happened, no timer outlives the request: the stream's heartbeat and merge
         // timers, the key's lease renewal.
         stream?.cancel();
@@ -241,9 +251,11 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
               maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
               beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
               answerOnStop: true,
+              trace: turnTrace?.scope,
             },
           );
         } catch (err) {
+          turnTrace?.end('failed', err instanceof LlmError ? err.kind : 'error');
           if (claim.kind === 'first') {
             // A turn cut short after a change keeps its key, so a retry does not repeat the change.
             const kept = changes.length > 0 ? interruptedAnswer(base, changes) : undefined;
@@ -264,6 +276,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
           }
           return reply;
         }
+        turnTrace?.end(answer.stopped ? 'stopped' : 'answered', answer.stopped);
         if (answer.failure)
           logModelFailure(request, answer.failure, 'after the turn changed state');
         const content = truncateText(toolkit.redactor.text(answer.content), MAX_ANSWER_BYTES);

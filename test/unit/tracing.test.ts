@@ -1,0 +1,185 @@
+// The tracing pieces on their own: the settings as OpenTelemetry defines them, a run's spans in
+// memory (its id the trace id, the record under it, the bound on open runs), the hooks' no-op
+// when tracing is off, and what a failing model or tool call says.
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { traceModelCall, traceToolCall, toolFailureOf } from '../../src/tracing/agent-spans.js';
+import { startChatTurn } from '../../src/tracing/chat-turn.js';
+import { RunTraces } from '../../src/tracing/run-traces.js';
+import { readTraceSettings, TRACING_OFF } from '../../src/tracing/settings.js';
+import { ChosenTraceIds, traceIdOfRun } from '../../src/tracing/trace-ids.js';
+import { Tracing } from '../../src/tracing/tracing.js';
+
+const RUN = '0b7c3f52-9d1e-4a8b-b6c2-5e4f3a2d1c0b';
+
+function inMemory(maxOpen?: number) {
+  const exporter = new InMemorySpanExporter();
+  const ids = new ChosenTraceIds();
+  const provider = new BasicTracerProvider({
+    idGenerator: ids,
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const owner = { tracer: provider.getTracer('test'), ids, recordPrompts: false };
+  return { exporter, owner, runs: new RunTraces(owner, maxOpen) };
+}
+
+describe('trace settings', () => {
+  it('are off without an endpoint, whatever else is set', () => {
+    expect(readTraceSettings({ OTEL_SERVICE_NAME: 'x' }).endpoint).toBeNull();
+    expect(loadConfig({}).tracing.endpoint).toBeNull();
+  });
+
+  it('append /v1/traces to the general endpoint and take the traces one as is', () => {
+    expect(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' }).endpoint).toBe(
+      'http://c:4318/v1/traces',
+    );
+    const both = readTraceSettings({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:9999/custom',
+    });
+    expect(both.endpoint).toBe('http://t:9999/custom');
+  });
+
+  it('read headers, resource attributes and the service name', () => {
+    const settings = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s%3Dcret, x-team=ops',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attrs,deployment.environment=prod',
+    }).tracing;
+    expect(settings.headers).toEqual({ 'api-key': 's=cret', 'x-team': 'ops' });
+    expect(settings.serviceName).toBe('from-attrs');
+    expect(settings.resourceAttributes['deployment.environment']).toBe('prod');
+    expect(settings.recordPrompts).toBe(false);
+    const named = readTraceSettings({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_SERVICE_NAME: 'billing-pods',
+    });
+    expect(named.serviceName).toBe('billing-pods');
+    expect(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c' }).serviceName).toBe(
+      'hermesx',
+    );
+  });
+
+  it('refuse malformed values with one line that does not echo headers', () => {
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'Bearer abc123' })).toThrow(
+      'invalid setting OTEL_EXPORTER_OTLP_HEADERS="***": expected key=value pairs',
+    );
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ OTEL_RECORD_PROMPTS: 'yes' })).toThrow(/OTEL_RECORD_PROMPTS/);
+  });
+});
+
+describe('a run’s trace', () => {
+  it('has the run id as trace id, the claim and the record under its root', async () => {
+    const { exporter, runs } = inMemory();
+    runs.claimed(RUN, 1000, 1004, { 'hermesx.job.id': 'job-1' });
+    const scope = runs.scopeOf(RUN, { 'hermesx.tenant.id': 't-1' }, (text) => text);
+    expect(scope).toBeDefined();
+    expect(await runs.record(RUN, async () => 'recorded')).toBe('recorded');
+    runs.finish(RUN, { status: 'failed', errorKind: 'timeout', modelRequests: 1 });
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((span) => span.name === 'run');
+    expect(root?.spanContext().traceId).toBe(traceIdOfRun(RUN));
+    expect(root?.parentSpanContext).toBeUndefined();
+    expect(root?.attributes).toMatchObject({
+      'hermesx.run.id': RUN,
+      'hermesx.job.id': 'job-1',
+      'hermesx.tenant.id': 't-1',
+      'hermesx.run.status': 'failed',
+      'hermesx.run.error_kind': 'timeout',
+      'hermesx.run.model_requests': 1,
+    });
+    expect(root?.status.code).toBe(2);
+    for (const name of ['claim', 'run.record']) {
+      const child = spans.find((span) => span.name === name);
+      expect(child?.parentSpanContext?.spanId).toBe(root?.spanContext().spanId);
+      expect(child?.spanContext().traceId).toBe(root?.spanContext().traceId);
+    }
+    expect(runs.openCount).toBe(0);
+  });
+
+  it('closes the oldest open run as incomplete past its bound', () => {
+    const { exporter, runs } = inMemory(2);
+    const ids = ['a', 'b', 'c'].map((c) => RUN.slice(0, -1) + c);
+    for (const id of ids) runs.claimed(id, 1, 2, {});
+    expect(runs.openCount).toBe(2);
+    const ended = exporter.getFinishedSpans().filter((span) => span.name === 'run');
+    expect(ended.map((span) => span.attributes['hermesx.run.id'])).toEqual([ids[0]]);
+    expect(ended[0]?.attributes['hermesx.run.status']).toBe('incomplete');
+  });
+
+  it('takes a random trace id for an id that is not a UUID', () => {
+    expect(traceIdOfRun('not-a-uuid')).toBeUndefined();
+    expect(traceIdOfRun('00000000-0000-0000-0000-000000000000')).toBeUndefined();
+  });
+});
+
+describe('model and tool calls', () => {
+  it('say how a call failed without the server’s text', async () => {
+    const { exporter, owner } = inMemory();
+    const scope = {
+      tracer: owner.tracer,
+      parent: trace.setSpan(ROOT_CONTEXT, owner.tracer.startSpan('parent')),
+      recordPrompts: false,
+      redact: (text: string) => text,
+    };
+    const failure = Object.assign(new Error('the model server answered 503: secret prompt'), {
+      kind: 'throttled',
+    });
+    await expect(
+      traceModelCall(scope, { messages: [{ role: 'user', content: 'hello' }] }, 'm', () =>
+        Promise.reject(failure),
+      ),
+    ).rejects.toBe(failure);
+    await traceToolCall(scope, 'clock', '{"timezone":"Mars"}', async () =>
+      JSON.stringify({ ok: false, error: { code: 'unknown_timezone', message: 'no' } }),
+    );
+    const [model, tool] = exporter.getFinishedSpans();
+    expect(model?.attributes).toMatchObject({
+      'gen_ai.request.model': 'm',
+      'error.type': 'throttled',
+      'http.response.status_code': 503,
+    });
+    expect(model?.status).toEqual({ code: 2, message: 'throttled (HTTP 503)' });
+    expect(tool?.attributes).toMatchObject({
+      'gen_ai.tool.name': 'clock',
+      'hermesx.tool.outcome': 'unknown_timezone',
+    });
+    expect(JSON.stringify([model?.attributes, tool?.attributes])).not.toMatch(/hello|Mars|secret/);
+  });
+
+  it('reads a tool answer’s failure code', () => {
+    expect(toolFailureOf('{"ok":true,"now":"x"}')).toBeNull();
+    expect(toolFailureOf('{"ok":false,"error":{"code":"blocked_address","message":"m"}}')).toBe(
+      'blocked_address',
+    );
+    expect(toolFailureOf('plain text')).toBeNull();
+  });
+});
+
+describe('tracing off', () => {
+  it('creates no tracer and every hook only runs the work', async () => {
+    const tracing = new Tracing(TRACING_OFF);
+    expect(tracing.enabled).toBe(false);
+    expect(tracing.runs.scopeOf(RUN, {}, (text) => text)).toBeUndefined();
+    tracing.runs.claimed(RUN, 1, 2, {});
+    expect(tracing.runs.openCount).toBe(0);
+    expect(
+      startChatTurn(
+        tracing,
+        { tenantId: 't', stream: false, model: 'm', requestId: 'r' },
+        (t) => t,
+      ),
+    ).toBeUndefined();
+    expect(await traceToolCall(undefined, 'clock', '{}', async () => 'ok')).toBe('ok');
+    await tracing.stop();
+  });
+});
