@@ -13,6 +13,8 @@ import { traceModelCall, traceToolCall, toolFailureOf } from '../../src/tracing/
 import type { JobStore } from '../../src/scheduler/ports.js';
 import { startChatTurn } from '../../src/tracing/chat-turn.js';
 import { traceJobStore } from '../../src/tracing/job-store.js';
+import type { Logger } from '../../src/log.js';
+import { ReportingExporter } from '../../src/tracing/reporting-exporter.js';
 import { RunTraces } from '../../src/tracing/run-traces.js';
 import { readTraceSettings, TRACING_OFF } from '../../src/tracing/settings.js';
 import { ChosenTraceIds, traceIdOfRun } from '../../src/tracing/trace-ids.js';
@@ -248,5 +250,32 @@ describe('the traced job store', () => {
 
   it('is the store itself when tracing is off', () => {
     expect(traceJobStore(store, new Tracing(TRACING_OFF).runs)).toBe(store);
+  });
+});
+
+describe('a collector that does not take the spans', () => {
+  it('is said once a minute at most, with the spans lost meanwhile', () => {
+    const warnings: unknown[] = [];
+    const log = { warn: (fields: unknown) => warnings.push(fields) } as unknown as Logger;
+    let nowMs = 0;
+    const failing = {
+      export: (_spans: unknown[], done: (result: { code: number; error?: Error }) => void) =>
+        done({ code: 1, error: new Error('connect ECONNREFUSED') }),
+      shutdown: async () => undefined,
+    };
+    const exporter = new ReportingExporter(failing as never, log, () => nowMs);
+    const results: number[] = [];
+    const batch = (size: number) =>
+      exporter.export(new Array(size) as never, (result) => results.push(result.code));
+    batch(3);
+    nowMs = 30_000;
+    batch(4);
+    nowMs = 61_000;
+    batch(5);
+    expect(results).toEqual([1, 1, 1]);
+    expect(warnings).toEqual([
+      { lost_spans: 3, error: 'connect ECONNREFUSED' },
+      { lost_spans: 9, error: 'connect ECONNREFUSED' },
+    ]);
   });
 });
