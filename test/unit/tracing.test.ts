@@ -37,6 +37,8 @@ describe('trace settings', () => {
   it('are off without an endpoint, whatever else is set', () => {
     expect(readTraceSettings({ OTEL_SERVICE_NAME: 'x' }).endpoint).toBeNull();
     expect(loadConfig({}).tracing.endpoint).toBeNull();
+    const disabled = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' };
+    expect(loadConfig(disabled).tracing.endpoint).toBeNull();
   });
 
   it('append /v1/traces to the general endpoint and take the traces one as is', () => {
