@@ -69,6 +69,7 @@ const SERVICE = [
   'OTEL_SERVICE_NAME',
   'OTEL_RESOURCE_ATTRIBUTES',
   'OTEL_RECORD_PROMPTS',
+  'OTEL_SDK_DISABLED',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -218,6 +219,7 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
     'false',
     'true: prompts, answers and tool arguments (redacted) in span attributes',
   ],
+  OTEL_SDK_DISABLED: ['false', 'true: no traces, whatever the endpoint settings say'],
 };
 
 export function rootHelp(): string {

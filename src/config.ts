@@ -215,6 +215,7 @@ const envSchema = z.object({
   OTEL_SERVICE_NAME: optionalText,
   OTEL_RESOURCE_ATTRIBUTES: keyValues('deployment.environment=prod,service.namespace=ops'),
   OTEL_RECORD_PROMPTS: choice(['true', 'false'], 'false'),
+  OTEL_SDK_DISABLED: choice(['true', 'false'], 'false'),
 });
 
 /** The environment variables the configuration reads (for `hermesx help settings`). */

@@ -31,15 +31,17 @@ export interface TraceEnv {
   OTEL_SERVICE_NAME?: string | undefined;
   OTEL_RESOURCE_ATTRIBUTES?: string | undefined;
   OTEL_RECORD_PROMPTS?: string | undefined;
+  OTEL_SDK_DISABLED?: string | undefined;
 }
 
 /**
  * The settings as the OpenTelemetry specification reads them: the per-signal endpoint is used as
- * is, the general one gets `/v1/traces` appended; the service name comes from OTEL_SERVICE_NAME,
+ * is, the general one gets `/v1/traces` appended (neither counts with OTEL_SDK_DISABLED=true); the service name comes from OTEL_SERVICE_NAME,
  * else OTEL_RESOURCE_ATTRIBUTES' service.name, else `hermesx`.
  */
 export function readTraceSettings(env: TraceEnv): TraceSettings {
-  const endpoint = tracesEndpointOf(env);
+  // OTEL_SDK_DISABLED=true turns tracing off whatever the endpoint says (the specification's switch).
+  const endpoint = env.OTEL_SDK_DISABLED === 'true' ? null : tracesEndpointOf(env);
   if (endpoint === null)
     return { ...TRACING_OFF, recordPrompts: env.OTEL_RECORD_PROMPTS === 'true' };
   const resourceAttributes = parseKeyValues(env.OTEL_RESOURCE_ATTRIBUTES) ?? {};

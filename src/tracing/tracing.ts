@@ -9,6 +9,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import { redactUrl, type Logger } from '../log.js';
 import type { Service } from '../services/service.js';
 import { readBuildInfo } from '../build-info.js';
+import { ReportingExporter } from './reporting-exporter.js';
 import { RunTraces } from './run-traces.js';
 import type { TraceSettings } from './settings.js';
 import { ChosenTraceIds } from './trace-ids.js';
@@ -32,7 +33,7 @@ export class Tracing implements Service {
   ) {
     this.recordPrompts = settings.recordPrompts;
     this.endpoint = settings.endpoint;
-    this.provider = settings.endpoint === null ? null : createProvider(settings, this.ids);
+    this.provider = settings.endpoint === null ? null : createProvider(settings, this.ids, log);
     this.tracer = this.provider?.getTracer('hermesx', readBuildInfo().version) ?? null;
     this.runs = new RunTraces(this);
   }
@@ -70,11 +71,16 @@ export class Tracing implements Service {
   }
 }
 
-function createProvider(settings: TraceSettings, ids: ChosenTraceIds): BasicTracerProvider {
-  const exporter = new OTLPTraceExporter({
+function createProvider(
+  settings: TraceSettings,
+  ids: ChosenTraceIds,
+  log: Logger | undefined,
+): BasicTracerProvider {
+  const otlp = new OTLPTraceExporter({
     url: settings.endpoint ?? '',
     headers: { ...settings.headers },
   });
+  const exporter = new ReportingExporter(otlp, log);
   const resource = defaultResource().merge(
     resourceFromAttributes({
       ...settings.resourceAttributes,

@@ -10,7 +10,11 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { traceModelCall, traceToolCall, toolFailureOf } from '../../src/tracing/agent-spans.js';
+import type { JobStore } from '../../src/scheduler/ports.js';
 import { startChatTurn } from '../../src/tracing/chat-turn.js';
+import { traceJobStore } from '../../src/tracing/job-store.js';
+import type { Logger } from '../../src/log.js';
+import { ReportingExporter } from '../../src/tracing/reporting-exporter.js';
 import { RunTraces } from '../../src/tracing/run-traces.js';
 import { readTraceSettings, TRACING_OFF } from '../../src/tracing/settings.js';
 import { ChosenTraceIds, traceIdOfRun } from '../../src/tracing/trace-ids.js';
@@ -33,6 +37,8 @@ describe('trace settings', () => {
   it('are off without an endpoint, whatever else is set', () => {
     expect(readTraceSettings({ OTEL_SERVICE_NAME: 'x' }).endpoint).toBeNull();
     expect(loadConfig({}).tracing.endpoint).toBeNull();
+    const disabled = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' };
+    expect(loadConfig(disabled).tracing.endpoint).toBeNull();
   });
 
   it('append /v1/traces to the general endpoint and take the traces one as is', () => {
@@ -181,5 +187,97 @@ describe('tracing off', () => {
     ).toBeUndefined();
     expect(await traceToolCall(undefined, 'clock', '{}', async () => 'ok')).toBe('ok');
     await tracing.stop();
+  });
+});
+
+describe('the traced job store', () => {
+  const RUN2 = RUN.slice(0, -1) + 'd';
+  const RUN3 = RUN.slice(0, -1) + 'e';
+  const claimed = (runId: string) => ({ runId, name: 'n', prompt: 'p' });
+  const taken = (runId: string) => ({
+    ...claimed(runId),
+    jobId: 'job-q',
+    tenantId: 't-q',
+    scheduledAt: new Date(0),
+  });
+  const store = {
+    claimRun: async () => ({ kind: 'claimed', run: claimed(RUN) }),
+    claimWaiting: async () => ({ kind: 'overlap' }),
+    takeQueuedRuns: async () => [taken(RUN2)],
+    adoptRuns: async () => [taken(RUN3)],
+    markSent: async () => true,
+    finishRun: async () => 'requeued',
+    failRuns: async () => [{ runId: RUN2, jobId: 'job-q', requeued: false }],
+    requeueRuns: async (ids: readonly string[]) => [...ids],
+  } as unknown as JobStore;
+
+  it('opens a trace at each kind of claim and ends it as the run ended', async () => {
+    const { exporter, runs } = inMemory();
+    const traced = traceJobStore(store, runs);
+    await traced.claimRun('job-1', new Date(0), 'pod', null);
+    await traced.markSent(RUN, 'pod', 'catch_up');
+    await traced.takeQueuedRuns('pod', 10);
+    await traced.adoptRuns([{ runId: RUN3, fromPodId: 'gone' }], 'pod');
+    expect(runs.openCount).toBe(3);
+    const outcome = { success: false, result: null, error: 'e', errorKind: 'timeout' as const };
+    expect(await traced.finishRun(RUN, { ...outcome, attempts: 1 }, 'pod')).toBe('requeued');
+    await traced.failRuns([RUN2], 'pod crash', 'pod_lost');
+    await traced.requeueRuns([RUN3], 'pod', 0);
+    expect(runs.openCount).toBe(0);
+    const roots = new Map(
+      exporter
+        .getFinishedSpans()
+        .filter((span) => span.name === 'run')
+        .map((span) => [span.attributes['hermesx.run.id'], span.attributes]),
+    );
+    expect(roots.get(RUN)).toMatchObject({
+      'hermesx.run.origin': 'catch_up',
+      'hermesx.run.status': 'retrying',
+      'hermesx.run.error_kind': 'timeout',
+    });
+    expect(roots.get(RUN2)).toMatchObject({
+      'hermesx.run.claimed_from': 'queue',
+      'hermesx.tenant.id': 't-q',
+      'hermesx.run.status': 'failed',
+      'hermesx.run.error_kind': 'pod_lost',
+    });
+    expect(roots.get(RUN3)).toMatchObject({
+      'hermesx.run.claimed_from': 'vanished_pod',
+      'hermesx.run.status': 'handed_back',
+    });
+    const names = exporter.getFinishedSpans().map((span) => span.name);
+    expect(names.filter((name) => name === 'claim')).toHaveLength(3);
+    expect(names.filter((name) => name === 'run.record')).toHaveLength(1);
+  });
+
+  it('is the store itself when tracing is off', () => {
+    expect(traceJobStore(store, new Tracing(TRACING_OFF).runs)).toBe(store);
+  });
+});
+
+describe('a collector that does not take the spans', () => {
+  it('is said once a minute at most, with the spans lost meanwhile', () => {
+    const warnings: unknown[] = [];
+    const log = { warn: (fields: unknown) => warnings.push(fields) } as unknown as Logger;
+    let nowMs = 0;
+    const failing = {
+      export: (_spans: unknown[], done: (result: { code: number; error?: Error }) => void) =>
+        done({ code: 1, error: new Error('connect ECONNREFUSED') }),
+      shutdown: async () => undefined,
+    };
+    const exporter = new ReportingExporter(failing as never, log, () => nowMs);
+    const results: number[] = [];
+    const batch = (size: number) =>
+      exporter.export(new Array(size) as never, (result) => results.push(result.code));
+    batch(3);
+    nowMs = 30_000;
+    batch(4);
+    nowMs = 61_000;
+    batch(5);
+    expect(results).toEqual([1, 1, 1]);
+    expect(warnings).toEqual([
+      { lost_spans: 3, error: 'connect ECONNREFUSED' },
+      { lost_spans: 9, error: 'connect ECONNREFUSED' },
+    ]);
   });
 });
