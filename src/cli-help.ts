@@ -63,6 +63,15 @@ const SERVICE = [
   'MANUAL_RUNS_PER_MINUTE',
   'BACKFILL_RUNS_PER_DAY',
   'MAX_QUEUED_RUNS_PER_TENANT',
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'PUBLIC_URL',
+  'SESSION_IDLE_TIMEOUT',
+  'SESSION_ABSOLUTE_TIMEOUT',
+  'SESSION_MAX_PER_USER',
+  'INVITATION_TTL',
+  'TENANT_MAX_MEMBERS',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -200,6 +209,15 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   ],
   HERMES_SECRETS_KEY: ['unset (dev: generated)', 'seals tenant and webhook secrets (32 bytes)'],
   HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
+  OIDC_ISSUER: ['unset (no SSO)', 'OpenID Connect provider: the dashboard offers SSO sign-in'],
+  OIDC_CLIENT_ID: ['unset', 'client id at the provider (required with OIDC_ISSUER)'],
+  OIDC_CLIENT_SECRET: ['unset (public client)', 'client secret at the provider'],
+  PUBLIC_URL: ['unset', 'address browsers use; SSO redirects to PUBLIC_URL/auth/callback'],
+  SESSION_IDLE_TIMEOUT: ['2h', 'a sign-in session unused this long ends'],
+  SESSION_ABSOLUTE_TIMEOUT: ['12h', 'a sign-in session ends this long after sign-in'],
+  SESSION_MAX_PER_USER: ['20', "a user's live sessions; a new sign-in ends the oldest beyond"],
+  INVITATION_TTL: ['168h', 'an invitation by email stays open this long'],
+  TENANT_MAX_MEMBERS: ['1000', "a tenant's members plus open invitations"],
 };
 
 export function rootHelp(): string {
