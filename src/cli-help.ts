@@ -70,6 +70,15 @@ const SERVICE = [
   'OTEL_RESOURCE_ATTRIBUTES',
   'OTEL_RECORD_PROMPTS',
   'OTEL_SDK_DISABLED',
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'PUBLIC_URL',
+  'SESSION_IDLE_TIMEOUT',
+  'SESSION_ABSOLUTE_TIMEOUT',
+  'SESSION_MAX_PER_USER',
+  'INVITATION_TTL',
+  'TENANT_MAX_MEMBERS',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -220,6 +229,15 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
     'true: prompts, answers and tool arguments (redacted) in span attributes',
   ],
   OTEL_SDK_DISABLED: ['false', 'true: no traces, whatever the endpoint settings say'],
+  OIDC_ISSUER: ['unset (no SSO)', 'OpenID Connect provider: the dashboard offers SSO sign-in'],
+  OIDC_CLIENT_ID: ['unset', 'client id at the provider (required with OIDC_ISSUER)'],
+  OIDC_CLIENT_SECRET: ['unset (public client)', 'client secret at the provider'],
+  PUBLIC_URL: ['unset', 'address browsers use; SSO redirects to PUBLIC_URL/auth/callback'],
+  SESSION_IDLE_TIMEOUT: ['2h', 'a sign-in session unused this long ends'],
+  SESSION_ABSOLUTE_TIMEOUT: ['12h', 'a sign-in session ends this long after sign-in'],
+  SESSION_MAX_PER_USER: ['20', "a user's live sessions; a new sign-in ends the oldest beyond"],
+  INVITATION_TTL: ['168h', 'an invitation by email stays open this long'],
+  TENANT_MAX_MEMBERS: ['1000', "a tenant's members plus open invitations"],
 };
 
 export function rootHelp(): string {

@@ -216,6 +216,17 @@ const envSchema = z.object({
   OTEL_RESOURCE_ATTRIBUTES: keyValues('deployment.environment=prod,service.namespace=ops'),
   OTEL_RECORD_PROMPTS: choice(['true', 'false'], 'false'),
   OTEL_SDK_DISABLED: choice(['true', 'false'], 'false'),
+  OIDC_ISSUER: url(['http:', 'https:'], 'https://accounts.example.com'),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  PUBLIC_URL: url(['http:', 'https:'], 'https://hermesx.example.com').transform((text) =>
+    text?.replace(/\/+$/, ''),
+  ),
+  SESSION_IDLE_TIMEOUT: duration('2h', 60_000),
+  SESSION_ABSOLUTE_TIMEOUT: duration('12h', 60_000),
+  SESSION_MAX_PER_USER: integer(20, 1, 1000),
+  INVITATION_TTL: duration('168h', 60_000),
+  TENANT_MAX_MEMBERS: integer(1000, 1, 1_000_000),
 });
 
 /** The environment variables the configuration reads (for `hermesx help settings`). */
@@ -286,6 +297,33 @@ export interface Config extends Readonly<RedisSettings> {
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
   readonly objectStore: ObjectStoreSettings;
   readonly webhooks: WebhookSettings;
+  /** The service's address as browsers reach it (PUBLIC_URL, no trailing slash). */
+  readonly publicUrl: string | undefined;
+  /** Single sign-on through an OpenID Connect provider; undefined: API keys only. */
+  readonly oidc: OidcSettings | undefined;
+  readonly sessions: SessionSettings;
+}
+
+export interface OidcSettings {
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Undefined: a public client (PKCE only, no client authentication). */
+  readonly clientSecret: string | undefined;
+  /** `${PUBLIC_URL}/auth/callback`. */
+  readonly redirectUri: string;
+}
+
+export interface SessionSettings {
+  /** A session unused this long ends (SESSION_IDLE_TIMEOUT). */
+  readonly idleTimeoutMs: number;
+  /** A session ends this long after sign-in, used or not (SESSION_ABSOLUTE_TIMEOUT). */
+  readonly absoluteTimeoutMs: number;
+  /** Live sessions a user keeps; a sign-in beyond ends the oldest (SESSION_MAX_PER_USER). */
+  readonly maxPerUser: number;
+  /** An invitation by email is open this long (INVITATION_TTL). */
+  readonly invitationTtlMs: number;
+  /** Members plus open invitations a tenant may have (TENANT_MAX_MEMBERS). */
+  readonly maxMembersPerTenant: number;
 }
 
 export interface WebhookSettings {
@@ -400,6 +438,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     tenantResultBytesQuota: s.TENANT_RESULT_BYTES_QUOTA,
     objectStore: Object.freeze(objectStoreSettings(s)),
+    publicUrl: s.PUBLIC_URL,
+    oidc: oidcSettings(s),
+    sessions: Object.freeze({
+      idleTimeoutMs: Math.min(s.SESSION_IDLE_TIMEOUT, s.SESSION_ABSOLUTE_TIMEOUT),
+      absoluteTimeoutMs: s.SESSION_ABSOLUTE_TIMEOUT,
+      maxPerUser: s.SESSION_MAX_PER_USER,
+      invitationTtlMs: s.INVITATION_TTL,
+      maxMembersPerTenant: s.TENANT_MAX_MEMBERS,
+    }),
+  });
+}
+
+type OidcEnv = Pick<
+  z.infer<typeof envSchema>,
+  'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'OIDC_CLIENT_SECRET' | 'PUBLIC_URL'
+>;
+
+/** OIDC_ISSUER turns single sign-on on; it then needs OIDC_CLIENT_ID and PUBLIC_URL. */
+function oidcSettings(s: OidcEnv): OidcSettings | undefined {
+  if (s.OIDC_ISSUER === undefined) return undefined;
+  for (const [name, value] of [
+    ['OIDC_CLIENT_ID', s.OIDC_CLIENT_ID],
+    ['PUBLIC_URL', s.PUBLIC_URL],
+  ] as const) {
+    if (value === undefined) {
+      throw new ConfigError(
+        `missing setting ${name}: OIDC_ISSUER=${JSON.stringify(s.OIDC_ISSUER)} is set, expected ${name} too`,
+      );
+    }
+  }
+  return Object.freeze({
+    issuer: s.OIDC_ISSUER,
+    clientId: s.OIDC_CLIENT_ID as string,
+    clientSecret: s.OIDC_CLIENT_SECRET,
+    redirectUri: `${s.PUBLIC_URL as string}/auth/callback`,
   });
 }
 

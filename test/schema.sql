@@ -111,6 +111,20 @@ tenant_agent_settings.updated_at timestamp with time zone NOT NULL DEFAULT now()
 tenant_backfill_days.tenant_id uuid NOT NULL
 tenant_backfill_days.day date NOT NULL
 tenant_backfill_days.occurrences integer NOT NULL
+tenant_invitations.id uuid NOT NULL DEFAULT gen_random_uuid()
+tenant_invitations.tenant_id uuid NOT NULL
+tenant_invitations.email text NOT NULL
+tenant_invitations.role text NOT NULL
+tenant_invitations.invited_by uuid
+tenant_invitations.created_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_invitations.expires_at timestamp with time zone NOT NULL
+tenant_invitations.accepted_at timestamp with time zone
+tenant_invitations.accepted_by uuid
+tenant_members.tenant_id uuid NOT NULL
+tenant_members.user_id uuid NOT NULL
+tenant_members.role text NOT NULL
+tenant_members.invited_by uuid
+tenant_members.created_at timestamp with time zone NOT NULL DEFAULT now()
 tenant_result_bytes.tenant_id uuid NOT NULL
 tenant_result_bytes.runs_partition oid NOT NULL
 tenant_result_bytes.bytes bigint NOT NULL
@@ -139,6 +153,24 @@ tenants.max_concurrent_runs integer DEFAULT 10
 tenants.run_retention_days integer NOT NULL DEFAULT 30
 tenants.run_context_version bigint NOT NULL DEFAULT 0
 tenants.result_bytes_quota bigint
+user_sessions.id_hash text NOT NULL
+user_sessions.user_id uuid NOT NULL
+user_sessions.tenant_id uuid
+user_sessions.csrf_hash text NOT NULL
+user_sessions.created_at timestamp with time zone NOT NULL DEFAULT now()
+user_sessions.last_seen_at timestamp with time zone NOT NULL DEFAULT now()
+user_sessions.idle_expires_at timestamp with time zone NOT NULL
+user_sessions.absolute_expires_at timestamp with time zone NOT NULL
+user_sessions.revoked_at timestamp with time zone
+users.id uuid NOT NULL DEFAULT gen_random_uuid()
+users.issuer text NOT NULL
+users.subject text NOT NULL
+users.email text
+users.email_verified boolean NOT NULL DEFAULT false
+users.name text
+users.platform_role text
+users.created_at timestamp with time zone NOT NULL DEFAULT now()
+users.last_sign_in_at timestamp with time zone
 webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
 webhook_deliveries.endpoint_id uuid NOT NULL
@@ -252,6 +284,17 @@ tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_i
 tenant_backfill_days tenant_backfill_days_occurrences_check CHECK ((occurrences >= 0))
 tenant_backfill_days tenant_backfill_days_pkey PRIMARY KEY (tenant_id, day)
 tenant_backfill_days tenant_backfill_days_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_invitations tenant_invitations_accepted_by_fkey FOREIGN KEY (accepted_by) REFERENCES users(id) ON DELETE SET NULL
+tenant_invitations tenant_invitations_email_check CHECK (((email = lower(email)) AND ((length(email) >= 3) AND (length(email) <= 320))))
+tenant_invitations tenant_invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES users(id) ON DELETE SET NULL
+tenant_invitations tenant_invitations_pkey PRIMARY KEY (id)
+tenant_invitations tenant_invitations_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'member'::text, 'admin'::text, 'owner'::text])))
+tenant_invitations tenant_invitations_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_members tenant_members_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES users(id) ON DELETE SET NULL
+tenant_members tenant_members_pkey PRIMARY KEY (tenant_id, user_id)
+tenant_members tenant_members_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'member'::text, 'admin'::text, 'owner'::text])))
+tenant_members tenant_members_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenant_members tenant_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 tenant_result_bytes tenant_result_bytes_pkey PRIMARY KEY (tenant_id, runs_partition)
 tenant_secrets tenant_secrets_allowed_hosts_check CHECK ((cardinality(allowed_hosts) <= 20))
 tenant_secrets tenant_secrets_name_check CHECK ((name ~ '^[A-Za-z_][A-Za-z0-9_]{0,63}$'::text))
@@ -271,6 +314,17 @@ tenants tenants_pkey PRIMARY KEY (id)
 tenants tenants_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
 tenants tenants_result_bytes_quota_check CHECK ((result_bytes_quota >= 0))
 tenants tenants_run_retention_days_check CHECK (((run_retention_days >= 1) AND (run_retention_days <= 3650)))
+user_sessions user_sessions_check CHECK ((idle_expires_at <= absolute_expires_at))
+user_sessions user_sessions_pkey PRIMARY KEY (id_hash)
+user_sessions user_sessions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+user_sessions user_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+users users_email_check CHECK ((length(email) <= 320))
+users users_issuer_check CHECK (((length(issuer) >= 1) AND (length(issuer) <= 2048)))
+users users_issuer_subject_key UNIQUE (issuer, subject)
+users users_name_check CHECK ((length(name) <= 200))
+users users_pkey PRIMARY KEY (id)
+users users_platform_role_check CHECK ((platform_role = 'operator'::text))
+users users_subject_check CHECK (((length(subject) >= 1) AND (length(subject) <= 255)))
 webhook_deliveries webhook_deliveries_attempts_check CHECK ((attempts >= 0))
 webhook_deliveries webhook_deliveries_cron_job_id_tenant_id_fkey FOREIGN KEY (cron_job_id, tenant_id) REFERENCES cron_jobs(id, tenant_id) ON DELETE CASCADE
 webhook_deliveries webhook_deliveries_endpoint_id_run_id_event_type_key UNIQUE (endpoint_id, run_id, event_type)
@@ -328,10 +382,20 @@ CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
 CREATE UNIQUE INDEX tenant_agent_settings_pkey ON public.tenant_agent_settings USING btree (tenant_id)
 CREATE UNIQUE INDEX tenant_backfill_days_pkey ON public.tenant_backfill_days USING btree (tenant_id, day)
+CREATE INDEX tenant_invitations_email_idx ON public.tenant_invitations USING btree (email) WHERE (accepted_at IS NULL)
+CREATE UNIQUE INDEX tenant_invitations_open_idx ON public.tenant_invitations USING btree (tenant_id, email) WHERE (accepted_at IS NULL)
+CREATE UNIQUE INDEX tenant_invitations_pkey ON public.tenant_invitations USING btree (id)
+CREATE UNIQUE INDEX tenant_members_pkey ON public.tenant_members USING btree (tenant_id, user_id)
+CREATE INDEX tenant_members_user_idx ON public.tenant_members USING btree (user_id)
 CREATE UNIQUE INDEX tenant_result_bytes_pkey ON public.tenant_result_bytes USING btree (tenant_id, runs_partition)
 CREATE UNIQUE INDEX tenant_secrets_pkey ON public.tenant_secrets USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenant_skills_pkey ON public.tenant_skills USING btree (tenant_id, name)
 CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id)
+CREATE UNIQUE INDEX user_sessions_pkey ON public.user_sessions USING btree (id_hash)
+CREATE INDEX user_sessions_tenant_idx ON public.user_sessions USING btree (tenant_id, user_id)
+CREATE INDEX user_sessions_user_idx ON public.user_sessions USING btree (user_id, created_at)
+CREATE UNIQUE INDEX users_issuer_subject_key ON public.users USING btree (issuer, subject)
+CREATE UNIQUE INDEX users_pkey ON public.users USING btree (id)
 CREATE INDEX webhook_deliveries_created_idx ON public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text)
 CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (tenant_id, next_attempt_at) WHERE (status = 'pending'::text)
 CREATE UNIQUE INDEX webhook_deliveries_endpoint_id_run_id_event_type_key ON public.webhook_deliveries USING btree (endpoint_id, run_id, event_type)
@@ -362,10 +426,14 @@ schema_functions rls=false force=false
 schema_migrations rls=false force=false
 tenant_agent_settings rls=true force=true
 tenant_backfill_days rls=true force=true
+tenant_invitations rls=true force=true
+tenant_members rls=true force=true
 tenant_result_bytes rls=true force=true
 tenant_secrets rls=true force=true
 tenant_skills rls=true force=true
 tenants rls=true force=true
+user_sessions rls=true force=true
+users rls=true force=true
 webhook_deliveries rls=true force=true
 webhook_delivery_attempts rls=true force=true
 webhook_endpoints rls=true force=true
@@ -404,6 +472,10 @@ tenant_agent_settings tenant_agent_settings_select SELECT TO hermesx_app USING (
 tenant_agent_settings tenant_agent_settings_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
 tenant_backfill_days tenant_backfill_days_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_backfill_days tenant_backfill_days_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+tenant_invitations tenant_invitations_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_invitations tenant_invitations_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+tenant_members tenant_members_owner ALL TO <owner> USING (true) WITH CHECK (true)
+tenant_members tenant_members_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenant_result_bytes tenant_result_bytes_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_secrets tenant_secrets_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenant_secrets tenant_secrets_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
@@ -414,6 +486,12 @@ tenants tenants_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
 tenants tenants_owner ALL TO <owner> USING (true) WITH CHECK (true)
 tenants tenants_select SELECT TO hermesx_app USING ((app_is_admin() OR (id = app_current_tenant())))
 tenants tenants_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+user_sessions user_sessions_owner ALL TO <owner> USING (true) WITH CHECK (true)
+user_sessions user_sessions_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+users users_owner ALL TO <owner> USING (true) WITH CHECK (true)
+users users_tenant SELECT TO hermesx_app USING ((app_is_admin() OR (EXISTS ( SELECT 1
+   FROM tenant_members m
+  WHERE ((m.user_id = users.id) AND (m.tenant_id = app_current_tenant()))))))
 webhook_deliveries webhook_deliveries_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
 webhook_deliveries webhook_deliveries_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
 webhook_deliveries webhook_deliveries_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -461,6 +539,11 @@ admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: h
 app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
+auth_session_choose_tenant(p_session_hash text, p_tenant_id uuid) SECURITY DEFINER execute: hermesx_app
+auth_session_find(p_session_hash text, p_idle interval) SECURITY DEFINER execute: hermesx_app
+auth_session_revoke(p_session_hash text) SECURITY DEFINER execute: hermesx_app
+auth_sign_in(p_issuer text, p_subject text, p_email text, p_email_verified boolean, p_name text, p_session_hash text, p_csrf_hash text, p_idle interval, p_absolute interval, p_max_sessions integer) SECURITY DEFINER execute: hermesx_app
+auth_user_tenants(p_user_id uuid) SECURITY DEFINER execute: hermesx_app
 cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
 cron_job_runs_in_flight_added() SECURITY DEFINER execute:
 cron_job_runs_in_flight_changed() SECURITY DEFINER execute:
@@ -576,6 +659,126 @@ AS $function$
       AND k.revoked_at IS NULL
       AND (k.expires_at IS NULL OR k.expires_at > now())
       AND t.deleted_at IS NULL
+  $function$
+CREATE OR REPLACE FUNCTION public.auth_session_choose_tenant(p_session_hash text, p_tenant_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH chosen AS (
+      UPDATE user_sessions s SET tenant_id = p_tenant_id
+        FROM users u, tenants t
+       WHERE s.id_hash = p_session_hash AND s.revoked_at IS NULL
+         AND s.idle_expires_at > now() AND s.absolute_expires_at > now()
+         AND u.id = s.user_id AND t.id = p_tenant_id AND t.deleted_at IS NULL
+         AND (u.platform_role = 'operator' OR EXISTS (
+               SELECT 1 FROM tenant_members m
+                WHERE m.tenant_id = p_tenant_id AND m.user_id = s.user_id))
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM chosen);
+  $function$
+CREATE OR REPLACE FUNCTION public.auth_session_find(p_session_hash text, p_idle interval)
+ RETURNS TABLE(user_id uuid, email text, name text, platform_role text, tenant_id uuid, role text, csrf_hash text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+BEGIN
+  UPDATE user_sessions s
+     SET last_seen_at = now(), idle_expires_at = least(now() + p_idle, s.absolute_expires_at)
+   WHERE s.id_hash = p_session_hash AND s.revoked_at IS NULL
+     AND s.idle_expires_at > now() AND s.absolute_expires_at > now()
+     AND s.last_seen_at < now() - interval '1 minute';
+  RETURN QUERY
+    SELECT u.id, u.email, u.name, u.platform_role, s.tenant_id, m.role, s.csrf_hash
+      FROM user_sessions s
+      JOIN users u ON u.id = s.user_id
+      LEFT JOIN tenant_members m ON m.tenant_id = s.tenant_id AND m.user_id = s.user_id
+     WHERE s.id_hash = p_session_hash AND s.revoked_at IS NULL
+       AND s.idle_expires_at > now() AND s.absolute_expires_at > now();
+END
+$function$
+CREATE OR REPLACE FUNCTION public.auth_session_revoke(p_session_hash text)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH revoked AS (
+      UPDATE user_sessions SET revoked_at = now()
+       WHERE id_hash = p_session_hash AND revoked_at IS NULL
+      RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM revoked);
+  $function$
+CREATE OR REPLACE FUNCTION public.auth_sign_in(p_issuer text, p_subject text, p_email text, p_email_verified boolean, p_name text, p_session_hash text, p_csrf_hash text, p_idle interval, p_absolute interval, p_max_sessions integer)
+ RETURNS TABLE(user_id uuid, tenant_id uuid, joined integer)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+DECLARE
+  v_user uuid;
+  v_tenant uuid;
+  v_joined integer := 0;
+BEGIN
+  INSERT INTO users AS u (issuer, subject, email, email_verified, name, last_sign_in_at)
+  VALUES (p_issuer, p_subject, lower(p_email), p_email_verified, p_name, now())
+  ON CONFLICT (issuer, subject) DO UPDATE
+    SET email = EXCLUDED.email, email_verified = EXCLUDED.email_verified,
+        name = EXCLUDED.name, last_sign_in_at = now()
+  RETURNING u.id INTO v_user;
+
+  IF p_email_verified AND p_email IS NOT NULL THEN
+    WITH accepted AS (
+      UPDATE tenant_invitations i
+         SET accepted_at = now(), accepted_by = v_user
+       WHERE i.email = lower(p_email) AND i.accepted_at IS NULL AND i.expires_at > now()
+         AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = i.tenant_id AND t.deleted_at IS NULL)
+      RETURNING i.tenant_id, i.role, i.invited_by
+    ), added AS (
+      INSERT INTO tenant_members (tenant_id, user_id, role, invited_by)
+      SELECT a.tenant_id, v_user, a.role, a.invited_by FROM accepted a
+      ON CONFLICT ON CONSTRAINT tenant_members_pkey DO NOTHING
+      RETURNING 1
+    )
+    SELECT count(*) INTO v_joined FROM added;
+  END IF;
+
+  SELECT m.tenant_id INTO v_tenant
+    FROM tenant_members m JOIN tenants t ON t.id = m.tenant_id
+   WHERE m.user_id = v_user AND t.deleted_at IS NULL
+   ORDER BY m.created_at, m.tenant_id
+   LIMIT 1;
+
+  INSERT INTO user_sessions (id_hash, user_id, tenant_id, csrf_hash, idle_expires_at,
+                             absolute_expires_at)
+  VALUES (p_session_hash, v_user, v_tenant, p_csrf_hash,
+          now() + least(p_idle, p_absolute), now() + p_absolute);
+
+  UPDATE user_sessions s SET revoked_at = now()
+   WHERE s.user_id = v_user AND s.revoked_at IS NULL
+     AND s.id_hash IN (
+       SELECT o.id_hash FROM user_sessions o
+        WHERE o.user_id = v_user AND o.revoked_at IS NULL
+        ORDER BY o.created_at DESC, o.id_hash
+        OFFSET p_max_sessions);
+
+  RETURN QUERY SELECT v_user, v_tenant, v_joined;
+END
+$function$
+CREATE OR REPLACE FUNCTION public.auth_user_tenants(p_user_id uuid)
+ RETURNS TABLE(tenant_id uuid, name text, role text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT t.id, t.name, m.role
+      FROM tenant_members m JOIN tenants t ON t.id = m.tenant_id
+     WHERE m.user_id = p_user_id AND t.deleted_at IS NULL
+     ORDER BY m.created_at, t.id;
   $function$
 CREATE OR REPLACE FUNCTION public.cron_job_runs_add_partition(p_name text, p_bounds text)
  RETURNS void

@@ -36,7 +36,10 @@ import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerApiReference } from './routes/api-reference.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
+import { registerMemberRoutes } from './routes/members.js';
 import { registerSecretRoutes } from './routes/secrets.js';
+import { registerSignInRoutes } from './routes/sign-in.js';
+import { createOidcClient, type OidcClient } from '../sso/oidc-client.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerQueuedRunRoutes } from './routes/queued-runs.js';
 import { registerRunRoutes } from './routes/runs.js';
@@ -73,6 +76,8 @@ export interface AppDeps {
   objects?: ObjectStore;
   /** Answers GET /health/model (defaults to one for the LLM_* settings). */
   modelProbe?: ModelProbe;
+  /** The OpenID Connect client (defaults to one for the OIDC_* settings; none: no SSO). */
+  oidc?: OidcClient;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -144,6 +149,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerTenantRoutes(app, deps);
   registerApiKeyRoutes(app, { pool: deps.pool, now });
+  registerSignInRoutes(app, {
+    config: deps.config,
+    pool: deps.pool,
+    log: deps.log,
+    oidc: deps.oidc ?? (deps.config.oidc ? createOidcClient(deps.config.oidc) : undefined),
+    now,
+  });
+  registerMemberRoutes(app, { pool: deps.pool, sessions: deps.config.sessions });
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
   const vault = deps.vault ?? createSecretsVault(deps.pool, deps.config.secretsKey);
   const allowPrivateNetworks = deps.config.httpToolAllowPrivateNetworks ?? false;

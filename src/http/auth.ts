@@ -7,6 +7,7 @@ import type { Pool } from '../db/pool.js';
 import { DEFAULT_TENANT_ID, selectOwnTenant, type TenantRow } from '../db/tenants.js';
 import { ApiError } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
+import { authenticateSession } from './session-auth.js';
 
 export type Access = 'public' | 'admin' | 'tenant';
 
@@ -116,7 +117,7 @@ async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Pr
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   const token = match?.[1];
-  if (!token) return null;
+  if (!token) return header === undefined ? authenticateSession(request, deps) : null;
   if (deps.config.adminToken && sameSecret(token, deps.config.adminToken)) {
     return { kind: 'admin', actor: { type: 'admin' } };
   }

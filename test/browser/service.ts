@@ -23,6 +23,7 @@ export interface DashboardService {
 export async function startDashboardService(
   name: string,
   env: Record<string, string> = {},
+  port?: number,
 ): Promise<DashboardService> {
   await ensureWebBuilt();
   const databaseUrl = await createTestDatabase();
@@ -35,6 +36,7 @@ export async function startDashboardService(
       redisUrl: inject('redisUrl'),
       llmUrl: llm.url,
       podId: `browser-${name}`,
+      ...(port === undefined ? {} : { port }),
       env: { HERMES_ACP_TOKEN: ADMIN_TOKEN, ...env },
     });
     chromium = await launchChromium();

@@ -18,6 +18,8 @@ export interface PodOptions {
   /** What "started" means: the scheduler runs (default with a REDIS_URL), or HTTP listens. */
   waitFor?: 'scheduler' | 'listening';
   startTimeoutMs?: number;
+  /** The HTTP port (default: a free one), for settings that must name it (PUBLIC_URL). */
+  port?: number;
 }
 
 export interface PodExit {
@@ -45,7 +47,7 @@ const pods = new Set<Pod>();
 
 export async function startPod(options: PodOptions): Promise<Pod> {
   const podId = options.podId ?? `pod-${randomBytes(4).toString('hex')}`;
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const settings: Record<string, string> = {
     DATABASE_URL: options.databaseUrl,
     LLM_API_URL: options.llmUrl,

@@ -15,10 +15,16 @@ export class ApiFailure extends Error {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 let currentToken: string | null = null;
+let currentCsrf: string | null = null;
 let onUnauthorized: () => void = () => {};
 
 export function setToken(token: string | null): void {
   currentToken = token;
+}
+
+/** Signed in by SSO: requests carry the session cookie, and this token when they change state. */
+export function setCsrfToken(token: string | null): void {
+  currentCsrf = token;
 }
 
 /** Called when the API answers 401 (key revoked, tenant deleted): the app signs out. */
@@ -34,6 +40,8 @@ export async function api<T>(
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
+  const byCookie = !token && currentCsrf !== null;
+  if (byCookie && method !== 'GET') headers['x-csrf-token'] = currentCsrf as string;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -41,7 +49,8 @@ export async function api<T>(
       method,
       headers,
       body: body === undefined ? null : JSON.stringify(body),
-      credentials: 'omit',
+      // The session cookie goes only with an SSO session, never beside a key.
+      credentials: byCookie ? 'same-origin' : 'omit',
       cache: 'no-store',
     });
   } catch {
@@ -62,10 +71,26 @@ export async function api<T>(
       error?.code ?? `http_${response.status}`,
       error?.message ?? `the service answered ${response.status}`,
     );
-    if (response.status === 401 && token === currentToken && currentToken) onUnauthorized();
+    if (response.status === 401 && token === currentToken && (currentToken || byCookie)) {
+      onUnauthorized();
+    }
     throw failure;
   }
   return parsed as T;
+}
+
+/** GET /auth/me with the session cookie: the SSO session, or null when there is none. */
+export async function fetchMe(): Promise<components['schemas']['SessionMe'] | null> {
+  try {
+    const response = await fetch('/auth/me', {
+      headers: { accept: 'application/json' },
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+    return response.ok ? ((await response.json()) as components['schemas']['SessionMe']) : null;
+  } catch {
+    return null;
+  }
 }
 
 export function messageOf(err: unknown): string {
@@ -78,6 +103,8 @@ type Schemas = components['schemas'];
 /** A page of any list: its items and the cursor of the next page. */
 export type Page<T> = Omit<Schemas['CronJobPage'], 'data'> & { data: T[] };
 export type Job = Schemas['CronJob'];
+export type Member = Schemas['Member'];
+export type Invitation = Schemas['Invitation'];
 export type JobCreate = Schemas['CronJobCreate'];
 export type JobPatch = Schemas['CronJobPatch'];
 export type Run = Schemas['Run'];

@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { setToken, setUnauthorizedHandler } from './api';
+import { api, fetchMe, setCsrfToken, setToken, setUnauthorizedHandler } from './api';
+import { TenantPicker } from './components/tenant-picker';
 import { ClusterPage } from './pages/cluster';
 import { JobFormPage } from './pages/job-form';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
+import { MembersPage } from './pages/members';
 import { NotFoundPage } from './pages/not-found';
 import { SecretsPage } from './pages/secrets';
 import { SettingsPage } from './pages/settings';
@@ -15,7 +17,28 @@ import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { WebhooksPage } from './pages/webhooks';
 import { navigate, usePath } from './router';
-import { loadSession, saveSession, type Session } from './session';
+import {
+  can,
+  loadSession,
+  saveSession,
+  setCurrentSession,
+  ssoSession,
+  type Session,
+  type SessionMe,
+} from './session';
+
+type Scope = SessionMe['scopes'][number];
+
+// The tenant pages, each with the scope it needs: a role without it does not see the link.
+const TENANT_NAV: { path: string; label: string; scope: Scope }[] = [
+  { path: '/jobs', label: 'Jobs', scope: 'jobs:read' },
+  { path: '/runs', label: 'Runs', scope: 'runs:read' },
+  { path: '/webhooks', label: 'Webhooks', scope: 'integrations:read' },
+  { path: '/skills', label: 'Skills', scope: 'jobs:read' },
+  { path: '/secrets', label: 'Secrets', scope: 'secrets:read' },
+  { path: '/settings', label: 'Settings', scope: 'jobs:read' },
+  { path: '/members', label: 'Members', scope: 'access:manage' },
+];
 
 export function App() {
   const [session, setSession] = useState<Session | null>(() => {
@@ -23,32 +46,53 @@ export function App() {
     setToken(saved?.token ?? null);
     return saved;
   });
+  // Without a key in this tab, the session cookie of an SSO sign-in may stand for the user.
+  const [checking, setChecking] = useState(() => session === null);
   const path = usePath();
 
+  const adopt = (me: SessionMe) => {
+    setCsrfToken(me.csrf_token);
+    setSession(ssoSession(me));
+  };
+  useEffect(() => {
+    if (!checking) return;
+    void fetchMe().then((me) => {
+      if (me) adopt(me);
+      setChecking(false);
+    });
+  }, []);
   const signIn = (next: Session) => {
     saveSession(next);
     setToken(next.token);
+    setCsrfToken(null);
     setSession(next);
     navigate(next.role === 'admin' ? '/tenants' : '/jobs', true);
   };
-  const signOut = () => {
+  const signOut = (endSession = true) => {
+    // An SSO session ends on the server too; the cookie alone would not be enough.
+    if (endSession && !session?.token) void api('POST', '/auth/logout').catch(() => undefined);
     saveSession(null);
     setToken(null);
+    setCsrfToken(null);
     setSession(null);
     navigate('/sign-in', true);
   };
-  useEffect(() => setUnauthorizedHandler(signOut), []);
+  useEffect(() => setUnauthorizedHandler(() => signOut(false)), []);
 
-  const home = session?.role === 'admin' ? '/tenants' : '/jobs';
+  setCurrentSession(session);
+  const home = homeOf(session);
   useEffect(() => {
+    if (checking) return;
     if (!session && path !== '/sign-in') navigate('/sign-in', true);
     else if (session && (path === '/' || path === '/sign-in')) navigate(home, true);
     else if (session && !allowed(session, path)) navigate(home, true);
-  }, [session, path]);
+  }, [session, path, checking]);
 
   // Paths about to be redirected (above) render nothing meanwhile; any other unknown one is a 404.
   const redirected = path === '/' || path === '/sign-in' || !session || !allowed(session, path);
-  const page = session ? (
+  const page = checking ? null : session?.me && session.role === 'tenant' && !session.me.role ? (
+    <NoTenantPage />
+  ) : session ? (
     (route(session, path) ?? (redirected ? null : <NotFoundPage home={home} />))
   ) : (
     <SignInPage onSignIn={signIn} />
@@ -76,32 +120,15 @@ export function App() {
         {session ? (
           <nav aria-label="Main">
             {session.role === 'tenant' ? (
-              <>
-                <a href="/jobs" aria-current={path.startsWith('/jobs') ? 'page' : undefined}>
-                  Jobs
-                </a>
-                <a href="/runs" aria-current={path.startsWith('/runs') ? 'page' : undefined}>
-                  Runs
-                </a>
+              TENANT_NAV.filter((item) => can(session, item.scope)).map((item) => (
                 <a
-                  href="/webhooks"
-                  aria-current={path.startsWith('/webhooks') ? 'page' : undefined}
+                  key={item.path}
+                  href={item.path}
+                  aria-current={path.startsWith(item.path) ? 'page' : undefined}
                 >
-                  Webhooks
+                  {item.label}
                 </a>
-                <a href="/skills" aria-current={path.startsWith('/skills') ? 'page' : undefined}>
-                  Skills
-                </a>
-                <a href="/secrets" aria-current={path.startsWith('/secrets') ? 'page' : undefined}>
-                  Secrets
-                </a>
-                <a
-                  href="/settings"
-                  aria-current={path.startsWith('/settings') ? 'page' : undefined}
-                >
-                  Settings
-                </a>
-              </>
+              ))
             ) : (
               <>
                 <a href="/tenants" aria-current={path.startsWith('/tenants') ? 'page' : undefined}>
@@ -119,8 +146,12 @@ export function App() {
         ) : null}
         {session ? (
           <div class="who">
-            <span class="muted">{session.role === 'admin' ? 'Operator' : 'Tenant'}</span>
-            <button type="button" onClick={signOut}>
+            {session.me ? (
+              <TenantPicker me={session.me} onChange={adopt} />
+            ) : (
+              <span class="muted">{session.role === 'admin' ? 'Operator' : 'Tenant'}</span>
+            )}
+            <button type="button" onClick={() => signOut()}>
               Sign out
             </button>
           </div>
@@ -133,14 +164,30 @@ export function App() {
   );
 }
 
+function homeOf(session: Session | null): string {
+  if (session?.role === 'admin') return '/tenants';
+  return TENANT_NAV.find((item) => can(session, item.scope))?.path ?? '/jobs';
+}
+
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = ['/jobs', '/runs', '/webhooks', '/skills', '/secrets', '/settings'].some(
-    (p) => path.startsWith(p),
-  );
+  const tenantPage = TENANT_NAV.find((item) => path.startsWith(item.path));
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   // A path neither role has stays, to be told it does not exist.
-  if (!tenantPaths && !adminPaths) return true;
-  return session.role === 'tenant' ? tenantPaths : adminPaths;
+  if (!tenantPage && !adminPaths) return true;
+  if (session.role === 'admin') return adminPaths;
+  return tenantPage !== undefined && can(session, tenantPage.scope);
+}
+
+function NoTenantPage() {
+  return (
+    <section class="card narrow">
+      <h1>No tenant yet</h1>
+      <p>
+        You are signed in, but no tenant has invited this account (or its email is not verified by
+        your identity provider). Ask an admin of your tenant to invite your address.
+      </p>
+    </section>
+  );
 }
 
 function route(session: Session, path: string) {
@@ -154,6 +201,7 @@ function route(session: Session, path: string) {
     }
     if (parts[0] === 'secrets') return <SecretsPage />;
     if (parts[0] === 'settings') return <SettingsPage />;
+    if (parts[0] === 'members') return <MembersPage me={session.me} />;
     if (parts[0] !== 'jobs') return null;
     if (parts.length === 1) return <JobsPage />;
     if (parts[1] === 'new') return <JobFormPage />;
@@ -183,5 +231,6 @@ function titleOf(path: string): string {
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';
+  if (path.startsWith('/members')) return 'Members';
   return path === '/' || path === '/sign-in' ? 'Sign in' : 'Page not found';
 }

@@ -34,7 +34,8 @@ export function interceptLinks(): void {
     const anchor = (event.target as Element | null)?.closest?.('a');
     if (!anchor || anchor.target || anchor.hasAttribute('download')) return;
     const url = new URL(anchor.href, location.href);
-    if (url.origin !== location.origin || url.pathname.startsWith('/v1/')) return;
+    // The API and sign-in (/auth/login leaves for the identity provider) are not routes.
+    if (url.origin !== location.origin || /^\/(?:v1|auth)\//.test(url.pathname)) return;
     event.preventDefault();
     navigate(url.pathname + url.search);
   });

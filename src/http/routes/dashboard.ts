@@ -25,10 +25,11 @@ export const DASHBOARD_PATHS = [
   '/keys',
   '/cluster',
   '/sign-in',
+  '/members',
 ];
 
 /** Never the dashboard's: their unknown paths stay JSON 404s, whoever asks. */
-const NOT_DASHBOARD = /^\/(?:v1|health|metrics|openapi\.json|docs|assets)(?:[/.?]|$)/;
+const NOT_DASHBOARD = /^\/(?:v1|auth|health|metrics|openapi\.json|docs|assets)(?:[/.?]|$)/;
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

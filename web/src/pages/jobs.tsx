@@ -5,6 +5,7 @@ import { Alert, Pager, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatInZone, relative } from '../format';
 import { describeSchedule } from '../schedule';
 import { parseLabels } from '../components/job-controls';
+import { canNow } from '../session';
 
 /** The same rule as GET /v1/cron-jobs?label=: key=value must match, a bare key must exist. */
 function hasLabels(job: Job, wanted: Record<string, string>): boolean {
@@ -54,9 +55,11 @@ export function JobsPage() {
     <section>
       <div class="page-head">
         <h1>Jobs</h1>
-        <a class="button primary" href="/jobs/new">
-          New job
-        </a>
+        {canNow('jobs:write') ? (
+          <a class="button primary" href="/jobs/new">
+            New job
+          </a>
+        ) : null}
       </div>
       <ModelBanner />
       <Alert message={error} />
@@ -87,9 +90,11 @@ export function JobsPage() {
       {jobs !== null && jobs.length === 0 ? (
         <div class="empty card">
           <p>No jobs yet. A job runs an agent prompt on a schedule.</p>
-          <a class="button primary" href="/jobs/new">
-            Create your first job
-          </a>
+          {canNow('jobs:write') ? (
+            <a class="button primary" href="/jobs/new">
+              Create your first job
+            </a>
+          ) : null}
         </div>
       ) : null}
       {jobs !== null && jobs.length > 0 ? (
