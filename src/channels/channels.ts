@@ -302,7 +302,14 @@ async function checkConfig(
       422,
     );
   }
-  const smtp = value.smtp as { host: string } | undefined;
+  const smtp = value.smtp as { host: string; security?: string } | undefined;
+  if (smtp?.security === 'none' && !deps.allowPrivateNetworks) {
+    throw new CommandError(
+      'invalid_config',
+      'config.smtp.security: none (no TLS) is allowed only where private networks are (WEBHOOK_ALLOW_PRIVATE_NETWORKS)',
+      422,
+    );
+  }
   if (smtp) await checkHost(deps, smtp.host);
   return value;
 }

@@ -36,9 +36,11 @@ export const SmtpServer = z.strictObject({
   host: z.string().min(1).max(253),
   port: z.number().int().min(1).max(65535).optional().describe('default 465 (tls) or 587'),
   security: z
-    .enum(['tls', 'starttls'])
+    .enum(['tls', 'starttls', 'none'])
     .optional()
-    .describe('tls: TLS from the start (port 465); starttls: upgraded (587); default tls'),
+    .describe(
+      'tls: TLS from the start (port 465); starttls: upgraded (587); none: plain, only where private networks are allowed (dev); default tls',
+    ),
   username: z.string().max(320).optional(),
   password: secretReference.optional(),
   from: address.describe('the From address'),

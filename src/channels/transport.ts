@@ -151,12 +151,14 @@ async function sendMail(
       pass = (await deps.vault.resolve(tenantId, [name], smtp.host)).get(name);
       if (pass !== undefined) hidden.push(pass);
     }
-    const tls = (smtp.security ?? 'tls') === 'tls';
+    const security = smtp.security ?? 'tls';
+    const tls = security === 'tls';
     transportOptions = {
       host: address.ip,
       port: smtp.port ?? (tls ? 465 : 587),
       secure: tls,
-      requireTLS: !tls,
+      requireTLS: security === 'starttls',
+      ignoreTLS: security === 'none',
       tls: { servername: smtp.host },
       name: 'hermesx',
       ...(smtp.username ? { auth: { user: smtp.username, pass: pass ?? '' } } : {}),
