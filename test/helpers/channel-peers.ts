@@ -32,8 +32,9 @@ export interface PlatformStandIn {
 
 export async function startPlatformStandIn(
   kind: PlatformKind,
-  options: { telegramToken?: string } = {},
+  options: { telegramToken?: string; hangFirst?: boolean } = {},
 ): Promise<PlatformStandIn> {
+  let requests = 0;
   let throttleLeft = 0;
   let retryAfterSeconds = 1;
   let failStatus = 0;
@@ -58,6 +59,9 @@ export async function startPlatformStandIn(
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '';
+      requests += 1;
+      // The first request is never answered: its sender dies holding it (tests of crashes).
+      if (options.hangFirst && requests === 1) return;
       if (failStatus !== 0) {
         res.writeHead(failStatus, { 'content-type': 'text/plain' }).end('no_service');
         return;
@@ -131,15 +135,13 @@ function sendThrottled(kind: PlatformKind, res: http.ServerResponse, seconds: nu
     return;
   }
   if (kind === 'discord') {
-    res
-      .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) })
-      .end(
-        JSON.stringify({
-          message: 'You are being rate limited.',
-          retry_after: seconds,
-          global: false,
-        }),
-      );
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) }).end(
+      JSON.stringify({
+        message: 'You are being rate limited.',
+        retry_after: seconds,
+        global: false,
+      }),
+    );
     return;
   }
   res
