@@ -178,6 +178,16 @@ const envSchema = z.object({
   WEBHOOK_MAX_ENDPOINTS: integer(10, 0, 1000),
   WEBHOOK_DISABLE_AFTER: duration('120h', 1000),
   WEBHOOK_DELIVERY_RETENTION: duration('720h', 60_000),
+  SMTP_URL: url(['smtp:', 'smtps:'], 'smtps://user:password@smtp.example.com:465'),
+  SMTP_FROM: optionalText,
+  TELEGRAM_API_URL: url(['http:', 'https:'], 'https://api.telegram.org'),
+  CHANNEL_RETRY_SCHEDULE: durationList('5s,1m,5m,30m,2h,6h'),
+  CHANNEL_TIMEOUT: duration('15s', 100),
+  CHANNEL_MAX_CONCURRENT_DELIVERIES: integer(50, 1, 10_000),
+  CHANNEL_MAX_DELIVERIES_PER_TENANT: integer(5, 1, 10_000),
+  CHANNEL_MAX_CHANNELS: integer(10, 0, 1000),
+  CHANNEL_DISABLE_AFTER: duration('72h', 1000),
+  CHANNEL_DELIVERY_RETENTION: duration('720h', 60_000),
   HERMES_SECRETS_KEY: optionalText.transform((text, ctx) => {
     if (text === undefined) return undefined;
     const key = parseSecretsKey(text);
@@ -302,6 +312,7 @@ export interface Config extends Readonly<RedisSettings> {
   /** Single sign-on through an OpenID Connect provider; undefined: API keys only. */
   readonly oidc: OidcSettings | undefined;
   readonly sessions: SessionSettings;
+  readonly channels: ChannelSettings;
 }
 
 export interface OidcSettings {
@@ -324,6 +335,23 @@ export interface SessionSettings {
   readonly invitationTtlMs: number;
   /** Members plus open invitations a tenant may have (TENANT_MAX_MEMBERS). */
   readonly maxMembersPerTenant: number;
+}
+
+/** Notification channels (docs/channels.md); private networks follow the webhooks' setting. */
+export interface ChannelSettings {
+  /** The dashboard's public address: messages link to the run's page (unset: no link). */
+  readonly publicUrl: string | undefined;
+  /** The server's SMTP for email channels without their own (unset: those need their own). */
+  readonly smtpUrl: string | undefined;
+  readonly smtpFrom: string | undefined;
+  readonly telegramApiUrl: string;
+  readonly retryScheduleMs: readonly number[];
+  readonly timeoutMs: number;
+  readonly maxConcurrentDeliveries: number;
+  readonly maxDeliveriesPerTenant: number;
+  readonly maxChannels: number;
+  readonly disableAfterMs: number;
+  readonly deliveryRetentionMs: number;
 }
 
 export interface WebhookSettings {
@@ -431,6 +459,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEndpoints: s.WEBHOOK_MAX_ENDPOINTS,
       disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
       deliveryRetentionMs: s.WEBHOOK_DELIVERY_RETENTION,
+    }),
+    channels: Object.freeze({
+      publicUrl: s.PUBLIC_URL?.replace(/\/+$/, ''),
+      smtpUrl: s.SMTP_URL,
+      smtpFrom: s.SMTP_FROM,
+      telegramApiUrl: (s.TELEGRAM_API_URL ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+      retryScheduleMs: Object.freeze(s.CHANNEL_RETRY_SCHEDULE),
+      timeoutMs: s.CHANNEL_TIMEOUT,
+      maxConcurrentDeliveries: s.CHANNEL_MAX_CONCURRENT_DELIVERIES,
+      maxDeliveriesPerTenant: s.CHANNEL_MAX_DELIVERIES_PER_TENANT,
+      maxChannels: s.CHANNEL_MAX_CHANNELS,
+      disableAfterMs: s.CHANNEL_DISABLE_AFTER,
+      deliveryRetentionMs: s.CHANNEL_DELIVERY_RETENTION,
     }),
     secretsKey: s.HERMES_SECRETS_KEY,
     httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,

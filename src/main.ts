@@ -28,6 +28,7 @@ import { systemClock } from './services/clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
 import { createHeapGrowth } from './heap-growth.js';
+import { ChannelSender, type ChannelSenderSettings } from './channels/sender.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { readQueueStats } from './webhooks/outbox.js';
 import { sealSecretsAtStart } from './webhooks/secret-seal.js';
@@ -166,6 +167,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     clock: systemClock,
     tracing,
   });
+  // Channel messages (email, Slack, Discord, Telegram, Teams) go out from every pod as well.
+  const channelSender = new ChannelSender({
+    pool,
+    log,
+    vault,
+    settings: channelSenderSettings(config),
+    clock: systemClock,
+  });
   // Result objects no run row points at (a pod killed between the write and the record, runs
   // dropped by retention): deleted once past a grace period (src/storage/result-sweeper.ts).
   const resultSweeper = new ResultSweeper({ pool, store: objects, log, clock: systemClock });
@@ -210,6 +219,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const services: Service[] = [
     ...(scheduler ? [scheduler] : []),
     webhookSender,
+    channelSender,
     resultSweeper,
     idempotencySweeper,
     http,
@@ -262,6 +272,24 @@ function countModelRetries(registry: Registry): (cause: RetryCause) => void {
   });
   for (const cause of ['throttled', 'overloaded', 'connect']) retries.inc({ cause }, 0);
   return (cause) => retries.inc({ cause });
+}
+
+export function channelSenderSettings(config: Config): ChannelSenderSettings {
+  const { channels } = config;
+  return {
+    podId: config.podId,
+    retryScheduleMs: channels.retryScheduleMs,
+    timeoutMs: channels.timeoutMs,
+    maxConcurrent: channels.maxConcurrentDeliveries,
+    maxPerTenant: channels.maxDeliveriesPerTenant,
+    disableAfterMs: channels.disableAfterMs,
+    retentionMs: channels.deliveryRetentionMs,
+    allowPrivateNetworks: config.webhooks.allowPrivateNetworks ?? false,
+    publicUrl: channels.publicUrl,
+    smtpUrl: channels.smtpUrl,
+    smtpFrom: channels.smtpFrom,
+    telegramApiUrl: channels.telegramApiUrl,
+  };
 }
 
 export function webhookSenderSettings(config: Config): SenderSettings {

@@ -9,6 +9,35 @@ api_keys.key_prefix text NOT NULL
 api_keys.expires_at timestamp with time zone
 api_keys.revoked_at timestamp with time zone
 api_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
+channel_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
+channel_deliveries.tenant_id uuid NOT NULL
+channel_deliveries.channel_id uuid NOT NULL
+channel_deliveries.cron_job_id uuid
+channel_deliveries.run_id uuid
+channel_deliveries.run_status text
+channel_deliveries.reason text NOT NULL
+channel_deliveries.payload jsonb NOT NULL
+channel_deliveries.status text NOT NULL DEFAULT 'pending'::text
+channel_deliveries.attempts integer NOT NULL DEFAULT 0
+channel_deliveries.next_attempt_at timestamp with time zone NOT NULL DEFAULT now()
+channel_deliveries.leased_by text
+channel_deliveries.last_status_code integer
+channel_deliveries.last_error text
+channel_deliveries.last_response text
+channel_deliveries.created_at timestamp with time zone NOT NULL DEFAULT now()
+channel_deliveries.delivered_at timestamp with time zone
+channel_deliveries.updated_at timestamp with time zone NOT NULL DEFAULT now()
+channel_delivery_attempts.id bigint NOT NULL
+channel_delivery_attempts.delivery_id uuid NOT NULL
+channel_delivery_attempts.tenant_id uuid NOT NULL
+channel_delivery_attempts.attempt integer NOT NULL
+channel_delivery_attempts.attempted_at timestamp with time zone NOT NULL DEFAULT now()
+channel_delivery_attempts.duration_ms integer NOT NULL
+channel_delivery_attempts.status_code integer
+channel_delivery_attempts.error text
+channel_delivery_attempts.outcome text NOT NULL
+channel_delivery_attempts.next_attempt_at timestamp with time zone
+channel_delivery_attempts.pod_id text NOT NULL
 cron_job_runs.id uuid NOT NULL DEFAULT gen_random_uuid()
 cron_job_runs.cron_job_id uuid NOT NULL
 cron_job_runs.tenant_id uuid NOT NULL
@@ -73,6 +102,7 @@ cron_jobs.retry_after_side_effects boolean NOT NULL DEFAULT false
 cron_jobs.overlap text NOT NULL DEFAULT 'skip'::text
 cron_jobs.deleted_at timestamp with time zone
 cron_jobs.description text
+cron_jobs.notify_rules jsonb
 cron_run_tool_calls.run_id uuid NOT NULL
 cron_run_tool_calls.seq integer NOT NULL
 cron_run_tool_calls.tenant_id uuid NOT NULL
@@ -98,6 +128,24 @@ idempotency_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
 installation.id uuid NOT NULL DEFAULT gen_random_uuid()
 installation.singleton boolean NOT NULL DEFAULT true
 installation.created_at timestamp with time zone NOT NULL DEFAULT now()
+notify_channels.id uuid NOT NULL DEFAULT gen_random_uuid()
+notify_channels.tenant_id uuid NOT NULL
+notify_channels.kind text NOT NULL
+notify_channels.name text NOT NULL
+notify_channels.config jsonb NOT NULL
+notify_channels.enabled boolean NOT NULL DEFAULT true
+notify_channels.disabled_reason text
+notify_channels.failing_since timestamp with time zone
+notify_channels.created_at timestamp with time zone NOT NULL DEFAULT now()
+notify_channels.updated_at timestamp with time zone NOT NULL DEFAULT now()
+notify_tenant_rules.id uuid NOT NULL DEFAULT gen_random_uuid()
+notify_tenant_rules.tenant_id uuid NOT NULL
+notify_tenant_rules.channel_id uuid NOT NULL
+notify_tenant_rules.notify_when text NOT NULL
+notify_tenant_rules.failures integer
+notify_tenant_rules.template text
+notify_tenant_rules.position integer NOT NULL DEFAULT 0
+notify_tenant_rules.created_at timestamp with time zone NOT NULL DEFAULT now()
 schema_functions.name text NOT NULL
 schema_functions.checksum text NOT NULL
 schema_functions.applied_at timestamp with time zone NOT NULL DEFAULT now()
@@ -174,7 +222,7 @@ users.last_sign_in_at timestamp with time zone
 webhook_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 webhook_deliveries.tenant_id uuid NOT NULL
 webhook_deliveries.endpoint_id uuid NOT NULL
-webhook_deliveries.cron_job_id uuid NOT NULL
+webhook_deliveries.cron_job_id uuid
 webhook_deliveries.run_id uuid
 webhook_deliveries.event_type text NOT NULL
 webhook_deliveries.status text NOT NULL DEFAULT 'pending'::text
@@ -220,6 +268,20 @@ api_keys api_keys_key_hash_key UNIQUE (key_hash)
 api_keys api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 api_keys api_keys_pkey PRIMARY KEY (id)
 api_keys api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+channel_deliveries channel_deliveries_attempts_check CHECK ((attempts >= 0))
+channel_deliveries channel_deliveries_channel_id_run_id_run_status_key UNIQUE (channel_id, run_id, run_status)
+channel_deliveries channel_deliveries_channel_id_tenant_id_fkey FOREIGN KEY (channel_id, tenant_id) REFERENCES notify_channels(id, tenant_id) ON DELETE CASCADE
+channel_deliveries channel_deliveries_last_error_check CHECK ((length(last_error) <= 1024))
+channel_deliveries channel_deliveries_last_response_check CHECK ((length(last_response) <= 1024))
+channel_deliveries channel_deliveries_payload_check CHECK ((octet_length((payload)::text) <= 65536))
+channel_deliveries channel_deliveries_pkey PRIMARY KEY (id)
+channel_deliveries channel_deliveries_reason_check CHECK ((reason = ANY (ARRAY['always'::text, 'failed'::text, 'recovered'::text, 'changed'::text, 'agent'::text, 'failures'::text, 'system_paused'::text])))
+channel_deliveries channel_deliveries_run_status_check CHECK ((run_status = ANY (ARRAY['success'::text, 'failed'::text])))
+channel_deliveries channel_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'cancelled'::text])))
+channel_delivery_attempts channel_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES channel_deliveries(id) ON DELETE CASCADE
+channel_delivery_attempts channel_delivery_attempts_error_check CHECK ((length(error) <= 1024))
+channel_delivery_attempts channel_delivery_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['delivered'::text, 'retry'::text, 'failed'::text, 'refused'::text])))
+channel_delivery_attempts channel_delivery_attempts_pkey PRIMARY KEY (id)
 cron_job_runs cron_job_runs_attempt_check CHECK (((attempt >= 1) AND (attempt <= 100)))
 cron_job_runs cron_job_runs_attempts_check1 CHECK ((attempts >= 0))
 cron_job_runs cron_job_runs_cron_job_id_scheduled_at_key UNIQUE (cron_job_id, scheduled_at)
@@ -244,6 +306,7 @@ cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
 cron_jobs cron_jobs_max_runs_check CHECK ((max_runs >= 1))
 cron_jobs cron_jobs_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
 cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+cron_jobs cron_jobs_notify_rules_check CHECK (((notify_rules IS NULL) OR ((jsonb_typeof(notify_rules) = 'array'::text) AND (jsonb_array_length(notify_rules) <= 10) AND (octet_length((notify_rules)::text) <= 20000))))
 cron_jobs cron_jobs_overlap_check CHECK ((overlap = ANY (ARRAY['skip'::text, 'buffer_one'::text, 'allow_all'::text, 'cancel_other'::text])))
 cron_jobs cron_jobs_pause_after_failures_check CHECK (((pause_after_failures >= 1) AND (pause_after_failures <= 1000)))
 cron_jobs cron_jobs_paused_by_check CHECK ((paused_by = ANY (ARRAY['user'::text, 'system'::text])))
@@ -276,6 +339,20 @@ idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFEREN
 installation installation_pkey PRIMARY KEY (id)
 installation installation_singleton_check CHECK (singleton)
 installation installation_singleton_key UNIQUE (singleton)
+notify_channels notify_channels_config_check CHECK (((jsonb_typeof(config) = 'object'::text) AND (octet_length((config)::text) <= 8192)))
+notify_channels notify_channels_disabled_reason_check CHECK ((disabled_reason = 'failing'::text))
+notify_channels notify_channels_id_tenant_id_key UNIQUE (id, tenant_id)
+notify_channels notify_channels_kind_check CHECK ((kind = ANY (ARRAY['email'::text, 'slack'::text, 'discord'::text, 'telegram'::text, 'teams'::text])))
+notify_channels notify_channels_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+notify_channels notify_channels_pkey PRIMARY KEY (id)
+notify_channels notify_channels_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+notify_tenant_rules notify_tenant_rules_channel_id_tenant_id_fkey FOREIGN KEY (channel_id, tenant_id) REFERENCES notify_channels(id, tenant_id) ON DELETE CASCADE
+notify_tenant_rules notify_tenant_rules_check CHECK (((notify_when = 'failures'::text) = (failures IS NOT NULL)))
+notify_tenant_rules notify_tenant_rules_failures_check CHECK (((failures >= 1) AND (failures <= 1000)))
+notify_tenant_rules notify_tenant_rules_notify_when_check CHECK ((notify_when = ANY (ARRAY['always'::text, 'failed'::text, 'recovered'::text, 'changed'::text, 'agent'::text, 'failures'::text, 'system_paused'::text])))
+notify_tenant_rules notify_tenant_rules_pkey PRIMARY KEY (id)
+notify_tenant_rules notify_tenant_rules_template_check CHECK ((length(template) <= 4000))
+notify_tenant_rules notify_tenant_rules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 schema_functions schema_functions_pkey PRIMARY KEY (name)
 schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
@@ -354,6 +431,14 @@ webhook_endpoints webhook_endpoints_url_check CHECK ((length(url) <= 2048))
 CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_hash)
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id)
+CREATE UNIQUE INDEX channel_deliveries_channel_id_run_id_run_status_key ON public.channel_deliveries USING btree (channel_id, run_id, run_status)
+CREATE INDEX channel_deliveries_channel_idx ON public.channel_deliveries USING btree (channel_id, created_at DESC)
+CREATE INDEX channel_deliveries_created_idx ON public.channel_deliveries USING btree (created_at) WHERE (status <> 'pending'::text)
+CREATE INDEX channel_deliveries_due_idx ON public.channel_deliveries USING btree (tenant_id, next_attempt_at) WHERE (status = 'pending'::text)
+CREATE UNIQUE INDEX channel_deliveries_pkey ON public.channel_deliveries USING btree (id)
+CREATE INDEX channel_deliveries_run_idx ON public.channel_deliveries USING btree (run_id) WHERE (run_id IS NOT NULL)
+CREATE INDEX channel_delivery_attempts_delivery_idx ON public.channel_delivery_attempts USING btree (delivery_id, id)
+CREATE UNIQUE INDEX channel_delivery_attempts_pkey ON public.channel_delivery_attempts USING btree (id)
 CREATE INDEX cron_job_runs_active_idx ON ONLY public.cron_job_runs USING btree (started_at) WHERE (status = ANY (ARRAY['claimed'::text, 'running'::text]))
 CREATE INDEX cron_job_runs_created_brin ON ONLY public.cron_job_runs USING brin (created_at)
 CREATE UNIQUE INDEX cron_job_runs_cron_job_id_scheduled_at_key ON ONLY public.cron_job_runs USING btree (cron_job_id, scheduled_at)
@@ -378,6 +463,12 @@ CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
+CREATE UNIQUE INDEX notify_channels_id_tenant_id_key ON public.notify_channels USING btree (id, tenant_id)
+CREATE UNIQUE INDEX notify_channels_pkey ON public.notify_channels USING btree (id)
+CREATE INDEX notify_channels_tenant_idx ON public.notify_channels USING btree (tenant_id, created_at DESC)
+CREATE INDEX notify_tenant_rules_channel_idx ON public.notify_tenant_rules USING btree (channel_id)
+CREATE UNIQUE INDEX notify_tenant_rules_pkey ON public.notify_tenant_rules USING btree (id)
+CREATE INDEX notify_tenant_rules_tenant_idx ON public.notify_tenant_rules USING btree (tenant_id, "position")
 CREATE UNIQUE INDEX schema_functions_pkey ON public.schema_functions USING btree (name)
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version)
 CREATE UNIQUE INDEX tenant_agent_settings_pkey ON public.tenant_agent_settings USING btree (tenant_id)
@@ -416,12 +507,16 @@ cron_jobs fillfactor=70 autovacuum_vacuum_cost_delay=0
 
 -- row-level security
 api_keys rls=true force=true
+channel_deliveries rls=true force=true
+channel_delivery_attempts rls=true force=true
 cron_job_runs rls=true force=true
 cron_job_runs_in_flight rls=true force=true
 cron_jobs rls=true force=true
 cron_run_tool_calls rls=true force=true
 idempotency_keys rls=true force=true
 installation rls=true force=true
+notify_channels rls=true force=true
+notify_tenant_rules rls=true force=true
 schema_functions rls=false force=false
 schema_migrations rls=false force=false
 tenant_agent_settings rls=true force=true
@@ -449,6 +544,16 @@ api_keys api_keys_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
 api_keys api_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
 api_keys api_keys_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
 api_keys api_keys_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+channel_deliveries channel_deliveries_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+channel_deliveries channel_deliveries_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+channel_deliveries channel_deliveries_owner ALL TO <owner> USING (true) WITH CHECK (true)
+channel_deliveries channel_deliveries_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+channel_deliveries channel_deliveries_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+channel_delivery_attempts channel_delivery_attempts_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+channel_delivery_attempts channel_delivery_attempts_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+channel_delivery_attempts channel_delivery_attempts_owner ALL TO <owner> USING (true) WITH CHECK (true)
+channel_delivery_attempts channel_delivery_attempts_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+channel_delivery_attempts channel_delivery_attempts_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 cron_job_runs cron_job_runs_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
 cron_job_runs cron_job_runs_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
 cron_job_runs cron_job_runs_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -465,6 +570,16 @@ cron_run_tool_calls cron_run_tool_calls_tenant ALL TO hermesx_app USING ((tenant
 idempotency_keys idempotency_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
 idempotency_keys idempotency_keys_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
+notify_channels notify_channels_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+notify_channels notify_channels_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+notify_channels notify_channels_owner ALL TO <owner> USING (true) WITH CHECK (true)
+notify_channels notify_channels_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+notify_channels notify_channels_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+notify_tenant_rules notify_tenant_rules_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
+notify_tenant_rules notify_tenant_rules_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+notify_tenant_rules notify_tenant_rules_owner ALL TO <owner> USING (true) WITH CHECK (true)
+notify_tenant_rules notify_tenant_rules_select SELECT TO hermesx_app USING ((tenant_id = app_current_tenant()))
+notify_tenant_rules notify_tenant_rules_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 tenant_agent_settings tenant_agent_settings_delete DELETE TO hermesx_app USING (app_is_admin())
 tenant_agent_settings tenant_agent_settings_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
 tenant_agent_settings tenant_agent_settings_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -509,6 +624,8 @@ webhook_endpoints webhook_endpoints_select SELECT TO hermesx_app USING ((tenant_
 webhook_endpoints webhook_endpoints_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 
 -- triggers
+CREATE TRIGGER cron_job_runs_channels_on_finish AFTER UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = ANY (ARRAY['success'::text, 'failed'::text])) AND (old.status <> ALL (ARRAY['success'::text, 'failed'::text])))) EXECUTE FUNCTION channel_enqueue_run_trigger()
+CREATE TRIGGER cron_job_runs_channels_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION channel_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_in_flight_delete AFTER DELETE ON public.cron_job_runs REFERENCING OLD TABLE AS old_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_removed()
 CREATE TRIGGER cron_job_runs_in_flight_insert AFTER INSERT ON public.cron_job_runs REFERENCING NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_added()
 CREATE TRIGGER cron_job_runs_in_flight_truncate AFTER TRUNCATE ON public.cron_job_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_cleared()
@@ -521,6 +638,7 @@ CREATE TRIGGER tenant_result_bytes_insert AFTER INSERT ON public.cron_job_runs F
 CREATE TRIGGER tenant_result_bytes_truncate AFTER TRUNCATE ON public.cron_job_runs FOR EACH STATEMENT EXECUTE FUNCTION tenant_result_bytes_cleared()
 CREATE TRIGGER tenant_result_bytes_update AFTER UPDATE ON public.cron_job_runs FOR EACH ROW WHEN ((((old.result_object_key IS NOT NULL) OR (new.result_object_key IS NOT NULL)) AND ((old.result_object_key IS DISTINCT FROM new.result_object_key) OR (old.result_bytes IS DISTINCT FROM new.result_bytes)))) EXECUTE FUNCTION tenant_result_bytes_count()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
+CREATE TRIGGER cron_jobs_channels_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by = 'system'::text))) EXECUTE FUNCTION channel_enqueue_job_paused_trigger()
 CREATE TRIGGER cron_jobs_notify_changed AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled)) OR (old.ends_at IS DISTINCT FROM new.ends_at)) OR (old.jitter_ms IS DISTINCT FROM new.jitter_ms)) OR (old.overlap IS DISTINCT FROM new.overlap)) OR (old.deleted_at IS DISTINCT FROM new.deleted_at))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_deleted_rows AFTER DELETE ON public.cron_jobs REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
 CREATE TRIGGER cron_jobs_notify_inserted AFTER INSERT ON public.cron_jobs REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
@@ -544,6 +662,14 @@ auth_session_find(p_session_hash text, p_idle interval) SECURITY DEFINER execute
 auth_session_revoke(p_session_hash text) SECURITY DEFINER execute: hermesx_app
 auth_sign_in(p_issuer text, p_subject text, p_email text, p_email_verified boolean, p_name text, p_session_hash text, p_csrf_hash text, p_idle interval, p_absolute interval, p_max_sessions integer) SECURITY DEFINER execute: hermesx_app
 auth_user_tenants(p_user_id uuid) SECURITY DEFINER execute: hermesx_app
+channel_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
+channel_enqueue_alert(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
+channel_enqueue_job_paused_trigger() INVOKER execute:
+channel_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_scheduled_at timestamp with time zone) SECURITY DEFINER execute: hermesx_app
+channel_enqueue_run_trigger() INVOKER execute:
+channel_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_response text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
+channel_normalized_answer(p_text text) INVOKER execute: hermesx_app
+channel_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
 cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
 cron_job_runs_in_flight_added() SECURITY DEFINER execute:
 cron_job_runs_in_flight_changed() SECURITY DEFINER execute:
@@ -779,6 +905,316 @@ AS $function$
       FROM tenant_members m JOIN tenants t ON t.id = m.tenant_id
      WHERE m.user_id = p_user_id AND t.deleted_at IS NULL
      ORDER BY m.created_at, t.id;
+  $function$
+CREATE OR REPLACE FUNCTION public.channel_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer)
+ RETURNS TABLE(delivery_id uuid, tenant_id uuid, channel_id uuid, kind text, config jsonb, attempts integer, created_at timestamp with time zone, run_id uuid, payload jsonb)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  BEGIN
+    RETURN QUERY
+    WITH RECURSIVE due_tenants AS (
+      (SELECT d.tenant_id FROM channel_deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+        ORDER BY d.tenant_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.tenant_id FROM channel_deliveries d
+               WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+                 AND d.tenant_id > t.tenant_id
+               ORDER BY d.tenant_id LIMIT 1)
+        FROM due_tenants t WHERE t.tenant_id IS NOT NULL
+    ), picked AS (
+      SELECT c.id, c.tenant_id,
+             row_number() OVER (PARTITION BY c.tenant_id ORDER BY c.next_attempt_at, c.id) AS rank
+        FROM due_tenants t
+        CROSS JOIN LATERAL (
+          SELECT d.id, d.tenant_id, d.next_attempt_at FROM channel_deliveries d
+           WHERE d.tenant_id = t.tenant_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+           ORDER BY d.next_attempt_at, d.id
+           LIMIT greatest(0, p_per_tenant - (
+             SELECT count(*) FROM channel_deliveries l
+              WHERE l.tenant_id = t.tenant_id AND l.status = 'pending'
+                AND l.leased_by IS NOT NULL AND l.next_attempt_at > now()))
+           FOR UPDATE SKIP LOCKED) c
+       WHERE t.tenant_id IS NOT NULL
+    ), chosen AS (
+      SELECT p.id FROM picked p ORDER BY p.rank, random() LIMIT p_limit
+    ), leased AS (
+      UPDATE channel_deliveries d
+         SET leased_by = p_pod_id,
+             next_attempt_at = now() + make_interval(secs => p_lease_seconds),
+             updated_at = now()
+        FROM chosen
+       WHERE d.id = chosen.id
+      RETURNING d.*
+    )
+    SELECT l.id, l.tenant_id, l.channel_id, c.kind, c.config, l.attempts, l.created_at,
+           l.run_id, l.payload
+      FROM leased l
+      JOIN notify_channels c ON c.id = l.channel_id;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.channel_enqueue_alert(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    INSERT INTO channel_deliveries (tenant_id, channel_id, cron_job_id, run_id, run_status,
+                                    reason, payload)
+    SELECT DISTINCT ON (c.id) c.tenant_id, c.id, p_cron_job_id, NULL, NULL, 'system_paused',
+           p_payload || jsonb_build_object('reason', 'system_paused', 'template', r.template)
+      FROM notify_tenant_rules r
+      JOIN notify_channels c ON c.id = r.channel_id AND c.tenant_id = r.tenant_id
+     WHERE r.tenant_id = p_tenant_id AND r.notify_when = 'system_paused' AND c.enabled
+     ORDER BY c.id, r.position
+  $function$
+CREATE OR REPLACE FUNCTION public.channel_enqueue_job_paused_trigger()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM channel_enqueue_alert(NEW.tenant_id, NEW.id, jsonb_build_object(
+    'subject', 'job_paused',
+    'job_id', NEW.id,
+    'job_name', NEW.name,
+    'status', 'paused',
+    'paused_at', to_char(coalesce(NEW.paused_at, now()) AT TIME ZONE 'UTC',
+                         'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'paused_reason', NEW.paused_reason,
+    'stopped_by', NEW.stopped_by,
+    'consecutive_failures', NEW.consecutive_failures));
+  RETURN NULL;
+END
+$function$
+CREATE OR REPLACE FUNCTION public.channel_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_scheduled_at timestamp with time zone)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    v_job record;
+    v_run record;
+    v_rule record;
+    v_send boolean;
+    v_previous text;
+    v_previous_answer text;
+    v_notify jsonb;
+    v_payload jsonb;
+  BEGIN
+    -- Most tenants have no channel: they read nothing more.
+    IF NOT EXISTS (SELECT 1 FROM notify_channels c
+                    WHERE c.tenant_id = p_tenant_id AND c.enabled) THEN
+      RETURN;
+    END IF;
+    SELECT j.name, j.notify_rules, j.consecutive_failures INTO v_job
+      FROM cron_jobs j WHERE j.id = p_cron_job_id;
+    SELECT r.id, r.status, r.result, r.error, r.error_kind, r.scheduled_at, r.finished_at,
+           r.started_at, r.duration_ms, r.origin
+      INTO v_run
+      FROM cron_job_runs r
+     WHERE r.id = p_run_id AND r.scheduled_at = p_scheduled_at AND r.tenant_id = p_tenant_id;
+    IF NOT FOUND OR v_run.status NOT IN ('success', 'failed') THEN
+      RETURN;
+    END IF;
+    FOR v_rule IN
+      SELECT (x.rule->>'channel')::uuid AS channel_id, x.rule->>'when' AS notify_when,
+             x.rule->>'template' AS template, x.n AS position
+        FROM jsonb_array_elements(coalesce(v_job.notify_rules, '[]'::jsonb))
+             WITH ORDINALITY AS x (rule, n)
+      UNION ALL
+      SELECT t.channel_id, t.notify_when, t.template, 1000 + t.position
+        FROM notify_tenant_rules t
+       WHERE t.tenant_id = p_tenant_id AND v_job.notify_rules IS NULL
+         AND t.notify_when IN ('always', 'failed', 'recovered', 'changed', 'agent')
+      UNION ALL
+      SELECT t.channel_id, t.notify_when, t.template, 2000 + t.position
+        FROM notify_tenant_rules t
+       WHERE t.tenant_id = p_tenant_id AND t.notify_when = 'failures'
+         AND v_run.status = 'failed' AND t.failures = v_job.consecutive_failures
+      ORDER BY 4
+    LOOP
+      v_send := false;
+      v_notify := NULL;
+      CASE v_rule.notify_when
+        WHEN 'always', 'failures' THEN
+          v_send := true;
+        WHEN 'failed' THEN
+          v_send := v_run.status = 'failed';
+        WHEN 'recovered' THEN
+          IF v_run.status = 'success' THEN
+            SELECT r.status INTO v_previous FROM cron_job_runs r
+             WHERE r.cron_job_id = p_cron_job_id AND r.scheduled_at < v_run.scheduled_at
+               AND r.status IN ('success', 'failed')
+             ORDER BY r.scheduled_at DESC LIMIT 1;
+            v_send := v_previous = 'failed';
+          END IF;
+        WHEN 'changed' THEN
+          IF v_run.status = 'success' THEN
+            SELECT r.result INTO v_previous_answer FROM cron_job_runs r
+             WHERE r.cron_job_id = p_cron_job_id AND r.scheduled_at < v_run.scheduled_at
+               AND r.status = 'success'
+             ORDER BY r.scheduled_at DESC LIMIT 1;
+            v_send := FOUND AND channel_normalized_answer(v_previous_answer)
+                                <> channel_normalized_answer(v_run.result);
+          END IF;
+        WHEN 'agent' THEN
+          IF v_run.status = 'success' THEN
+            SELECT c.arguments INTO v_notify FROM cron_run_tool_calls c
+             WHERE c.run_id = p_run_id AND c.tool = 'notify' AND c.status = 'ok'
+             ORDER BY c.seq DESC LIMIT 1;
+            v_send := v_notify IS NOT NULL
+                      OR left(btrim(coalesce(v_run.result, ''), E' \t\r\n'), 8) <> '[SILENT]';
+          END IF;
+        ELSE
+          v_send := false;
+      END CASE;
+      CONTINUE WHEN NOT v_send;
+      v_payload := jsonb_build_object(
+        'subject', 'run',
+        'reason', v_rule.notify_when,
+        'template', v_rule.template,
+        'job_id', p_cron_job_id,
+        'job_name', coalesce(v_job.name, ''),
+        'run_id', p_run_id,
+        'status', v_run.status,
+        'answer', left(v_run.result, 16384),
+        'error', v_run.error,
+        'error_kind', v_run.error_kind,
+        'origin', v_run.origin,
+        'duration_ms', v_run.duration_ms,
+        'consecutive_failures', v_job.consecutive_failures,
+        'scheduled_at', to_char(v_run.scheduled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'finished_at', to_char(coalesce(v_run.finished_at, now()) AT TIME ZONE 'UTC',
+                               'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'message', left(v_notify->>'message', 4000),
+        'severity', v_notify->>'severity');
+      INSERT INTO channel_deliveries (tenant_id, channel_id, cron_job_id, run_id, run_status,
+                                      reason, payload)
+      SELECT c.tenant_id, c.id, p_cron_job_id, p_run_id, v_run.status, v_rule.notify_when,
+             v_payload
+        FROM notify_channels c
+       WHERE c.id = v_rule.channel_id AND c.tenant_id = p_tenant_id AND c.enabled
+      ON CONFLICT (channel_id, run_id, run_status) DO NOTHING;
+    END LOOP;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.channel_enqueue_run_trigger()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.status = 'queued' AND EXISTS (
+       SELECT 1 FROM cron_jobs j WHERE j.id = NEW.cron_job_id AND j.deleted_at IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
+  PERFORM channel_enqueue_run(NEW.tenant_id, NEW.cron_job_id, NEW.id, NEW.scheduled_at);
+  RETURN NULL;
+END
+$function$
+CREATE OR REPLACE FUNCTION public.channel_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_response text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer)
+ RETURNS TABLE(status text, disabled boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  #variable_conflict use_column
+  DECLARE
+    v_delivery channel_deliveries%ROWTYPE;
+    v_channel notify_channels%ROWTYPE;
+    v_status text;
+  BEGIN
+    SELECT * INTO v_delivery FROM channel_deliveries d WHERE d.id = p_delivery_id FOR UPDATE;
+    IF NOT FOUND THEN
+      RETURN;
+    END IF;
+    INSERT INTO channel_delivery_attempts (delivery_id, tenant_id, attempt, duration_ms,
+                                           status_code, error, outcome, next_attempt_at, pod_id)
+    VALUES (p_delivery_id, v_delivery.tenant_id, v_delivery.attempts + 1, p_duration_ms,
+            p_status_code, left(p_error, 1024), p_outcome,
+            CASE WHEN p_outcome = 'retry' THEN p_next_attempt_at END, p_pod_id);
+    IF v_delivery.status <> 'pending' OR v_delivery.leased_by IS DISTINCT FROM p_pod_id THEN
+      RETURN QUERY SELECT v_delivery.status, false;
+      RETURN;
+    END IF;
+    v_status := CASE p_outcome WHEN 'delivered' THEN 'delivered' WHEN 'retry' THEN 'pending'
+                ELSE 'failed' END;
+    UPDATE channel_deliveries d
+       SET status = v_status,
+           attempts = d.attempts + 1,
+           leased_by = NULL,
+           next_attempt_at = CASE WHEN p_outcome = 'retry' THEN p_next_attempt_at
+                                  ELSE d.next_attempt_at END,
+           last_status_code = p_status_code,
+           last_error = left(p_error, 1024),
+           last_response = left(p_response, 1024),
+           delivered_at = CASE WHEN p_outcome = 'delivered' THEN now() END,
+           updated_at = now()
+     WHERE d.id = p_delivery_id;
+    IF p_outcome = 'delivered' THEN
+      UPDATE notify_channels c SET failing_since = NULL
+       WHERE c.id = v_delivery.channel_id AND c.failing_since IS NOT NULL;
+      RETURN QUERY SELECT v_status, false;
+      RETURN;
+    END IF;
+    UPDATE notify_channels c SET failing_since = coalesce(c.failing_since, now())
+     WHERE c.id = v_delivery.channel_id
+    RETURNING * INTO v_channel;
+    IF v_channel.enabled
+       AND v_channel.failing_since < now() - make_interval(secs => p_disable_after_seconds) THEN
+      UPDATE notify_channels c
+         SET enabled = false, disabled_reason = 'failing', updated_at = now()
+       WHERE c.id = v_channel.id;
+      UPDATE channel_deliveries d
+         SET status = 'cancelled', leased_by = NULL, updated_at = now(),
+             last_error = 'channel disabled (failing)'
+       WHERE d.channel_id = v_channel.id AND d.status = 'pending';
+      INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type,
+                                      payload)
+      SELECT e.tenant_id, e.id, NULL, NULL, 'channel.disabled', jsonb_build_object(
+               'channel_id', v_channel.id,
+               'channel_name', v_channel.name,
+               'kind', v_channel.kind,
+               'disabled_reason', 'failing',
+               'failing_since', to_char(v_channel.failing_since AT TIME ZONE 'UTC',
+                                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'disabled_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'last_error', left(p_error, 1024))
+        FROM webhook_endpoints e
+       WHERE e.tenant_id = v_channel.tenant_id AND e.enabled AND e.cron_job_id IS NULL
+         AND (cardinality(e.events) = 0 OR 'channel.disabled' = ANY (e.events));
+      RETURN QUERY SELECT (SELECT d.status FROM channel_deliveries d WHERE d.id = p_delivery_id),
+                          true;
+      RETURN;
+    END IF;
+    RETURN QUERY SELECT v_status, false;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.channel_normalized_answer(p_text text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT btrim(regexp_replace(coalesce(p_text, ''), '\s+', ' ', 'g'))
+  $function$
+CREATE OR REPLACE FUNCTION public.channel_prune_deliveries(p_older_than_seconds integer, p_limit integer)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH gone AS (
+      DELETE FROM channel_deliveries d
+       WHERE d.id IN (SELECT o.id FROM channel_deliveries o
+                       WHERE o.status <> 'pending'
+                         AND o.created_at < now() - make_interval(secs => p_older_than_seconds)
+                       ORDER BY o.created_at LIMIT p_limit)
+      RETURNING 1)
+    SELECT count(*)::integer FROM gone
   $function$
 CREATE OR REPLACE FUNCTION public.cron_job_runs_add_partition(p_name text, p_bounds text)
  RETURNS void

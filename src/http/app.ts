@@ -45,6 +45,7 @@ import { registerQueuedRunRoutes } from './routes/queued-runs.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerTenantRoutes } from './routes/tenants.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
+import { registerChannelRoutes } from './routes/channels.js';
 
 export interface AppDeps {
   config: Config;
@@ -234,6 +235,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
     maxEndpoints: deps.config.webhooks.maxEndpoints,
     secretsKey: deps.config.secretsKey,
+  });
+  const channelSettings = deps.config.channels;
+  registerChannelRoutes(app, {
+    pool: deps.pool,
+    now,
+    vault,
+    allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
+    timeoutMs: channelSettings.timeoutMs,
+    telegramApiUrl: channelSettings.telegramApiUrl,
+    smtpUrl: channelSettings.smtpUrl,
+    smtpFrom: channelSettings.smtpFrom,
+    maxChannels: channelSettings.maxChannels,
+    publicUrl: channelSettings.publicUrl,
   });
   registerOpenApiRoutes(app);
   registerApiReference(app);

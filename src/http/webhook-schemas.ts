@@ -101,7 +101,7 @@ export const WebhookDelivery = z
     id: uuid,
     webhook_id: z.string().describe('the webhook-id header: the same on every attempt'),
     endpoint_id: uuid,
-    job_id: uuid,
+    job_id: uuid.nullable().describe('null for an event of no job (channel.disabled)'),
     run_id: uuid.nullable().describe('the run of a run event; null for job.paused'),
     event_type: z.enum(EVENT_TYPES),
     status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),

@@ -129,16 +129,23 @@ function plainColumns(input: PlainInput, current: JobRow | undefined) {
   for (const { key, column, check } of PLAIN_FIELDS) {
     const value = (input as Record<string, unknown>)[key];
     if (value === undefined) {
-      columns[column] = (current as Record<string, unknown> | undefined)?.[column] ?? null;
+      columns[column] = asColumnValue(
+        (current as Record<string, unknown> | undefined)?.[column] ?? null,
+      );
       continue;
     }
     const checked = check.safeParse(value);
     if (!checked.success) {
       throw new ControlError(`${key}: ${checked.error.issues[0]?.message ?? 'invalid'}`);
     }
-    columns[column] = checked.data;
+    columns[column] = asColumnValue(checked.data);
   }
   return columns as Pick<JobWrite, (typeof PLAIN_FIELDS)[number]['column']>;
+}
+
+/** A list goes to its jsonb column as JSON text (pg would write it as a PostgreSQL array). */
+function asColumnValue(value: unknown): unknown {
+  return Array.isArray(value) ? JSON.stringify(value) : value;
 }
 
 function asCommandError(err: unknown): unknown {

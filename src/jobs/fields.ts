@@ -33,6 +33,36 @@ const DESCRIPTION_INPUT = z
   .nullable()
   .describe('free text for people: what the job is for, who owns it (at most 2,000 characters)');
 
+/** When a job's run is worth a message (docs/channels.md). */
+export const NOTIFY_WHEN = ['always', 'failed', 'recovered', 'changed', 'agent'] as const;
+export interface NotifyRule {
+  channel: string;
+  when: (typeof NOTIFY_WHEN)[number];
+  template?: string | null;
+}
+
+const NOTIFY_INPUT = z
+  .array(
+    z.strictObject({
+      channel: z.uuid().describe('a notification channel id (GET /v1/channels)'),
+      when: z
+        .enum(NOTIFY_WHEN)
+        .describe(
+          'always; failed; recovered (first success after failures); changed (the answer differs from the previous success); agent (the run decides: notify tool or [SILENT])',
+        ),
+      template: z
+        .string()
+        .max(4000)
+        .refine(withoutNul, 'must not contain NUL (U+0000) characters')
+        .nullable()
+        .optional()
+        .describe('the message: {{answer}} {{job_name}} {{time}} {{status}} {{link}} {{error}}'),
+    }),
+  )
+  .max(10)
+  .nullable()
+  .describe("who hears of the job's runs and when (at most 10 rules); null: the tenant's defaults");
+
 const RETRY_INPUT = z
   .strictObject({
     max_attempts: z.number().int().min(1).max(10).describe('attempts in all, the first included'),
@@ -541,6 +571,49 @@ export const JOB_FIELDS = {
         description: "each run sees the previous successful run's result (create, update)",
       },
       toInput: (value) => (value === undefined ? undefined : { previous_result: value }),
+    },
+    notify: false,
+    dueWindow: false,
+  }),
+  /** Which channels hear of the job's runs, and when (docs/channels.md); null: the tenant's defaults. */
+  notify: field({
+    columns: { notify_rules: column<NotifyRule[] | null>('written') },
+    output: z
+      .array(
+        z.object({
+          channel: z.string().meta({ format: 'uuid' }),
+          when: z.enum(NOTIFY_WHEN),
+          template: z.string().nullable(),
+        }),
+      )
+      .nullable()
+      .describe("the job's notify rules; null: the tenant's default rules apply"),
+    example: [{ channel: '1c7e9a40-2b3d-4f5e-8a9b-0c1d2e3f4a5b', when: 'changed', template: null }],
+    show: (row) =>
+      row.notify_rules === null
+        ? null
+        : row.notify_rules.map((rule) => ({
+            channel: rule.channel,
+            when: rule.when,
+            template: rule.template ?? null,
+          })),
+    input: { ...control(NOTIFY_INPUT), plain: true },
+    tool: {
+      schema: NOTIFY_INPUT.optional(),
+      json: {
+        type: ['array', 'null'],
+        description:
+          'notify rules: [{channel: <channel id>, when: always|failed|recovered|changed|agent, template?}]; null: the tenant defaults',
+        items: {
+          type: 'object',
+          properties: {
+            channel: { type: 'string' },
+            when: { type: 'string', enum: [...NOTIFY_WHEN] },
+            template: { type: 'string' },
+          },
+          required: ['channel', 'when'],
+        },
+      },
     },
     notify: false,
     dueWindow: false,

@@ -20,7 +20,7 @@ export interface AttemptRow {
 export interface DeliveryRow {
   id: string;
   endpoint_id: string;
-  cron_job_id: string;
+  cron_job_id: string | null;
   run_id: string | null;
   event_type: EventType;
   status: DeliveryStatus;

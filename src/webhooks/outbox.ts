@@ -20,7 +20,8 @@ export interface ClaimedDelivery {
   /** Attempts recorded before this one. */
   attempts: number;
   createdAt: Date;
-  jobId: string;
+  /** Null for an event of no job (channel.disabled). */
+  jobId: string | null;
   /** The run of a run event; null for a job event. */
   runId: string | null;
   /**
@@ -61,7 +62,7 @@ interface ClaimRow {
   event_type: EventType;
   attempts: number;
   created_at: Date;
-  cron_job_id: string;
+  cron_job_id: string | null;
   run_id: string | null;
   payload: RunEventData | JobPausedData | null;
 }

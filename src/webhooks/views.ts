@@ -38,7 +38,7 @@ export interface DeliveryView {
   id: string;
   webhook_id: string;
   endpoint_id: string;
-  job_id: string;
+  job_id: string | null;
   run_id: string | null;
   event_type: EventType;
   status: DeliveryStatus;

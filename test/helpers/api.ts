@@ -221,4 +221,5 @@ export const JOB_FIELDS = [
   'retry',
   'skills',
   'context',
+  'notify',
 ];

@@ -126,6 +126,7 @@ describe('cron jobs API', () => {
         retry: null,
         skills: [],
         context: { previous_result: false },
+        notify: null,
       });
 
       const got = await call(app, key, 'GET', `/v1/cron-jobs/${job.id}`);

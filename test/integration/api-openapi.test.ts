@@ -171,6 +171,7 @@ describe('OpenAPI description and /docs', () => {
         'retry',
         'context',
         'skills',
+        'notify',
       ].sort(),
     );
     const preview = resolve(

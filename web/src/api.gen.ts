@@ -951,6 +951,147 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/channels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List notification channels, newest first */
+    get: operations['listChannels'];
+    put?: never;
+    /**
+     * Create a notification channel
+     * @description Email, Slack, Discord, Telegram or Teams; jobs and tenant rules name it.
+     */
+    post: operations['createChannel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/channels/rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's notify rules
+     * @description Defaults for jobs without their own `notify`, and failure alerts.
+     */
+    get: operations['getChannelRules'];
+    /**
+     * Replace the tenant's notify rules
+     * @description At most 20; each names one of the tenant’s channels.
+     */
+    put: operations['putChannelRules'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/channels/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a notification channel */
+    get: operations['getChannel'];
+    put?: never;
+    post?: never;
+    /** Delete a notification channel and its deliveries */
+    delete: operations['deleteChannel'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a notification channel
+     * @description `enabled: true` re-enables one the system disabled.
+     */
+    patch: operations['updateChannel'];
+    trace?: never;
+  };
+  '/v1/channels/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test message
+     * @description Sent now, once; the answer says what the platform said.
+     */
+    post: operations['testChannel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/channels/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A channel's deliveries, newest first */
+    get: operations['listChannelDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}/channel-deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A run's channel deliveries */
+    get: operations['listRunChannelDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/channel-deliveries/{id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a channel delivery again
+     * @description The same message, now; 409 while it is pending or the channel is disabled.
+     */
+    post: operations['redeliverChannelDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/cluster': {
     parameters: {
       query?: never;
@@ -975,6 +1116,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    ChannelRuleInput: {
+      /** @description a channel id */
+      channel: string;
+      /**
+       * @description always|failed|recovered|changed|agent: for jobs without their own `notify`; failures: any job failing `failures` times in a row; system_paused: any job the system pauses
+       * @enum {string}
+       */
+      when: 'always' | 'failed' | 'recovered' | 'changed' | 'agent' | 'failures' | 'system_paused';
+      failures?: number | null;
+      /** @description the message: {{answer}} {{job_name}} {{time}} {{status}} {{link}} {{error}} */
+      template?: string | null;
+    };
+    ChannelRulesInput: {
+      rules: components['schemas']['ChannelRuleInput'][];
+    };
     /**
      * @example {
      *       "error": {
@@ -1031,7 +1187,14 @@ export interface components {
      *       "skills": [],
      *       "context": {
      *         "previous_result": false
-     *       }
+     *       },
+     *       "notify": [
+     *         {
+     *           "channel": "1c7e9a40-2b3d-4f5e-8a9b-0c1d2e3f4a5b",
+     *           "when": "changed",
+     *           "template": null
+     *         }
+     *       ]
      *     }
      */
     CronJob: {
@@ -1116,6 +1279,16 @@ export interface components {
         /** @description each run sees the previous successful run's result */
         previous_result: boolean;
       };
+      /** @description the job's notify rules; null: the tenant's default rules apply */
+      notify:
+        | {
+            /** Format: uuid */
+            channel: string;
+            /** @enum {string} */
+            when: 'always' | 'failed' | 'recovered' | 'changed' | 'agent';
+            template: string | null;
+          }[]
+        | null;
     };
     /**
      * @example {
@@ -1824,8 +1997,8 @@ export interface components {
       webhook_id: string;
       /** Format: uuid */
       endpoint_id: string;
-      /** Format: uuid */
-      job_id: string;
+      /** @description null for an event of no job (channel.disabled) */
+      job_id: string | null;
       /** @description the run of a run event; null for job.paused */
       run_id: string | null;
       /** @enum {string} */
@@ -2067,6 +2240,134 @@ export interface components {
       /** @description the run's webhook deliveries, one per matching endpoint (at most 100) */
       deliveries: components['schemas']['WebhookDelivery'][];
     };
+    /**
+     * @example {
+     *       "id": "1c7e9a40-2b3d-4f5e-8a9b-0c1d2e3f4a5b",
+     *       "kind": "slack",
+     *       "name": "ops alerts",
+     *       "config": {
+     *         "url": "https://hooks.slack.com/servic…"
+     *       },
+     *       "enabled": true,
+     *       "disabled_reason": null,
+     *       "failing_since": null,
+     *       "created_at": "2026-03-01T10:00:00.000Z",
+     *       "updated_at": "2026-03-01T10:00:00.000Z"
+     *     }
+     */
+    Channel: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      kind: 'email' | 'slack' | 'discord' | 'telegram' | 'teams';
+      name: string;
+      /** @description as given, a webhook URL shortened (it is a credential) */
+      config: {
+        [key: string]: unknown;
+      };
+      enabled: boolean;
+      /** @description set when the system disabled it: every attempt failed for CHANNEL_DISABLE_AFTER */
+      disabled_reason: 'failing' | null;
+      failing_since: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+    };
+    ChannelTestResult: {
+      delivered: boolean;
+      /** @enum {string} */
+      outcome: 'delivered' | 'failed' | 'refused';
+      /** @description HTTP status, or the SMTP reply code */
+      status_code: number | null;
+      /** @description the platform's answer (its first 500 characters) */
+      response: string | null;
+      /** @description why there was no answer */
+      error: string | null;
+      duration_ms: number;
+    };
+    ChannelRule: {
+      /** @description a channel id */
+      channel: string;
+      /**
+       * @description always|failed|recovered|changed|agent: for jobs without their own `notify`; failures: any job failing `failures` times in a row; system_paused: any job the system pauses
+       * @enum {string}
+       */
+      when: 'always' | 'failed' | 'recovered' | 'changed' | 'agent' | 'failures' | 'system_paused';
+      failures?: number | null;
+      /** @description the message: {{answer}} {{job_name}} {{time}} {{status}} {{link}} {{error}} */
+      template?: string | null;
+    };
+    ChannelRules: {
+      rules: components['schemas']['ChannelRule'][];
+    };
+    ChannelAttempt: {
+      attempt: number;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      attempted_at: string;
+      duration_ms: number;
+      status_code: number | null;
+      error: string | null;
+      /** @enum {string} */
+      outcome: 'delivered' | 'retry' | 'failed' | 'refused';
+    };
+    ChannelDelivery: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      channel_id: string;
+      job_id: string | null;
+      /** @description null for a job paused by the system */
+      run_id: string | null;
+      run_status: ('success' | 'failed') | null;
+      /**
+       * @description the rule that queued it
+       * @enum {string}
+       */
+      reason:
+        'always' | 'failed' | 'recovered' | 'changed' | 'agent' | 'failures' | 'system_paused';
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+      attempts: number;
+      next_attempt_at: string | null;
+      last_status_code: number | null;
+      last_error: string | null;
+      /** @description the platform's last answer (its start) */
+      last_response: string | null;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      delivered_at: string | null;
+      /** @description the latest 20 attempts, newest first */
+      history: components['schemas']['ChannelAttempt'][];
+    };
+    ChannelPage: {
+      data: components['schemas']['Channel'][];
+      /** @description pass as `cursor` for the next page */
+      next_cursor: string | null;
+    };
+    ChannelDeliveryPage: {
+      data: components['schemas']['ChannelDelivery'][];
+      /** @description pass as `cursor` for the next page */
+      next_cursor: string | null;
+    };
+    ChannelRedelivered: {
+      /** Format: uuid */
+      id: string;
+      /** @constant */
+      status: 'pending';
+    };
     MemberList: {
       data: components['schemas']['Member'][];
     };
@@ -2121,6 +2422,23 @@ export interface components {
         /** @description each run sees the previous successful run's result (4 KB at most) */
         previous_result?: boolean;
       };
+      /** @description who hears of the job's runs and when (at most 10 rules); null: the tenant's defaults */
+      notify?:
+        | {
+            /**
+             * Format: uuid
+             * @description a notification channel id (GET /v1/channels)
+             */
+            channel: string;
+            /**
+             * @description always; failed; recovered (first success after failures); changed (the answer differs from the previous success); agent (the run decides: notify tool or [SILENT])
+             * @enum {string}
+             */
+            when: 'always' | 'failed' | 'recovered' | 'changed' | 'agent';
+            /** @description the message: {{answer}} {{job_name}} {{time}} {{status}} {{link}} {{error}} */
+            template?: string | null;
+          }[]
+        | null;
     };
     /** @description at least one field */
     CronJobPatch: {
@@ -2164,6 +2482,23 @@ export interface components {
       context?: {
         previous_result?: boolean;
       };
+      /** @description who hears of the job's runs and when (at most 10 rules); null: the tenant's defaults */
+      notify?:
+        | {
+            /**
+             * Format: uuid
+             * @description a notification channel id (GET /v1/channels)
+             */
+            channel: string;
+            /**
+             * @description always; failed; recovered (first success after failures); changed (the answer differs from the previous success); agent (the run decides: notify tool or [SILENT])
+             * @enum {string}
+             */
+            when: 'always' | 'failed' | 'recovered' | 'changed' | 'agent';
+            /** @description the message: {{answer}} {{job_name}} {{time}} {{status}} {{link}} {{error}} */
+            template?: string | null;
+          }[]
+        | null;
     };
     SchedulePreviewRequest: {
       schedule: string;
@@ -2283,6 +2618,27 @@ export interface components {
         | null;
       job_id?: string | null;
       description?: string;
+      /** @description true also clears disabled_reason */
+      enabled?: boolean;
+    };
+    ChannelCreate: {
+      /** @enum {string} */
+      kind: 'email' | 'slack' | 'discord' | 'telegram' | 'teams';
+      name: string;
+      /** @description by kind: slack, discord, teams `{url}`; telegram `{bot_token: "{{secrets.NAME}}", chat_id}`; email `{to: [..], smtp?: {host, port?, security?, username?, password?: "{{secrets.NAME}}", from}}` (docs/channels.md) */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description default true */
+      enabled?: boolean;
+    };
+    /** @description at least one field */
+    ChannelPatch: {
+      name?: string;
+      /** @description the whole config; by kind: slack, discord, teams `{url}`; telegram `{bot_token: "{{secrets.NAME}}", chat_id}`; email `{to: [..], smtp?: {host, port?, security?, username?, password?: "{{secrets.NAME}}", from}}` (docs/channels.md) */
+      config?: {
+        [key: string]: unknown;
+      };
       /** @description true also clears disabled_reason */
       enabled?: boolean;
     };
@@ -7454,6 +7810,1023 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listChannels: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChannelCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Channel'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getChannelRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelRules'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putChannelRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChannelRulesInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelRules'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Channel'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChannelPatch'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Channel'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  testChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelTestResult'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listChannelDeliveries: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelDeliveryPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listRunChannelDeliveries: {
+    parameters: {
+      query?: {
+        /** @description page size, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelDeliveryPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  redeliverChannelDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelRedelivered'];
         };
       };
       /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */

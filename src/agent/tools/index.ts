@@ -13,6 +13,7 @@ import type { AgentTool } from '../tool.js';
 import { createClockTool } from './clock.js';
 import { createCronjobTool } from './cronjob.js';
 import { createHttpRequestTool, hasHttpSideEffects, type HttpSender } from './http-request.js';
+import { createNotifyTool } from './notify.js';
 import { createRunCronjobTool } from './run-cronjob.js';
 import { createSkillTool } from './skill.js';
 
@@ -126,6 +127,14 @@ export const AGENT_TOOLS: readonly ToolEntry[] = [
           ? { now: scope.now, timezone: scope.job.timezone, occurrence: scope.job.scheduledAt }
           : { now: scope.now, timezone: 'UTC' },
       ),
+    sideEffects: changesNothing,
+  },
+  {
+    // Only asks: the message is queued with the run's record (docs/channels.md), so a retried
+    // attempt cannot send it twice.
+    name: 'notify',
+    offered: ['run'],
+    create: () => createNotifyTool(),
     sideEffects: changesNothing,
   },
 ];
