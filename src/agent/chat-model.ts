@@ -5,7 +5,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Llm } from './llm.js';
 import type { StreamingLlm } from './llm-stream.js';
 import type { CompleteStep } from './loop.js';
-import { callWithFallback } from './model-fallback.js';
+import { callWithFallback, retryBudgetMs } from './model-fallback.js';
 import type { RunModelSettings } from './run-model.js';
 
 export interface ChatModelCall {
@@ -24,12 +24,22 @@ export function createChatStep(llm: Llm, call: ChatModelCall): CompleteStep {
       call.settings.fallbackTimeoutMs,
       signal,
       (model, callSignal) =>
-        llm.complete({ ...params, model }, callSignal, { tenantId: call.tenantId }),
+        llm.complete({ ...params, model }, callSignal, {
+          tenantId: call.tenantId,
+          ...retryDeadline(call, model),
+        }),
       { onFallback: (from, to) => call.settings.metrics?.count(from, to) },
     );
     call.onAnswer(completion);
     return completion;
   };
+}
+
+/** A model with another after it retries within the shorter budget (the next one is the retry). */
+function retryDeadline(call: ChatModelCall, model: string): { deadlineMs?: number } {
+  return model === call.models.at(-1)
+    ? {}
+    : { deadlineMs: Date.now() + retryBudgetMs(call.settings.fallbackTimeoutMs) };
 }
 
 /** One streamed model call: content goes to `onDelta` (unless `hold`: a structured answer). */

@@ -93,6 +93,14 @@ export async function callWithFallback<T>(
   }
 }
 
+/**
+ * How long a model with another after it may spend on its own retries (429, 503, a refused
+ * connection): the next model is the better retry. Half the fallback timeout, at most 5 s.
+ */
+export function retryBudgetMs(fallbackTimeoutMs: number): number {
+  return Math.min(5000, fallbackTimeoutMs / 2);
+}
+
 export interface FallbackMetrics {
   count(from: string, to: string): void;
 }

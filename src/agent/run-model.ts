@@ -6,11 +6,8 @@ import type { RunContext } from '../scheduler/ports.js';
 import { compileOutputSchema } from '../jobs/output-schema.js';
 import type { Llm } from './llm.js';
 import { runAgent, type AgentRequest, type CompleteStep } from './loop.js';
-import { callWithFallback, type FallbackMetrics } from './model-fallback.js';
+import { callWithFallback, retryBudgetMs, type FallbackMetrics } from './model-fallback.js';
 import { answerStructured, type JsonSchemaMode } from './structured-answer.js';
-
-/** A call with a model after it plans its retries within this (the next model is the retry). */
-const RETRY_BUDGET_WITH_FALLBACK_MS = 5000;
 
 export interface RunModelSettings {
   /** LLM_FALLBACK_TIMEOUT. */
@@ -45,7 +42,7 @@ export function createRunStep(
           beforeSend: context.beforeSend,
           deadlineMs: last
             ? context.deadlineMs
-            : Math.min(context.deadlineMs, Date.now() + RETRY_BUDGET_WITH_FALLBACK_MS),
+            : Math.min(context.deadlineMs, Date.now() + retryBudgetMs(settings.fallbackTimeoutMs)),
           onRetry: context.onRetry,
         });
         if (typeof completion.model === 'string' && completion.model !== '') {
