@@ -161,6 +161,7 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
                     <th scope="col">Call</th>
                     <th scope="col">Sent</th>
                     <th scope="col">Took</th>
+                    <th scope="col">Model</th>
                     <th scope="col">Outcome</th>
                   </tr>
                 </thead>
@@ -172,6 +173,7 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
                       <td>
                         {attempt.duration_ms === null ? '…' : formatDuration(attempt.duration_ms)}
                       </td>
+                      <td>{attempt.model ?? '—'}</td>
                       <td>{attempt.outcome ? outcomeWords(attempt.outcome) : 'in flight'}</td>
                     </tr>
                   ))}
@@ -186,6 +188,15 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
         <>
           <h2>Error</h2>
           <pre class="error-text">{run.error}</pre>
+        </>
+      ) : null}
+      {run.output !== null && run.output !== undefined ? (
+        <>
+          <h2>Output</h2>
+          <p class="muted small">
+            The answer, parsed: it validated against the job’s output schema.
+          </p>
+          <pre class="prompt output-json">{JSON.stringify(run.output, null, 2)}</pre>
         </>
       ) : null}
       <h2>Result</h2>
