@@ -53,8 +53,14 @@ describe('the output of a structured answer, in Chromium', () => {
     await page.getByRole('heading', { name: 'Output' }).waitFor();
     const output = await page.locator('pre.output-json').textContent();
     expect(output).toBe(JSON.stringify({ open: 2, oldest: 'INC-41' }, null, 2));
+    const detail = await api<{ attempt_log: { model: string | null }[] }>(
+      'GET',
+      `/v1/runs/${runId}`,
+    );
+    const model = detail.attempt_log[0]?.model;
+    expect(model).toBeTruthy();
     const row = page.locator('table.attempts tbody tr').first();
-    expect(await row.textContent()).toContain('fake-model');
+    expect(await row.textContent()).toContain(model);
     await service.driver.scanBoth(page, 'run-output');
     await service.driver.shoot(page, 'run-output');
 
