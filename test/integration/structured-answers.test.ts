@@ -165,6 +165,9 @@ describe('a job with an output_schema', () => {
     const run = await runOnce('[fenced]', { output_schema: SCHEMA });
     expect(run).toMatchObject({ status: 'success', output: { open: 3, title: 'three' } });
     expect(JSON.parse(run.result ?? '')).toEqual({ open: 3, title: 'three' });
+    expect(run.attempt_log).toEqual([
+      expect.objectContaining({ outcome: 'success', model: 'fake-model' }),
+    ]);
     const [sent] = callsFor(primary, '[fenced]');
     expect(sent?.response_format?.type).toBe('json_schema');
     expect(sent?.response_format?.json_schema?.schema).toEqual(SCHEMA);

@@ -21,6 +21,10 @@ const OUTCOME_WORDS: Record<string, string> = {
   retried_throttled: 'throttled (429), sent again',
   retried_overloaded: 'overloaded (503), sent again',
   retried_connect: 'could not connect, sent again',
+  fallback_unreachable: 'could not connect; sent to the next model',
+  fallback_timeout: 'too slow (LLM_FALLBACK_TIMEOUT); sent to the next model',
+  fallback_throttled: 'still throttled; sent to the next model',
+  fallback_upstream_5xx: 'server error (5xx); sent to the next model',
 };
 
 /**
