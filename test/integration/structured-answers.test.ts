@@ -278,6 +278,20 @@ describe('model fallback in runs', () => {
     );
   });
 
+  it('goes on when the model is still throttled after its retries', async () => {
+    routes.set('[429]', {
+      primary: () => ({ status: 429, headers: { 'retry-after': '0' } }),
+      backup: () => ({ content: 'not throttled here' }),
+    });
+    const run = await runOnce('[429]', { models: ['fake-model', 'backup-model'] });
+    expect(run).toMatchObject({ status: 'success', result: 'not throttled here' });
+    const outcomes = run.attempt_log.map((a) => `${a.model}:${a.outcome}`);
+    // Retried within its budget (half of LLM_FALLBACK_TIMEOUT), then the next model.
+    expect(outcomes.at(0)).toBe('fake-model:retried_throttled');
+    expect(outcomes.at(-2)).toBe('fake-model:fallback_throttled');
+    expect(outcomes.at(-1)).toBe('backup-model:success');
+  });
+
   it('does not fall back on a 400: the request itself is wrong', async () => {
     routes.set('[400]', {
       primary: () => ({ status: 400, errorMessage: 'context length exceeded' }),
