@@ -37,6 +37,9 @@ const SERVICE = [
   'LLM_API_KEY',
   'LLM_MODEL',
   'LLM_MODELS',
+  'LLM_MODEL_URLS',
+  'LLM_JSON_SCHEMA',
+  'LLM_FALLBACK_TIMEOUT',
   'LLM_MAX_CONNECTIONS',
   'LLM_MAX_CONNECTIONS_PER_TENANT',
   'LLM_QUEUE_PER_TENANT',
@@ -149,6 +152,18 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   LLM_MODELS: [
     'unset',
     "models a job may choose, comma separated, the default first (unset: the server's /models)",
+  ],
+  LLM_MODEL_URLS: [
+    'unset',
+    'model=url pairs, comma separated: models served by another server than LLM_API_URL',
+  ],
+  LLM_JSON_SCHEMA: [
+    'auto',
+    'structured answers: on/auto send response_format json_schema (auto drops it on a 400), off: instructions only',
+  ],
+  LLM_FALLBACK_TIMEOUT: [
+    '60s',
+    'a model call with a fallback model left goes to it after this long',
   ],
   LLM_MAX_CONNECTIONS: [
     '256',

@@ -144,6 +144,16 @@ const envSchema = z.object({
         names === undefined || names.every((name) => name.length > 0 && name.length <= 200),
       'expected model names separated by commas, the default first',
     ),
+  LLM_MODEL_URLS: optionalText.transform((text, ctx) => {
+    const routes = parseModelUrls(text);
+    if (typeof routes === 'string') {
+      ctx.addIssue({ code: 'custom', message: routes });
+      return z.NEVER;
+    }
+    return routes;
+  }),
+  LLM_JSON_SCHEMA: choice(['auto', 'on', 'off'], 'auto'),
+  LLM_FALLBACK_TIMEOUT: duration('60s', 1000),
   LLM_MAX_CONNECTIONS: integer(256, 1, 10_000),
   // 0: three quarters of LLM_MAX_CONNECTIONS.
   LLM_MAX_CONNECTIONS_PER_TENANT: integer(0, 0, 10_000),
@@ -260,6 +270,12 @@ export interface Config extends Readonly<RedisSettings> {
   readonly llm: { readonly url: string; readonly apiKey: string; readonly model: string };
   /** Models a job may choose (LLM_MODELS); empty: the model server's /models list. */
   readonly llmModels: readonly string[];
+  /** LLM_MODEL_URLS: models served by another server than LLM_API_URL (model → base URL). */
+  readonly llmModelUrls: ReadonlyMap<string, string>;
+  /** LLM_JSON_SCHEMA: whether structured answers send response_format json_schema. */
+  readonly llmJsonSchema: 'auto' | 'on' | 'off';
+  /** LLM_FALLBACK_TIMEOUT: a call with a fallback model left goes to it after this long. */
+  readonly llmFallbackTimeoutMs: number;
   /** The shared pool to the model server, and each tenant's share of it and queue in front of it. */
   readonly modelConnections: {
     readonly maxConnections: number;
@@ -422,6 +438,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: s.LLM_MODELS?.[0] ?? s.LLM_MODEL,
     }),
     llmModels: Object.freeze([...new Set(s.LLM_MODELS ?? [])]),
+    llmModelUrls: s.LLM_MODEL_URLS ?? new Map(),
+    llmJsonSchema: s.LLM_JSON_SCHEMA,
+    llmFallbackTimeoutMs: s.LLM_FALLBACK_TIMEOUT,
     modelConnections: Object.freeze({
       maxConnections: s.LLM_MAX_CONNECTIONS,
       maxConnectionsPerTenant: Math.min(
@@ -682,4 +701,24 @@ function redactSetting(name: string, value: string): string {
   // (postgres://u:p@ss@host, a pasted secret): shown whole, it could leak; so it is masked whole.
   if (name.endsWith('_URL') && !URL.canParse(value.trim())) return '***';
   return redactUrl(value);
+}
+
+/**
+ * LLM_MODEL_URLS: `model=url` pairs separated by commas (a model name may hold ':' and '/',
+ * never '=' or ','); the error text when one does not read.
+ */
+function parseModelUrls(text: string | undefined): Map<string, string> | string {
+  const routes = new Map<string, string>();
+  if (text === undefined) return routes;
+  const expected =
+    'expected model=url pairs separated by commas, such as gpt-4o=https://api.openai.com/v1';
+  for (const part of text.split(',')) {
+    const at = part.indexOf('=');
+    const model = part.slice(0, at).trim();
+    const address = part.slice(at + 1).trim();
+    if (at <= 0 || model.length > 200 || !URL.canParse(address)) return expected;
+    if (!['http:', 'https:'].includes(new URL(address).protocol)) return expected;
+    routes.set(model, address);
+  }
+  return routes;
 }

@@ -1,8 +1,10 @@
 import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
 import { createTenantContexts } from './agent/run-context.js';
-import { createLlm, type RetryCause } from './agent/llm.js';
+import { type RetryCause } from './agent/llm.js';
 import { createModelConnections } from './agent/model-connections.js';
+import { createModelServers } from './agent/model-routes.js';
+import { createFallbackMetrics } from './agent/model-fallback.js';
 import { createModelMetrics, instrumentLlm } from './agent/model-metrics.js';
 import { createToolMetrics } from './agent/tool-metrics.js';
 import { sendOutbound } from './outbound/request.js';
@@ -99,8 +101,25 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const skills = createSkillLibrary(pool, objects);
   // One pool to the model server for chat and scheduled runs, handed out fairly across tenants.
   const modelConnections = createModelConnections(config.llm.url, config.modelConnections);
+  // LLM_MODEL_URLS: models of other servers, each server on a pool of its own.
+  const modelServers = createModelServers(
+    config.llm,
+    config.llmModelUrls,
+    modelConnections,
+    config.modelConnections,
+  );
   const contexts = createTenantContexts(pool, vault, skills);
+  const modelSettings = {
+    fallbackTimeoutMs: config.llmFallbackTimeoutMs,
+    jsonSchema: config.llmJsonSchema,
+    metrics: createFallbackMetrics(registry, [
+      config.llm.model,
+      ...config.llmModels,
+      ...config.llmModelUrls.keys(),
+    ]),
+  };
   const runnerDeps = {
+    models: modelSettings,
     pool,
     vault,
     skills,
@@ -121,11 +140,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
         instrumentLlm(
-          createLlm(config.llm, {
-            requestTimeoutMs: config.execTimeoutMs + 1000,
-            onRetry,
-            connections: modelConnections,
-          }),
+          modelServers.llm({ requestTimeoutMs: config.execTimeoutMs + 1000, onRetry }),
           modelMetrics,
           'scheduler',
         ),
@@ -191,11 +206,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
     registry,
     schedulerRunning: () => scheduler?.running ?? false,
     objects,
-    llm: instrumentLlm(
-      createLlm(config.llm, { onRetry, connections: modelConnections }),
-      modelMetrics,
-      'chat',
-    ),
+    llm: instrumentLlm(modelServers.llm({ onRetry }), modelMetrics, 'chat'),
+    streamingLlm: modelServers.streaming(),
+    modelSettings,
     modelConnections,
     vault,
     skills,

@@ -61,6 +61,7 @@ cron_job_runs.detail jsonb
 cron_job_runs.attempt integer NOT NULL DEFAULT 1
 cron_job_runs.not_before timestamp with time zone
 cron_job_runs.previous_attempts jsonb NOT NULL DEFAULT '[]'::jsonb
+cron_job_runs.output jsonb
 cron_job_runs_in_flight.run_id uuid NOT NULL
 cron_job_runs_in_flight.cron_job_id uuid NOT NULL
 cron_job_runs_in_flight.tenant_id uuid NOT NULL
@@ -102,6 +103,8 @@ cron_jobs.retry_after_side_effects boolean NOT NULL DEFAULT false
 cron_jobs.overlap text NOT NULL DEFAULT 'skip'::text
 cron_jobs.deleted_at timestamp with time zone
 cron_jobs.description text
+cron_jobs.output_schema jsonb
+cron_jobs.models text[]
 cron_jobs.notify_rules jsonb
 cron_run_tool_calls.run_id uuid NOT NULL
 cron_run_tool_calls.seq integer NOT NULL
@@ -156,6 +159,7 @@ schema_migrations.applied_at timestamp with time zone NOT NULL DEFAULT now()
 tenant_agent_settings.tenant_id uuid NOT NULL
 tenant_agent_settings.http_allowed_hosts text[] NOT NULL DEFAULT '{}'::text[]
 tenant_agent_settings.updated_at timestamp with time zone NOT NULL DEFAULT now()
+tenant_agent_settings.default_models text[] NOT NULL DEFAULT '{}'::text[]
 tenant_backfill_days.tenant_id uuid NOT NULL
 tenant_backfill_days.day date NOT NULL
 tenant_backfill_days.occurrences integer NOT NULL
@@ -290,6 +294,7 @@ cron_job_runs cron_job_runs_detail_check CHECK ((octet_length((detail)::text) <=
 cron_job_runs cron_job_runs_error_check1 CHECK ((length(error) <= 1024))
 cron_job_runs cron_job_runs_error_kind_check CHECK ((error_kind = ANY (ARRAY['timeout'::text, 'pod_lost'::text, 'shutdown'::text, 'model_throttled'::text, 'model_error'::text, 'model_unreachable'::text, 'bad_response'::text, 'agent_error'::text, 'lock_lost'::text, 'not_recorded'::text, 'result_not_stored'::text, 'tool_limit'::text, 'cancelled'::text, 'result_quota'::text, 'invalid_output'::text, 'budget_exhausted'::text])))
 cron_job_runs cron_job_runs_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text, 'backfill'::text])))
+cron_job_runs cron_job_runs_output_check CHECK (((output IS NULL) OR (octet_length((output)::text) <= 32768)))
 cron_job_runs cron_job_runs_pkey PRIMARY KEY (id, scheduled_at)
 cron_job_runs cron_job_runs_previous_attempts_check CHECK ((jsonb_typeof(previous_attempts) = 'array'::text))
 cron_job_runs cron_job_runs_queued_not_before CHECK (((status <> 'queued'::text) OR ((not_before IS NOT NULL) AND (pod_id IS NULL))))
@@ -305,8 +310,10 @@ cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <
 cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
 cron_jobs cron_jobs_max_runs_check CHECK ((max_runs >= 1))
 cron_jobs cron_jobs_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
+cron_jobs cron_jobs_models_check CHECK ((cardinality(models) <= 8))
 cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 cron_jobs cron_jobs_notify_rules_check CHECK (((notify_rules IS NULL) OR ((jsonb_typeof(notify_rules) = 'array'::text) AND (jsonb_array_length(notify_rules) <= 10) AND (octet_length((notify_rules)::text) <= 20000))))
+cron_jobs cron_jobs_output_schema_check CHECK (((output_schema IS NULL) OR ((jsonb_typeof(output_schema) = 'object'::text) AND (octet_length((output_schema)::text) <= 16384))))
 cron_jobs cron_jobs_overlap_check CHECK ((overlap = ANY (ARRAY['skip'::text, 'buffer_one'::text, 'allow_all'::text, 'cancel_other'::text])))
 cron_jobs cron_jobs_pause_after_failures_check CHECK (((pause_after_failures >= 1) AND (pause_after_failures <= 1000)))
 cron_jobs cron_jobs_paused_by_check CHECK ((paused_by = ANY (ARRAY['user'::text, 'system'::text])))
@@ -355,6 +362,7 @@ notify_tenant_rules notify_tenant_rules_template_check CHECK ((length(template) 
 notify_tenant_rules notify_tenant_rules_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 schema_functions schema_functions_pkey PRIMARY KEY (name)
 schema_migrations schema_migrations_pkey PRIMARY KEY (version)
+tenant_agent_settings tenant_agent_settings_default_models_check CHECK ((cardinality(default_models) <= 8))
 tenant_agent_settings tenant_agent_settings_http_allowed_hosts_check CHECK ((cardinality(http_allowed_hosts) <= 100))
 tenant_agent_settings tenant_agent_settings_pkey PRIMARY KEY (tenant_id)
 tenant_agent_settings tenant_agent_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -1743,6 +1751,7 @@ AS $function$
              result_bytes = (i.d->>'result_bytes')::integer,
              result_truncated = coalesce((i.d->>'result_truncated')::boolean, false),
              detail = coalesce(i.d->'detail', r.detail),
+             output = CASE WHEN i.success THEN i.d->'output' END,
              error = left(i.error, 1024),
              error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
              attempts = i.attempts,
@@ -2450,6 +2459,7 @@ AS $function$
              'result_bytes', r.result_bytes,
              'result_complete', (r.result_object_key IS NULL AND NOT r.result_truncated
                                  AND coalesce(length(r.result), 0) <= 4096),
+             'output', r.output,
              'job_id', r.cron_job_id,
              'job_name', coalesce(j.name, ''))
       FROM cron_job_runs r

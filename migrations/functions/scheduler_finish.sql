@@ -1,7 +1,8 @@
 -- Finishes runs of this pod and updates their jobs in one statement. Returns the runs it
 -- finished, each with whether its job's retry policy sent it back to `queued` (below); one failed
 -- by recovery or adopted by another pod is left as it is. p_details (per
--- run: result_object_key, result_bytes, result_truncated, detail) may be NULL for callers that
+-- run: result_object_key, result_bytes, result_truncated, detail, output: the parsed answer of a
+-- job with an output schema) may be NULL for callers that
 -- have none; `result` is bounded by the caller and the table's CHECK (8 KiB). next_run_at is
 -- not touched: the claim moved it on. A failed attempt that the job's retry policy sends back to
 -- `queued` (the cron_job_runs_retry_attempt trigger, migration 250) is returned too, but leaves
@@ -46,6 +47,7 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              result_bytes = (i.d->>'result_bytes')::integer,
              result_truncated = coalesce((i.d->>'result_truncated')::boolean, false),
              detail = coalesce(i.d->'detail', r.detail),
+             output = CASE WHEN i.success THEN i.d->'output' END,
              error = left(i.error, 1024),
              error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
              attempts = i.attempts,

@@ -29,6 +29,8 @@ export interface ChatToolkit {
   /** Added to the system message (the skills listing), or null. */
   system: string | null;
   redactor: Redactor;
+  /** The tenant's default model list (the admin's; empty: the server's model alone). */
+  defaultModels: string[];
 }
 
 export async function loadChatTools(deps: ChatToolDeps, tenantId: string): Promise<ChatToolkit> {
@@ -51,5 +53,10 @@ export async function loadChatTools(deps: ChatToolDeps, tenantId: string): Promi
     jobs: deps.jobs,
   });
   const system = deps.skills && listed.length > 0 ? redactor.text(describeSkills(listed)) : null;
-  return { tools: auditTools(tools, { redactor, metrics: deps.toolMetrics }), system, redactor };
+  return {
+    tools: auditTools(tools, { redactor, metrics: deps.toolMetrics }),
+    system,
+    redactor,
+    defaultModels: settings.default_models,
+  };
 }

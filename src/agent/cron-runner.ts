@@ -1,19 +1,29 @@
 import { withTenant, type Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
-import type { AgentRunner, RunContext, RunReply, RunRequest } from '../scheduler/ports.js';
+import type { AgentRunner, RunReply, RunRequest } from '../scheduler/ports.js';
 import type { ErrorKind } from '../domain/vocabulary.js';
 import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
 import type { Tracing } from '../tracing/tracing.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
-import { AgentError, runAgent, truncateText } from './loop.js';
+import { AgentError, truncateText } from './loop.js';
+import { resolveModels } from './model-fallback.js';
+import {
+  answerRun,
+  createRunStep,
+  DEFAULT_RUN_MODEL_SETTINGS,
+  type RunModelSettings,
+} from './run-model.js';
+import { InvalidOutputError } from './structured-answer.js';
 import { deriveIdempotencyKey } from './idempotency-key.js';
 import {
   createRunJournal,
+  selectJobAnswerSettings,
   selectJobAgentSettings,
   selectPreviousResult,
   type JobAgentSettings,
+  type JobAnswerSettings,
   type PreviousResult,
 } from './run-audit.js';
 import { createTenantContexts, type TenantContexts, type TenantRunContext } from './run-context.js';
@@ -47,6 +57,8 @@ export interface CronRunnerDeps {
   allowPrivateNetworks: boolean;
   toolMetrics?: ToolMetrics | undefined;
   log?: Logger | undefined;
+  /** Model fallback and structured answers (LLM_FALLBACK_TIMEOUT, LLM_JSON_SCHEMA). */
+  models?: RunModelSettings | undefined;
   /** The pod's tenant contexts, shared with the scheduler's read-ahead (created if absent). */
   contexts?: TenantContexts | undefined;
   now?: () => Date;
@@ -66,8 +78,14 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
     try {
       const prepared =
         deps && contexts
-          ? await prepareRun(deps, contexts, request)
-          : { messages: [], tools: SCHEDULED_RUN_TOOLS, redactor };
+          ? await prepareRun(deps, contexts, request, llm.model)
+          : {
+              messages: [],
+              tools: SCHEDULED_RUN_TOOLS,
+              redactor,
+              outputSchema: null,
+              models: [request.model ?? llm.model],
+            };
       redactor = prepared.redactor;
       const messages = [
         { role: 'system' as const, content: describeOccurrence(request) },
@@ -80,22 +98,37 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
           content: redactor.text(message.content),
         })),
       });
-      const answer = await runAgent(withRunContext(llm, context, request.model, request.tenantId), {
-        messages,
-        tools: prepared.tools,
-        context: { tenantId: request.tenantId, signal: context.signal },
-        limits: { maxToolResultBytes: RUN_TOOL_RESULT_BYTES },
-        trace: deps?.tracing?.runs.scopeOf(request.runId, runAttributes(request), (text) =>
-          redactor.text(text),
-        ),
-      });
+      const settings = deps?.models ?? DEFAULT_RUN_MODEL_SETTINGS;
+      const step = createRunStep(llm, context, prepared.models, request.tenantId, settings);
+      const answer = await answerRun(
+        step,
+        {
+          messages,
+          tools: prepared.tools,
+          context: { tenantId: request.tenantId, signal: context.signal },
+          limits: { maxToolResultBytes: RUN_TOOL_RESULT_BYTES },
+          trace: deps?.tracing?.runs.scopeOf(request.runId, runAttributes(request), (text) =>
+            redactor.text(text),
+          ),
+        },
+        prepared.outputSchema,
+        request.jobId,
+        settings,
+      );
       context.report?.({
         usage: {
           promptTokens: answer.usage.prompt_tokens,
           completionTokens: answer.usage.completion_tokens,
         },
       });
-      return { ok: true, text: redactor.text(answer.content) };
+      if (answer.output === undefined) return { ok: true, text: redactor.text(answer.content) };
+      // A secret in the structured answer is redacted in its JSON text, which is then read back.
+      const text = redactor.text(answer.content);
+      return {
+        ok: true,
+        text,
+        output: text === answer.content ? answer.output : parseOrNull(text),
+      };
     } catch (err) {
       const failure = describeFailure(err);
       return failure.ok ? failure : { ...failure, error: redactor.text(failure.error) };
@@ -111,6 +144,10 @@ interface PreparedRun {
   messages: { role: 'system'; content: string }[];
   tools: readonly AgentTool[];
   redactor: Redactor;
+  /** The job's output schema (null: free text). */
+  outputSchema: Record<string, unknown> | null;
+  /** The models of each call, primary first. */
+  models: string[];
 }
 
 /** What the run may use and know: its tools, its skills, the previous result; all redacted. */
@@ -118,6 +155,7 @@ async function prepareRun(
   deps: CronRunnerDeps,
   contexts: TenantContexts,
   request: RunRequest,
+  defaultModel: string,
 ): Promise<PreparedRun> {
   const { pool, vault } = deps;
   const { tenantId, jobId } = request;
@@ -169,6 +207,8 @@ async function prepareRun(
     messages,
     tools: auditTools(tools, { redactor, ...journal, metrics: deps.toolMetrics }),
     redactor,
+    outputSchema: job.outputSchema,
+    models: resolveModels(job.models, request.model, tenant.defaultModels, defaultModel),
   };
 }
 
@@ -181,26 +221,32 @@ async function readRunContext(
   pool: Pool,
   contexts: TenantContexts,
   request: RunRequest,
-): Promise<{ tenant: TenantRunContext; job: JobAgentSettings & { previous: PreviousResult } }> {
+): Promise<{ tenant: TenantRunContext; job: RunJobSettings }> {
   const { tenantId, jobId, scheduledAt, agent } = request;
   if (agent) {
     const tenant = await contexts.get(tenantId, agent.tenantVersion);
-    const previous = agent.previousResult
-      ? await withTenant(pool, tenantId, (client) =>
-          selectPreviousResult(client, jobId, scheduledAt),
-        )
-      : null;
+    // The claim does not carry the answer settings (output schema, models): one short read.
+    const { answer, previous } = await withTenant(pool, tenantId, async (client) => ({
+      answer: await selectJobAnswerSettings(client, jobId),
+      previous: agent.previousResult
+        ? await selectPreviousResult(client, jobId, scheduledAt)
+        : null,
+    }));
     return {
       tenant,
-      job: { skills: [...agent.skills], previousResult: agent.previousResult, previous },
+      job: { skills: [...agent.skills], previousResult: agent.previousResult, previous, ...answer },
     };
   }
   return withTenant(pool, tenantId, async (client) => {
     const found = await selectJobAgentSettings(client, jobId);
+    const answer = await selectJobAnswerSettings(client, jobId);
     const previous = found.previousResult
       ? await selectPreviousResult(client, jobId, scheduledAt)
       : null;
-    return { tenant: await contexts.load(client, tenantId), job: { ...found, previous } };
+    return {
+      tenant: await contexts.load(client, tenantId),
+      job: { ...found, ...answer, previous },
+    };
   });
 }
 
@@ -227,34 +273,15 @@ async function preloadSkills(
   return `This job preloads these skills; follow them:\n\n${parts.join('\n\n')}`;
 }
 
-/**
- * Every model request of the run goes through the scheduler's beforeSend, within its deadline,
- * to the job's model when it names one; its retries and the model that answered are reported
- * for the run detail.
- */
-function withRunContext(
-  llm: Llm,
-  context: RunContext,
-  model: string | undefined,
-  tenantId: string,
-): Llm {
-  const options = {
-    tenantId,
-    beforeSend: context.beforeSend,
-    deadlineMs: context.deadlineMs,
-    onRetry: context.onRetry,
-  };
-  return {
-    model: model ?? llm.model,
-    complete: async (params, signal) => {
-      const asked = model === undefined ? params : { ...params, model };
-      const completion = await llm.complete(asked, signal, options);
-      if (typeof completion.model === 'string' && completion.model !== '') {
-        context.report?.({ model: completion.model.slice(0, 200) });
-      }
-      return completion;
-    },
-  };
+type RunJobSettings = JobAgentSettings & JobAnswerSettings & { previous: PreviousResult };
+
+/** A redacted structured answer read back (null if redaction broke its JSON). */
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 const KIND_OF: Record<LlmErrorKind, ErrorKind> = {
@@ -270,9 +297,11 @@ function describeFailure(err: unknown): RunReply {
   const kind: ErrorKind =
     err instanceof LlmError
       ? KIND_OF[err.kind]
-      : err instanceof ToolLimitError || err instanceof AgentError
-        ? 'tool_limit'
-        : 'agent_error';
+      : err instanceof InvalidOutputError
+        ? 'invalid_output'
+        : err instanceof ToolLimitError || err instanceof AgentError
+          ? 'tool_limit'
+          : 'agent_error';
   return { ok: false, errorKind: kind, error };
 }
 

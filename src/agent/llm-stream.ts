@@ -131,7 +131,9 @@ export function createStreamingLlm(
           });
           res.on('end', () => {
             if (!ok) {
-              return finish(new LlmError(`the model server answered ${status}`, 'upstream'));
+              return finish(
+                new LlmError(`the model server answered ${status}`, 'upstream', false, status),
+              );
             }
             try {
               if (pending) assembly.readLine(pending);

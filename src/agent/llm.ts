@@ -48,6 +48,8 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     /** True when the request provably never reached the server (safe to send again). */
     readonly notSent = false,
+    /** The model server's HTTP status, when it answered one. */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -190,7 +192,7 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
 
 function throttledError(status: number, text?: string): LlmError {
   const detail = text === undefined ? '' : errorDetail(text);
-  return new LlmError(`the model server answered ${status}${detail}`, 'throttled');
+  return new LlmError(`the model server answered ${status}${detail}`, 'throttled', false, status);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -323,7 +325,12 @@ function parseCompletion(answer: Answer): ChatCompletion {
     json = JSON.parse(answer.text);
   } catch {
     if (answer.status < 200 || answer.status >= 300) {
-      throw new LlmError(`the model server answered ${answer.status}`, 'upstream');
+      throw new LlmError(
+        `the model server answered ${answer.status}`,
+        'upstream',
+        false,
+        answer.status,
+      );
     }
     throw new LlmError('the model server answered with invalid JSON', 'bad_response');
   }
@@ -331,6 +338,8 @@ function parseCompletion(answer: Answer): ChatCompletion {
     throw new LlmError(
       `the model server answered ${answer.status}${errorDetail(answer.text)}`,
       'upstream',
+      false,
+      answer.status,
     );
   }
   const choices = (json as { choices?: unknown } | null)?.choices;

@@ -26,6 +26,24 @@ export async function selectJobAgentSettings(
   };
 }
 
+export interface JobAnswerSettings {
+  /** The JSON Schema of the answer (migration 350); null: free text. */
+  outputSchema: Record<string, unknown> | null;
+  /** The job's model list, primary first; null: none of its own. */
+  models: string[] | null;
+}
+
+export async function selectJobAnswerSettings(
+  client: Query,
+  jobId: string,
+): Promise<JobAnswerSettings> {
+  const { rows } = await client.query<{
+    output_schema: Record<string, unknown> | null;
+    models: string[] | null;
+  }>('SELECT output_schema, models FROM cron_jobs WHERE id = $1', [jobId]);
+  return { outputSchema: rows[0]?.output_schema ?? null, models: rows[0]?.models ?? null };
+}
+
 export type PreviousResult = { result: string; scheduledAt: Date } | null;
 
 /** The latest successful run of the job before this occurrence: its result and nominal time. */

@@ -16,6 +16,8 @@ export interface TenantRunContext {
   version: string;
   redactor: Redactor;
   httpAllowedHosts: string[];
+  /** The models of jobs that list none of their own, after the job's model (migration 350). */
+  defaultModels: string[];
   skills: SkillSummary[];
 }
 
@@ -72,10 +74,13 @@ export function createTenantContexts(
       'SELECT run_context_version FROM tenants WHERE id = $1',
       [tenantId],
     );
+    const redactor = await vault.redactorIn(client, tenantId);
+    const settings = await selectAgentSettings(client, tenantId);
     const context: TenantRunContext = {
       version: rows[0]?.run_context_version ?? '0',
-      redactor: await vault.redactorIn(client, tenantId),
-      httpAllowedHosts: (await selectAgentSettings(client, tenantId)).http_allowed_hosts,
+      redactor,
+      httpAllowedHosts: settings.http_allowed_hosts,
+      defaultModels: settings.default_models,
       skills: skills ? await skills.listIn(client) : [],
     };
     keep(tenantId, context);

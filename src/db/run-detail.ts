@@ -9,11 +9,18 @@ export interface RunDetailRow extends RunRow {
   result_object_key: string | null;
   result_truncated: boolean;
   model_called_at: Date | null;
+  /** The parsed answer of a job with an output schema. */
+  output: unknown;
   detail: {
     prompt_sent?: { role: string; content: string }[] | null;
     model?: string | null;
     usage?: { prompt_tokens: number; completion_tokens: number } | null;
-    attempt_log?: { started_at: string; duration_ms: number | null; outcome: string | null }[];
+    attempt_log?: {
+      started_at: string;
+      duration_ms: number | null;
+      outcome: string | null;
+      model?: string | null;
+    }[];
   } | null;
   job_name: string;
   /** The attempts the job's retry policy allows now (1 without one); null once the job is gone. */
@@ -41,7 +48,7 @@ export async function selectRunDetail(
 ): Promise<RunDetailRow | null> {
   const { rows } = await client.query<RunDetailRow>(
     `SELECT ${RUN_LIST_COLUMNS},
-            result AS full_result, result_object_key, result_truncated, model_called_at, detail,
+            result AS full_result, result_object_key, result_truncated, model_called_at, detail, output,
             previous_attempts,
             (SELECT j.name FROM cron_jobs j WHERE j.id = cron_job_runs.cron_job_id) AS job_name,
             (SELECT coalesce(j.retry_max_attempts, 1) FROM cron_jobs j

@@ -171,6 +171,7 @@ function attemptJson(attempt: AttemptRecord) {
     started_at: attempt.startedAt,
     duration_ms: attempt.durationMs,
     outcome: attempt.outcome,
+    model: attempt.model ?? null,
   };
 }
 
@@ -183,6 +184,7 @@ function finishDetails(outcome: RunOutcome): string {
       outcome.resultBytes ??
       (outcome.result === null ? null : Buffer.byteLength(outcome.result, 'utf8')),
     result_truncated: outcome.resultTruncated ?? false,
+    ...(outcome.output !== undefined ? { output: outcome.output } : {}),
     ...(detail
       ? {
           detail: {

@@ -42,6 +42,8 @@ export interface RunOutcome {
   attempts: number;
   /** The answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there. */
   resultTruncated?: boolean;
+  /** The parsed answer of a job with an output schema (successful runs only). */
+  output?: unknown;
   /** Where the whole answer is when it is not inline (set by recordRun once it is stored). */
   resultObjectKey?: string | null;
   /** Size of the whole answer in UTF-8 bytes (set by recordRun). */
@@ -55,8 +57,11 @@ export interface AttemptRecord {
   startedAt: string;
   durationMs: number | null;
   /** success | answered (a step before the final answer) | retried_throttled |
-   * retried_overloaded | retried_connect | an ErrorKind; null while in flight. */
+   * retried_overloaded | retried_connect | fallback_<reason> (the call went on to the next
+   * model) | an ErrorKind; null while in flight. */
   outcome: string | null;
+  /** The model the request asked for (null: not said, runs before migration 350). */
+  model?: string | null;
 }
 
 export interface RunDetail {

@@ -13,6 +13,7 @@ import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import { createModelConnections, type ModelConnections } from '../agent/model-connections.js';
 import { registerModelPoolGauges } from '../agent/model-metrics.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
+import type { RunModelSettings } from '../agent/run-model.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   llm?: Llm;
   /** The streaming model client (defaults to one built from the LLM_* settings). */
   streamingLlm?: StreamingLlm;
+  /** Model fallback and structured answers (default: from the settings, fallbacks not counted). */
+  modelSettings?: RunModelSettings;
   /** The pending lease of a chat's Idempotency-Key (default 10 min; tests shorten it). */
   idempotencyLeaseMs?: number;
   /** The process's pool to the model server, shared with the scheduler's client (default: new). */
@@ -214,6 +217,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     llm: deps.llm ?? createLlm(deps.config.llm, { connections: modelConnections }),
     streamingLlm:
       deps.streamingLlm ?? createStreamingLlm(deps.config.llm, { connections: modelConnections }),
+    modelSettings: deps.modelSettings ?? {
+      fallbackTimeoutMs: deps.config.llmFallbackTimeoutMs,
+      jsonSchema: deps.config.llmJsonSchema,
+    },
     maxTokens: deps.config.chatMaxTokens,
     heartbeatMs: deps.config.chatHeartbeatMs,
     turns: new ChatTurnLimiter(deps.redis),
@@ -228,6 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAgentSettingsRoutes(app, {
     pool: deps.pool,
     allowPrivateNetworks,
+    listModels: controls.listModels,
   });
   registerWebhookRoutes(app, {
     pool: deps.pool,

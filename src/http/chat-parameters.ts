@@ -17,10 +17,6 @@ const UNSUPPORTED: Record<string, { harmless: (value: unknown) => boolean; why: 
   parallel_tool_calls: { harmless: () => true, why: '' },
   functions: { harmless: (v) => Array.isArray(v) && v.length === 0, why: 'use no functions' },
   function_call: { harmless: (v) => v === 'auto' || v === 'none', why: 'use no functions' },
-  response_format: {
-    harmless: (v) => (v as { type?: unknown } | null)?.type === 'text',
-    why: 'the agent answers in plain text; JSON and schema output are not supported',
-  },
   n: { harmless: (v) => v === 1, why: 'the agent gives exactly one choice' },
   stop: {
     harmless: (v) => v === '' || (Array.isArray(v) && v.length === 0),

@@ -13,8 +13,12 @@ const Attempt = z.object({
     .string()
     .nullable()
     .describe(
-      'success; answered (a step before the final answer); retried_throttled (429), retried_overloaded (503) or retried_connect (sent again); or the error_kind that ended the run. null while in flight',
+      'success; answered (a step before the final answer); retried_throttled (429), retried_overloaded (503) or retried_connect (sent again); fallback_unreachable, fallback_timeout, fallback_throttled or fallback_upstream_5xx (the call went on to the next model of the job’s list); or the error_kind that ended the run. null while in flight',
     ),
+  model: z
+    .string()
+    .nullable()
+    .describe('the model this request asked for (the job’s models, in order); null: not recorded'),
 });
 
 const PreviousAttempt = z.object({
@@ -38,6 +42,11 @@ export const RunDetail = Run.extend({
   result_truncated: z
     .boolean()
     .describe('the answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there'),
+  output: z
+    .unknown()
+    .describe(
+      'the parsed answer of a job with an output_schema (it validated); null otherwise (free text, or a failed run)',
+    ),
   prompt_sent: z
     .array(z.object({ role: z.string(), content: z.string() }))
     .nullable()
@@ -130,6 +139,7 @@ export const RunDetail = Run.extend({
       start_lag_ms: 12,
       retry_wait_ms: 0,
       result_truncated: false,
+      output: null,
       prompt_sent: [
         { role: 'system', content: 'You are HermesX, running the scheduled job …' },
         { role: 'user', content: 'Summarise the open incidents.' },
@@ -137,8 +147,18 @@ export const RunDetail = Run.extend({
       model: 'qwen3:30b',
       usage: { prompt_tokens: 182, completion_tokens: 64 },
       attempt_log: [
-        { started_at: '2026-03-02T08:00:00.020Z', duration_ms: 3, outcome: 'retried_throttled' },
-        { started_at: '2026-03-02T08:00:01.020Z', duration_ms: 3500, outcome: 'success' },
+        {
+          started_at: '2026-03-02T08:00:00.020Z',
+          duration_ms: 3,
+          outcome: 'retried_throttled',
+          model: 'qwen3:30b',
+        },
+        {
+          started_at: '2026-03-02T08:00:01.020Z',
+          duration_ms: 3500,
+          outcome: 'success',
+          model: 'qwen3:30b',
+        },
       ],
       previous_attempts: [],
       timings: {

@@ -200,6 +200,7 @@ export async function createJob(
   );
   const agent = checkAgentFields(input.skills ?? [], input.context?.previous_result ?? false);
   await requireModel(deps, input.model);
+  for (const model of input.models ?? []) await requireModel(deps, model);
   const fields = applyControls(deps, input, prepared, undefined);
   return withTenant(deps.pool, tenantId, async (client) => {
     // Serialises creates of one tenant, so concurrent requests cannot overshoot the quota.
@@ -244,6 +245,7 @@ export async function updateJob(
       endsAtOf(patch, current),
     );
   await requireModel(deps, patch.model);
+  for (const model of patch.models ?? []) await requireModel(deps, model);
   // The schedule maths runs before the transaction, on the job as it is now; if it changed in
   // between (a concurrent update), it runs again on the locked row.
   const before = await withTenant(deps.pool, tenantId, (client) => requireJob(client, id));

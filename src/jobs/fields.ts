@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { formatDurationMs } from '../duration.js';
 import { ERROR_KINDS, OVERLAP_POLICIES } from '../domain/vocabulary.js';
 import { column, field, hidden, type ToolParam } from './field.js';
+import { checkOutputSchema, OUTPUT_SCHEMA_MAX_BYTES } from './output-schema.js';
 
 export type PausedBy = 'user' | 'system';
 export type StoppedBy = 'max_runs' | 'pause_after_failures' | 'budget';
@@ -82,6 +83,26 @@ const RETRY_INPUT = z
   .nullable()
   .describe(
     'run a failed attempt again when its kind is safe to retry (model_unreachable, model_throttled, model_error, timeout, pod_lost); null: never',
+  );
+
+const OUTPUT_SCHEMA_INPUT = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .superRefine((schema, ctx) => {
+    const problem = schema === null ? null : checkOutputSchema(schema);
+    if (problem) ctx.addIssue({ code: 'custom', message: `output_schema ${problem}` });
+  })
+  .describe(
+    `a JSON Schema (draft 2020-12, at most ${OUTPUT_SCHEMA_MAX_BYTES} bytes) each run's answer must satisfy; the parsed answer is the run's output; null: free text`,
+  );
+
+const MODELS_INPUT = z
+  .array(z.string().min(1).max(200))
+  .max(8)
+  .refine((names) => new Set(names).size === names.length, 'models must not repeat a model')
+  .nullable()
+  .describe(
+    "the primary model, then fallbacks a call goes to when the one before is unreachable, answers 5xx, stays throttled or times out; each one of LLM_MODELS (unset: the model server's /models); null or []: the job's model, then the tenant's default_models",
   );
 
 /**
@@ -419,6 +440,44 @@ export const JOB_FIELDS = {
         .describe("one of LLM_MODELS (unset: the model server's /models); null: the default"),
     ),
     tool: { schema: z.string().nullable().optional(), json: nullableText('model for this job') },
+    notify: false,
+    dueWindow: false,
+  }),
+  /** Fallback models: a model call goes down the list (src/agent/model-fallback.ts). */
+  models: field({
+    columns: { models: column<string[] | null>('written') },
+    output: z.array(z.string()).describe('primary model, then fallbacks; []: none of its own'),
+    example: [],
+    show: (row) => row.models ?? [],
+    input: { ...control(MODELS_INPUT), plain: true },
+    tool: {
+      schema: z.array(z.string()).nullable().optional(),
+      json: {
+        type: ['array', 'null'],
+        items: { type: 'string' },
+        description: 'primary model then fallback models (create, update)',
+      },
+    },
+    notify: false,
+    dueWindow: false,
+  }),
+  /** The shape of each run's answer (src/agent/structured-answer.ts). */
+  output_schema: field({
+    columns: { output_schema: column<Record<string, unknown> | null>('written') },
+    output: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('the JSON Schema each answer must satisfy; null: free text'),
+    example: null,
+    show: (row) => row.output_schema,
+    input: { ...control(OUTPUT_SCHEMA_INPUT), plain: true },
+    tool: {
+      schema: z.record(z.string(), z.unknown()).nullable().optional(),
+      json: {
+        type: ['object', 'null'],
+        description: 'JSON Schema (draft 2020-12) every run answer must satisfy; null: free text',
+      },
+    },
     notify: false,
     dueWindow: false,
   }),

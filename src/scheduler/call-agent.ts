@@ -70,7 +70,12 @@ export async function callAgent(
       if (attempts > 1) noteProgress(deps, run.runId, attempts, attemptLog.records());
     },
     onRetry: (cause) => attemptLog.end(`retried_${cause}`),
-    report: (part) => Object.assign(reported, part),
+    report: (part) => {
+      const { askModel, fallback, ...rest } = part;
+      if (fallback !== undefined) attemptLog.end(`fallback_${fallback}`);
+      if (askModel !== undefined) attemptLog.model = askModel;
+      Object.assign(reported, rest);
+    },
   };
   const request = {
     jobId: occurrence.jobId,
@@ -130,12 +135,20 @@ class AttemptLog {
     startedMs: number;
     endedMs: number | null;
     outcome: string | null;
+    model: string | null;
   }[] = [];
+  /** The model the next requests go to, as the runner said (null: it did not say). */
+  model: string | null = null;
   constructor(private readonly clock: { now(): number }) {}
 
   begin(): void {
     this.end('answered');
-    this.entries.push({ startedMs: this.clock.now(), endedMs: null, outcome: null });
+    this.entries.push({
+      startedMs: this.clock.now(),
+      endedMs: null,
+      outcome: null,
+      model: this.model,
+    });
   }
 
   /** Closes the open attempt, if any (a later call finds none open and does nothing). */
@@ -151,6 +164,7 @@ class AttemptLog {
       startedAt: new Date(entry.startedMs).toISOString(),
       durationMs: entry.endedMs === null ? null : entry.endedMs - entry.startedMs,
       outcome: entry.outcome,
+      model: entry.model,
     }));
   }
 }
@@ -211,6 +225,7 @@ function toOutcome(reply: Settled, attempts: number, maxResultBytes: number): Ru
       errorKind: null,
       attempts,
       resultTruncated: result.length < clean.length,
+      ...(reply.output !== undefined ? { output: reply.output } : {}),
     };
   }
   return {

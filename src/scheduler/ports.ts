@@ -253,12 +253,16 @@ export interface RunContext {
 export interface RunReplyDetail {
   promptSent?: { role: string; content: string }[];
   model?: string | null;
+  /** The model the next request goes to (the attempt log names it). */
+  askModel?: string;
+  /** The request just made failed and the call goes on to the next model, for this reason. */
+  fallback?: string;
   usage?: { promptTokens: number; completionTokens: number } | null;
 }
 
 /** How a runner ended: the reply, or a failure with its kind. */
 export type RunReply =
-  { ok: true; text: string } | { ok: false; errorKind: ErrorKind; error: string };
+  { ok: true; text: string; output?: unknown } | { ok: false; errorKind: ErrorKind; error: string };
 
 /** Runs a job's prompt (through the agent in production). A throw counts as an agent_error. */
 export type AgentRunner = (request: RunRequest, context: RunContext) => Promise<RunReply>;

@@ -216,6 +216,8 @@ export const JOB_FIELDS = [
   'stopped_by',
   'timeout',
   'model',
+  'models',
+  'output_schema',
   'jitter',
   'overlap',
   'retry',

@@ -121,6 +121,8 @@ describe('cron jobs API', () => {
         stopped_by: null,
         timeout: null,
         model: null,
+        models: [],
+        output_schema: null,
         jitter: null,
         overlap: 'skip',
         retry: null,

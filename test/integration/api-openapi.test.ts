@@ -166,6 +166,8 @@ describe('OpenAPI description and /docs', () => {
         'max_runs',
         'timeout',
         'model',
+        'models',
+        'output_schema',
         'jitter',
         'overlap',
         'retry',

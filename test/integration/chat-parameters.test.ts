@@ -41,7 +41,6 @@ describe('the OpenAI surface of chat completions', () => {
   it.each([
     ['tools', { tools: [{ type: 'function', function: { name: 'f' } }] }],
     ['tool_choice', { tool_choice: 'required' }],
-    ['response_format', { response_format: { type: 'json_schema', json_schema: {} } }],
     ['n', { n: 2 }],
     ['stop', { stop: ['\n'] }],
     ['seed', { seed: 7 }],
@@ -67,6 +66,18 @@ describe('the OpenAI surface of chat completions', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     expect((llm.calls[0]?.body as { max_tokens?: number }).max_tokens).toBe(1000);
+  });
+
+  it('refuses a response_format it cannot honour with a 400 naming it', async () => {
+    for (const format of [
+      { type: 'json_schema', json_schema: {} },
+      { type: 'xml' },
+      { type: 'json_schema', json_schema: { name: 'has space', schema: { type: 'object' } } },
+    ]) {
+      const message = expectError(await chat({ response_format: format }), 400, 'validation_error');
+      expect(message).toContain('response_format');
+    }
+    expect(llm.calls).toHaveLength(0);
   });
 
   it('has GET /v1/models/{id} for the model it serves', async () => {

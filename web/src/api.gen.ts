@@ -789,7 +789,7 @@ export interface paths {
     get: operations['getTenantAgentSettings'];
     /**
      * Set a tenant's agent settings
-     * @description Admin token only. http_allowed_hosts replaces the list; an empty list takes the http_request tool away.
+     * @description Admin token only. http_allowed_hosts replaces the list; an empty list takes the http_request tool away. default_models, when given, replaces the tenant’s default model list.
      */
     put: operations['putTenantAgentSettings'];
     post?: never;
@@ -1177,6 +1177,8 @@ export interface components {
      *       "stopped_by": null,
      *       "timeout": "30s",
      *       "model": null,
+     *       "models": [],
+     *       "output_schema": null,
      *       "jitter": null,
      *       "overlap": "skip",
      *       "retry": {
@@ -1260,6 +1262,12 @@ export interface components {
       timeout: string | null;
       /** @description the job’s model; null: the default */
       model: string | null;
+      /** @description primary model, then fallbacks; []: none of its own */
+      models: string[];
+      /** @description the JSON Schema each answer must satisfy; null: free text */
+      output_schema: {
+        [key: string]: unknown;
+      } | null;
       /** @description the job’s jitter; null: none */
       jitter: string | null;
       /**
@@ -1625,6 +1633,8 @@ export interface components {
     AgentSettings: {
       /** @description hosts the http_request tool may reach: exact names or *.domain; "http://" before one also allows plain http */
       http_allowed_hosts: string[];
+      /** @description models of this tenant's jobs that list none of their own: after the job's model, in order (docs/agent.md) */
+      default_models: string[];
       updated_at: string | null;
       /** @description the tool and its bounds on this server */
       http_request: {
@@ -2056,6 +2066,7 @@ export interface components {
      *       "start_lag_ms": 12,
      *       "retry_wait_ms": 0,
      *       "result_truncated": false,
+     *       "output": null,
      *       "prompt_sent": [
      *         {
      *           "role": "system",
@@ -2075,12 +2086,14 @@ export interface components {
      *         {
      *           "started_at": "2026-03-02T08:00:00.020Z",
      *           "duration_ms": 3,
-     *           "outcome": "retried_throttled"
+     *           "outcome": "retried_throttled",
+     *           "model": "qwen3:30b"
      *         },
      *         {
      *           "started_at": "2026-03-02T08:00:01.020Z",
      *           "duration_ms": 3500,
-     *           "outcome": "success"
+     *           "outcome": "success",
+     *           "model": "qwen3:30b"
      *         }
      *       ],
      *       "previous_attempts": [],
@@ -2171,6 +2184,8 @@ export interface components {
       job_name: string;
       /** @description the answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there */
       result_truncated: boolean;
+      /** @description the parsed answer of a job with an output_schema (it validated); null otherwise (free text, or a failed run) */
+      output: unknown;
       /** @description the messages of the first model request, as sent; null before it was sent */
       prompt_sent:
         | {
@@ -2196,8 +2211,10 @@ export interface components {
         started_at: string;
         /** @description null while it is in flight */
         duration_ms: number | null;
-        /** @description success; answered (a step before the final answer); retried_throttled (429), retried_overloaded (503) or retried_connect (sent again); or the error_kind that ended the run. null while in flight */
+        /** @description success; answered (a step before the final answer); retried_throttled (429), retried_overloaded (503) or retried_connect (sent again); fallback_unreachable, fallback_timeout, fallback_throttled or fallback_upstream_5xx (the call went on to the next model of the job’s list); or the error_kind that ended the run. null while in flight */
         outcome: string | null;
+        /** @description the model this request asked for (the job’s models, in order); null: not recorded */
+        model: string | null;
       }[];
       /** @description the outcome of each earlier attempt of this occurrence (the job’s retry policy, POST /v1/runs/{id}/retry), oldest first */
       previous_attempts: {
@@ -2403,6 +2420,12 @@ export interface components {
       timeout?: string | null;
       /** @description one of LLM_MODELS (unset: the model server's /models); null: the default */
       model?: string | null;
+      /** @description the primary model, then fallbacks a call goes to when the one before is unreachable, answers 5xx, stays throttled or times out; each one of LLM_MODELS (unset: the model server's /models); null or []: the job's model, then the tenant's default_models */
+      models?: string[] | null;
+      /** @description a JSON Schema (draft 2020-12, at most 16384 bytes) each run's answer must satisfy; the parsed answer is the run's output; null: free text */
+      output_schema?: {
+        [key: string]: unknown;
+      } | null;
       /** @description Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time */
       jitter?: string | null;
       /** @description when an occurrence comes while the previous run is in flight: skip (default), buffer_one (run once right after it), allow_all (run side by side), cancel_other (stop it, recorded cancelled, and run); run-now follows it too; null: skip */
@@ -2465,6 +2488,12 @@ export interface components {
       timeout?: string | null;
       /** @description one of LLM_MODELS (unset: the model server's /models); null: the default */
       model?: string | null;
+      /** @description the primary model, then fallbacks a call goes to when the one before is unreachable, answers 5xx, stays throttled or times out; each one of LLM_MODELS (unset: the model server's /models); null or []: the job's model, then the tenant's default_models */
+      models?: string[] | null;
+      /** @description a JSON Schema (draft 2020-12, at most 16384 bytes) each run's answer must satisfy; the parsed answer is the run's output; null: free text */
+      output_schema?: {
+        [key: string]: unknown;
+      } | null;
       /** @description Go duration, 1s to 1h and shorter than the schedule’s gap: each occurrence starts at a deterministic offset in [0, jitter] after its nominal time */
       jitter?: string | null;
       /** @description when an occurrence comes while the previous run is in flight: skip (default), buffer_one (run once right after it), allow_all (run side by side), cancel_other (stop it, recorded cancelled, and run); run-now follows it too; null: skip */
@@ -2554,6 +2583,8 @@ export interface components {
     };
     AgentSettingsPut: {
       http_allowed_hosts: string[];
+      /** @description each one of LLM_MODELS (unset: the model server’s /models); absent: unchanged */
+      default_models?: string[];
     };
     InvitationCreate: {
       /**
@@ -5923,6 +5954,31 @@ export interface operations {
           temperature?: number;
           max_tokens?: number | null;
           max_completion_tokens?: number | null;
+          /** @description json_object: the answer is a JSON object; json_schema: it validates against the schema (draft 2020-12, at most 16 KiB), after one repair turn at most, else 422 invalid_output */
+          response_format?:
+            | (
+                | {
+                    /** @enum {string} */
+                    type: 'text';
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'json_object';
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'json_schema';
+                    json_schema: {
+                      name: string;
+                      description?: string;
+                      schema: {
+                        [key: string]: unknown;
+                      };
+                      strict?: boolean | null;
+                    };
+                  }
+              )
+            | null;
         };
       };
     };

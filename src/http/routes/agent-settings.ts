@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { selectAgentSettings, upsertHttpAllowedHosts } from '../../agent/agent-settings.js';
+import {
+  selectAgentSettings,
+  upsertHttpAllowedHosts,
+  type AgentSettings as AgentSettingsRow,
+} from '../../agent/agent-settings.js';
 import {
   AllowListError,
   MAX_ALLOWED_HOSTS,
@@ -34,6 +38,11 @@ const AgentSettings = z
       .describe(
         'hosts the http_request tool may reach: exact names or *.domain; "http://" before one also allows plain http',
       ),
+    default_models: z
+      .array(z.string())
+      .describe(
+        "models of this tenant's jobs that list none of their own: after the job's model, in order (docs/agent.md)",
+      ),
     updated_at: timestamp.nullable(),
     http_request: z
       .object({
@@ -49,6 +58,12 @@ const AgentSettings = z
 const AgentSettingsBody = z
   .strictObject({
     http_allowed_hosts: z.array(z.string().max(260)).max(MAX_ALLOWED_HOSTS),
+    default_models: z
+      .array(z.string().min(1).max(200))
+      .max(8)
+      .refine((names) => new Set(names).size === names.length, 'a model is listed twice')
+      .optional()
+      .describe('each one of LLM_MODELS (unset: the model server’s /models); absent: unchanged'),
   })
   .meta({ id: 'AgentSettingsPut' });
 
@@ -75,6 +90,8 @@ const ToolCallList = z.object({ data: z.array(ToolCall) }).meta({ id: 'ToolCallL
 export interface AgentSettingsRouteDeps {
   pool: Pool;
   allowPrivateNetworks: boolean;
+  /** The models a tenant's default list may name (absent: any). */
+  listModels?: () => Promise<readonly string[]>;
 }
 
 /** The agent's settings (allow-list: admin writes, tenant reads) and the audit of a run's tools. */
@@ -83,7 +100,7 @@ export function registerAgentSettingsRoutes(
   deps: AgentSettingsRouteDeps,
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const view = (settings: { http_allowed_hosts: string[]; updated_at: string | null }) => ({
+  const view = (settings: AgentSettingsRow) => ({
     ...settings,
     http_request: {
       offered: settings.http_allowed_hosts.length > 0,
@@ -148,7 +165,7 @@ export function registerAgentSettingsRoutes(
         security,
         summary: "Set a tenant's agent settings",
         description:
-          'Admin token only. http_allowed_hosts replaces the list; an empty list takes the http_request tool away.',
+          'Admin token only. http_allowed_hosts replaces the list; an empty list takes the http_request tool away. default_models, when given, replaces the tenant’s default model list.',
         operationId: 'putTenantAgentSettings',
         params: IdParams,
         querystring: NoQuery,
@@ -168,8 +185,20 @@ export function registerAgentSettingsRoutes(
         if (err instanceof AllowListError) throw new ApiError(400, 'invalid_host', err.message);
         throw err;
       }
+      const models = request.body.default_models;
+      if (models && deps.listModels) {
+        const allowed = await deps.listModels();
+        const refused = models.find((model) => !allowed.includes(model));
+        if (refused !== undefined) {
+          throw new ApiError(
+            422,
+            'model_not_allowed',
+            `model ${JSON.stringify(refused)} is not offered here; choose among: ${allowed.join(', ') || '(none listed)'}`,
+          );
+        }
+      }
       await requireTenant(id);
-      return view(await withAdmin(deps.pool, (c) => upsertHttpAllowedHosts(c, id, hosts)));
+      return view(await withAdmin(deps.pool, (c) => upsertHttpAllowedHosts(c, id, hosts, models)));
     },
   );
 

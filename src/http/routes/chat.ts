@@ -9,10 +9,15 @@ import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
 import { MAX_MODEL_NAME_CHARS, type StreamingLlm } from '../../agent/llm-stream.js';
 import type { ChatToolkit } from '../../agent/chat-tools.js';
+import { createChatStep, createChatStreamStep } from '../../agent/chat-model.js';
+import { resolveModels } from '../../agent/model-fallback.js';
+import type { RunModelSettings } from '../../agent/run-model.js';
+import { answerStructured, InvalidOutputError } from '../../agent/structured-answer.js';
 import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
 import { checkChatParameters } from '../chat-parameters.js';
+import { ResponseFormat, shapeOf } from '../chat-response-format.js';
 import { ChatCompletion, ChatCompletionStream, Model, ModelList } from '../chat-schemas.js';
 import { ChatStream } from '../chat-stream.js';
 import type { ChatTurnLimiter } from '../chat-turns.js';
@@ -42,6 +47,7 @@ const ChatBody = z.object({
   temperature: z.number().min(0).max(2).optional(),
   max_tokens: z.number().int().min(1).nullish(),
   max_completion_tokens: z.number().int().min(1).nullish(),
+  response_format: ResponseFormat,
 });
 type ChatBody = z.infer<typeof ChatBody>;
 
@@ -53,6 +59,8 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface ChatDeps extends TriggerDeps {
   llm: Llm;
+  /** Model fallback and structured answers (LLM_FALLBACK_TIMEOUT, LLM_JSON_SCHEMA). */
+  modelSettings: RunModelSettings;
   /** The tenants' requests-per-minute counter (shared with the auth hook). */
   rateLimiter: RateLimiter;
   streamingLlm: StreamingLlm;
@@ -224,36 +232,36 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       async function answerTurn() {
         const changes: string[] = [];
         let answer: AgentAnswer;
+        // A structured answer is held back until it validates, then sent whole.
+        const shape = shapeOf(body.response_format);
         try {
-          answer = await runAgent(
-            // Each model call waits for a connection in this tenant's turn (model-gate.ts).
-            stream
-              ? (params, signal) =>
-                  deps.streamingLlm
-                    .complete(
-                      params,
-                      signal,
-                      (text, model) => {
-                        // Before the delta: the chunk carrying it names the served model.
-                        if (isModelName(model)) base.model = model;
-                        stream.delta(text);
-                      },
-                      { tenantId },
-                    )
-                    .then(noteServedModel)
-              : (params, signal) =>
-                  deps.llm.complete(params, signal, { tenantId }).then(noteServedModel),
-            {
-              messages: [{ role: 'system', content: system }, ...toMessages(body)],
-              tools: toolkit.tools,
-              context: { tenantId, signal: controller.signal, changes },
-              temperature: body.temperature,
-              maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-              beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
-              answerOnStop: true,
-              trace: turnTrace?.scope,
-            },
-          );
+          const call = {
+            models: resolveModels(null, null, toolkit.defaultModels, deps.llm.model),
+            tenantId,
+            settings: deps.modelSettings,
+            onAnswer: noteServedModel,
+          };
+          // Each model call waits for a connection in this tenant's turn (model-gate.ts).
+          const step = stream
+            ? createChatStreamStep(deps.streamingLlm, call, (text, model) => {
+                // Before the delta: the chunk carrying it names the served model.
+                if (isModelName(model)) base.model = model;
+                if (!shape) stream.delta(text);
+              })
+            : createChatStep(deps.llm, call);
+          const turn = {
+            messages: [{ role: 'system' as const, content: system }, ...toMessages(body)],
+            tools: toolkit.tools,
+            context: { tenantId, signal: controller.signal, changes },
+            temperature: body.temperature,
+            maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+            beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
+            answerOnStop: true,
+            trace: turnTrace?.scope,
+          };
+          answer = shape
+            ? (await answerStructured(step, turn, shape, deps.modelSettings.jsonSchema)).answer
+            : await runAgent(step, turn);
         } catch (err) {
           turnTrace?.end('failed', err instanceof LlmError ? err.kind : 'error');
           if (claim.kind === 'first') {
@@ -263,7 +271,12 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
               () => undefined,
             );
           }
-          const failure = err instanceof LlmError ? toApiError(err, request) : undefined;
+          const failure =
+            err instanceof LlmError
+              ? toApiError(err, request)
+              : err instanceof InvalidOutputError
+                ? invalidOutput(err, changes)
+                : undefined;
           if (!stream?.opened) {
             stream?.cancel();
             throw failure ?? err;
@@ -298,7 +311,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         // A model-written answer was streamed as it came; one the agent wrote was not.
         const includeUsage = body.stream_options?.include_usage === true;
         stream.finish(
-          answer.stopped ? content : undefined,
+          answer.stopped || shape ? content : undefined,
           includeUsage ? answer.usage : undefined,
         );
         return reply;
@@ -417,6 +430,16 @@ function toApiError(err: LlmError, request: FastifyRequest): ApiError {
     timeout ? 504 : 502,
     timeout ? 'llm_timeout' : 'llm_unavailable',
     `${timeout ? 'the model server did not answer in time' : 'the model server failed'}; nothing was changed, so retrying is safe (request id ${request.id})`,
+  );
+}
+
+/** A structured answer that still did not validate: 422, the errors named (a retry may pass). */
+function invalidOutput(err: InvalidOutputError, changes: readonly string[]): ApiError {
+  const done = changes.length > 0 ? ` ${describeStop('the answer was invalid', changes)}` : '';
+  return new ApiError(
+    422,
+    'invalid_output',
+    `the model's answer does not match response_format, even after a repair turn: ${err.errors}${done}`,
   );
 }
 

@@ -153,12 +153,16 @@ function toRunDetailView(
     job_name: row.job_name,
     result,
     result_truncated: row.result_truncated,
+    output: row.output ?? null,
     prompt_sent: detail.prompt_sent ?? null,
     model: detail.model ?? null,
     usage: detail.usage ?? null,
     model_requests: row.attempts,
     max_attempts: row.max_attempts,
-    attempt_log: detail.attempt_log ?? [],
+    attempt_log: (detail.attempt_log ?? []).map((entry) => ({
+      ...entry,
+      model: entry.model ?? null,
+    })),
     previous_attempts: previous,
     timings: {
       scheduled_at: row.scheduled_at.toISOString(),

@@ -7,12 +7,20 @@ import {
   toBody,
   type ControlValues,
 } from '../components/job-controls';
+import {
+  AnswerFields,
+  answerOf,
+  EMPTY_ANSWER,
+  toAnswerBody,
+  type AnswerValues,
+} from '../components/job-answer';
 import { Alert, Field, describedBy } from '../components/ui';
 import { browserZone, formatInZone, zoneNames } from '../format';
 import { navigate } from '../router';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 
-type FieldName = 'name' | 'schedule' | 'timezone' | 'prompt' | 'description' | 'controls';
+type FieldName =
+  'name' | 'schedule' | 'timezone' | 'prompt' | 'description' | 'controls' | 'answer';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
 const PREVIEW_DELAY_MS = 300;
@@ -27,6 +35,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [controls, setControls] = useState<ControlValues>(EMPTY_CONTROLS);
   const [skills, setSkills] = useState('');
   const [previousResult, setPreviousResult] = useState(false);
+  const [answer, setAnswer] = useState<AnswerValues>(EMPTY_ANSWER);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
@@ -46,6 +55,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setControls(controlsOf(job));
         setSkills((job.skills ?? []).join(', '));
         setPreviousResult(job.context?.previous_result ?? false);
+        setAnswer(answerOf(job));
         setLoaded(true);
       })
       .catch((err: unknown) => setErrors({ form: messageOf(err) }));
@@ -90,7 +100,15 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
     setBusy(true);
     setErrors({});
     try {
+      let answerBody: ReturnType<typeof toAnswerBody>;
+      try {
+        answerBody = toAnswerBody(answer);
+      } catch (err) {
+        setErrors({ answer: messageOf(err) });
+        return;
+      }
       const body = {
+        ...answerBody,
         name,
         schedule,
         timezone,
@@ -234,6 +252,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
               />{' '}
               Show each run the previous successful run's result
             </label>
+            <AnswerFields values={answer} onChange={setAnswer} error={errors.answer} />
             <JobControls values={controls} onChange={setControls} error={errors.controls} />
             <div class="actions">
               <button type="submit" class="primary" disabled={busy}>
@@ -333,6 +352,7 @@ function fieldErrorOf(err: unknown): Errors {
     case 'limit_reached':
       return { controls: message };
     case 'validation_error':
+      if (/output_schema|models/.test(message)) return { answer: message };
       if (
         /label|timeout|jitter|paused_reason|pause_after_failures|max_runs|ends_at/.test(message)
       ) {

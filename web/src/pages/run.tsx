@@ -21,6 +21,10 @@ const OUTCOME_WORDS: Record<string, string> = {
   retried_throttled: 'throttled (429), sent again',
   retried_overloaded: 'overloaded (503), sent again',
   retried_connect: 'could not connect, sent again',
+  fallback_unreachable: 'could not connect; sent to the next model',
+  fallback_timeout: 'too slow (LLM_FALLBACK_TIMEOUT); sent to the next model',
+  fallback_throttled: 'still throttled; sent to the next model',
+  fallback_upstream_5xx: 'server error (5xx); sent to the next model',
 };
 
 /**
@@ -161,6 +165,7 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
                     <th scope="col">Call</th>
                     <th scope="col">Sent</th>
                     <th scope="col">Took</th>
+                    <th scope="col">Model</th>
                     <th scope="col">Outcome</th>
                   </tr>
                 </thead>
@@ -172,6 +177,7 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
                       <td>
                         {attempt.duration_ms === null ? '…' : formatDuration(attempt.duration_ms)}
                       </td>
+                      <td>{attempt.model ?? '—'}</td>
                       <td>{attempt.outcome ? outcomeWords(attempt.outcome) : 'in flight'}</td>
                     </tr>
                   ))}
@@ -186,6 +192,15 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
         <>
           <h2>Error</h2>
           <pre class="error-text">{run.error}</pre>
+        </>
+      ) : null}
+      {run.output !== null && run.output !== undefined ? (
+        <>
+          <h2>Output</h2>
+          <p class="muted small">
+            The answer, parsed: it validated against the job’s output schema.
+          </p>
+          <pre class="prompt output-json">{JSON.stringify(run.output, null, 2)}</pre>
         </>
       ) : null}
       <h2>Result</h2>
