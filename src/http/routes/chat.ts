@@ -84,7 +84,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   r.get(
     '/v1/models',
     {
-      config: { access: 'tenant' },
+      config: { access: 'tenant', scope: 'chat' } as const,
       schema: {
         tags,
         security,
@@ -100,7 +100,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   r.get(
     '/v1/models/:id',
     {
-      config: { access: 'tenant' },
+      config: { access: 'tenant', scope: 'chat' } as const,
       schema: {
         tags,
         security,
@@ -122,7 +122,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   r.post(
     '/v1/chat/completions',
     {
-      config: { access: 'tenant' },
+      config: { access: 'tenant', scope: 'chat', audit: false } as const,
       preValidation: async (request) => checkChatParameters(request.body, deps.maxTokens),
       schema: {
         tags,

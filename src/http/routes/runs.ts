@@ -34,7 +34,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   r.get(
     '/v1/runs',
     {
-      config: { access: 'tenant' as const },
+      config: { access: 'tenant', scope: 'runs:read' } as const,
       schema: {
         tags: ['runs'],
         security: BEARER,
@@ -51,7 +51,11 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   r.post(
     '/v1/runs/:id/cancel',
     {
-      config: { access: 'tenant' as const },
+      config: {
+        access: 'tenant',
+        scope: 'runs:write',
+        audit: { action: 'run.cancel', target: 'run' },
+      } as const,
       schema: {
         tags: ['runs'],
         security: BEARER,
@@ -72,7 +76,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   r.get(
     '/v1/runs/:id',
     {
-      config: { access: 'tenant' as const },
+      config: { access: 'tenant', scope: 'runs:read' } as const,
       schema: {
         tags: ['cron jobs'],
         security: BEARER,
