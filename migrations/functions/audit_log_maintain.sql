@@ -1,7 +1,8 @@
 -- Keeps audit_log bounded, called by the audit upkeep service every hour (one pod at a time: the
 -- others find the advisory lock taken and skip the round):
 --   1. creates the monthly partitions of this month and the p_months_ahead months after (UTC),
---      so an entry always has its month's partition (the default partition is a safety net);
+--      so an entry always has its month's partition; entries the default partition (the safety
+--      net) holds for a month being created move into it;
 --   2. drops whole months past the longest audit retention of any tenant
 --      (tenants.audit_retention_days, default 365; never less than 365 for the entries of no
 --      tenant, which follow that default);
@@ -22,6 +23,8 @@ CREATE FUNCTION audit_log_maintain(p_months_ahead integer, p_delete_limit intege
     v_name text;
     v_longest integer;
     v_part record;
+    v_from timestamptz;
+    v_to timestamptz;
   BEGIN
     created := 0;
     dropped := 0;
@@ -35,16 +38,19 @@ CREATE FUNCTION audit_log_maintain(p_months_ahead integer, p_delete_limit intege
       v_day := (v_month + make_interval(months => i))::date;
       v_name := 'audit_log_p' || to_char(v_day, 'YYYYMM');
       CONTINUE WHEN to_regclass('public.' || v_name) IS NOT NULL;
-      BEGIN
-        EXECUTE format('CREATE TABLE public.%I PARTITION OF public.audit_log '
-                       'FOR VALUES FROM (%L) TO (%L)', v_name,
-                       v_day::timestamp AT TIME ZONE 'UTC',
-                       (v_day + interval '1 month')::timestamp AT TIME ZONE 'UTC');
-        created := created + 1;
-      EXCEPTION WHEN invalid_object_definition OR check_violation THEN
-        -- The default partition already holds entries of that month: they stay there.
-        RAISE WARNING 'audit_log: no partition for %: %', v_day, SQLERRM;
-      END;
+      v_from := v_day::timestamp AT TIME ZONE 'UTC';
+      v_to := (v_day + interval '1 month')::timestamp AT TIME ZONE 'UTC';
+      -- Entries already in the default partition for that month (written before this round made
+      -- the month) move into it: the new table is filled, they leave the default, then it is
+      -- attached, all in this transaction.
+      EXECUTE format('CREATE TABLE public.%I (LIKE public.audit_log INCLUDING DEFAULTS '
+                     'INCLUDING CONSTRAINTS)', v_name);
+      EXECUTE format('WITH moved AS (DELETE FROM public.audit_log_default '
+                     'WHERE at >= %L AND at < %L RETURNING *) '
+                     'INSERT INTO public.%I SELECT * FROM moved', v_from, v_to, v_name);
+      EXECUTE format('ALTER TABLE public.audit_log ATTACH PARTITION public.%I '
+                     'FOR VALUES FROM (%L) TO (%L)', v_name, v_from, v_to);
+      created := created + 1;
     END LOOP;
 
     SELECT greatest(coalesce(max(t.audit_retention_days), 365), 365) INTO v_longest

@@ -208,7 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxTurnsPerTenant: deps.config.chatMaxTurnsPerTenant,
     turnTimeoutMs: deps.config.chatTurnTimeoutMs,
     idempotencyLeaseMs: deps.idempotencyLeaseMs,
-    tools: (tenantId) => loadChatTools(chatTools, tenantId),
+    tools: (tenantId, access) => loadChatTools(chatTools, tenantId, access),
   });
   registerSecretRoutes(app, { vault });
   registerSkillRoutes(app, { skills: deps.skills });

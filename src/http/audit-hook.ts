@@ -8,6 +8,8 @@ import { diffFields, withoutSecrets, type AuditChange, type AuditEntry } from '.
 import { appendAuditEntry } from '../db/audit-log.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
+import type { ToolAccess } from '../agent/tool.js';
+import { SCOPES } from '../domain/scopes.js';
 
 /** What a handler knows better than the hook: the target, the tenant, the change, the action. */
 export interface AuditNote {
@@ -49,6 +51,32 @@ export function registerAuditHook(app: FastifyInstance, deps: { pool: Pool; log:
     }
     return payload;
   });
+}
+
+/**
+ * The chat agent's tools act for the request's principal: its scopes, and its audit entries
+ * (written at once, each in its own transaction; a failure is logged, the tool's change stands).
+ */
+export function toolAccessOf(request: FastifyRequest, pool: Pool): ToolAccess {
+  const principal = request.principal;
+  const scopes = principal?.kind === 'tenant' ? principal.scopes : SCOPES;
+  return {
+    scopes,
+    audit: async (entry) => {
+      if (!principal) return;
+      try {
+        await appendAuditEntry(pool, {
+          ...entry,
+          tenantId: principal.kind === 'tenant' ? principal.tenantId : null,
+          actor: principal.actor,
+          sourceAddress: request.ip,
+          requestId: request.id,
+        });
+      } catch (err) {
+        request.log.error({ err, action: entry.action }, 'audit entry not written');
+      }
+    },
+  };
 }
 
 /** The entry for a request that succeeded, or null for one that changes nothing itself. */

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
 import { MAX_MODEL_NAME_CHARS, type StreamingLlm } from '../../agent/llm-stream.js';
 import type { ChatToolkit } from '../../agent/chat-tools.js';
+import type { ToolAccess } from '../../agent/tool.js';
+import { toolAccessOf } from '../audit-hook.js';
 import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
@@ -59,7 +61,7 @@ export interface ChatDeps extends TriggerDeps {
   /** Interval of the SSE keep-alive comment (CHAT_STREAM_HEARTBEAT). */
   heartbeatMs: number;
   /** The tenant's tools for a turn (src/agent/chat-tools.ts). */
-  tools: (tenantId: string) => Promise<ChatToolkit>;
+  tools: (tenantId: string, access: ToolAccess) => Promise<ChatToolkit>;
   /** Turns in flight per tenant, across replicas. */
   turns: ChatTurnLimiter;
   maxTurnsPerTenant: number;
@@ -148,7 +150,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       const tenantId = tenantOf(request);
       const body = request.body;
       // Before the key is claimed: a failure here leaves nothing to release.
-      const toolkit = await deps.tools(tenantId);
+      const toolkit = await deps.tools(tenantId, toolAccessOf(request, deps.pool));
       const system = [systemPrompt(deps.now()), toolkit.system].filter(Boolean).join('\n\n');
       const claim = await claimIdempotencyKey(
         deps.pool,
