@@ -5,6 +5,7 @@ import { JobFormPage } from './pages/job-form';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
+import { AuditPageView } from './pages/audit';
 import { NotFoundPage } from './pages/not-found';
 import { SecretsPage } from './pages/secrets';
 import { SettingsPage } from './pages/settings';
@@ -101,6 +102,12 @@ export function App() {
                 >
                   Settings
                 </a>
+                <a href="/keys" aria-current={path.startsWith('/keys') ? 'page' : undefined}>
+                  API keys
+                </a>
+                <a href="/audit" aria-current={path.startsWith('/audit') ? 'page' : undefined}>
+                  Audit log
+                </a>
               </>
             ) : (
               <>
@@ -112,6 +119,9 @@ export function App() {
                 </a>
                 <a href="/cluster" aria-current={path.startsWith('/cluster') ? 'page' : undefined}>
                   Cluster
+                </a>
+                <a href="/audit" aria-current={path.startsWith('/audit') ? 'page' : undefined}>
+                  Audit log
                 </a>
               </>
             )}
@@ -134,10 +144,12 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
+  // Both roles: their own view of the keys and the audit log.
+  if (['/keys', '/audit'].some((p) => path.startsWith(p))) return true;
   const tenantPaths = ['/jobs', '/runs', '/webhooks', '/skills', '/secrets', '/settings'].some(
     (p) => path.startsWith(p),
   );
-  const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
+  const adminPaths = ['/tenants', '/cluster'].some((p) => path.startsWith(p));
   // A path neither role has stays, to be told it does not exist.
   if (!tenantPaths && !adminPaths) return true;
   return session.role === 'tenant' ? tenantPaths : adminPaths;
@@ -145,6 +157,8 @@ function allowed(session: Session, path: string): boolean {
 
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'keys') return <KeysPage operator={session.role === 'admin'} />;
+  if (parts[0] === 'audit') return <AuditPageView operator={session.role === 'admin'} />;
   if (session.role === 'tenant') {
     if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] === 'webhooks') return <WebhooksPage />;
@@ -165,7 +179,6 @@ function route(session: Session, path: string) {
   }
   if (parts[0] === 'tenants')
     return parts[1] ? <TenantPage tenantId={parts[1]} /> : <TenantsPage />;
-  if (parts[0] === 'keys') return <KeysPage />;
   if (parts[0] === 'cluster') return <ClusterPage />;
   return null;
 }
@@ -183,5 +196,6 @@ function titleOf(path: string): string {
   if (path.startsWith('/tenants')) return 'Tenants';
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';
+  if (path.startsWith('/audit')) return 'Audit log';
   return path === '/' || path === '/sign-in' ? 'Sign in' : 'Page not found';
 }
