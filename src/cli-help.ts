@@ -82,6 +82,7 @@ const SERVICE = [
   'SESSION_MAX_PER_USER',
   'INVITATION_TTL',
   'TENANT_MAX_MEMBERS',
+  'AUDIT_EXPORT_MAX_ENTRIES',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -213,6 +214,7 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   ],
   BACKFILL_RUNS_PER_DAY: ['1000', 'occurrences a tenant may backfill per UTC day, all replicas'],
   MAX_QUEUED_RUNS_PER_TENANT: ['10000', "a tenant's queued runs at once (backfills, retries)"],
+  AUDIT_EXPORT_MAX_ENTRIES: ['100000', 'audit log entries in one NDJSON export (then cut)'],
   HERMESX_INSECURE_EXAMPLE_SECRETS: [
     'false',
     "true: saas-api accepts the guide's example secrets on a non-loopback address",

@@ -177,6 +177,7 @@ const envSchema = z.object({
   MANUAL_RUNS_PER_MINUTE: integer(10, 1, 100_000),
   BACKFILL_RUNS_PER_DAY: integer(1000, 0, 10_000_000),
   MAX_QUEUED_RUNS_PER_TENANT: integer(10_000, 1, 10_000_000),
+  AUDIT_EXPORT_MAX_ENTRIES: integer(100_000, 1, 10_000_000),
   HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
@@ -309,6 +310,8 @@ export interface Config extends Readonly<RedisSettings> {
   readonly manualRunsPerMinute: number;
   /** Occurrences a tenant may backfill per UTC day, across replicas (BACKFILL_RUNS_PER_DAY). */
   readonly backfillRunsPerDay: number;
+  /** The most audit entries one NDJSON export holds (AUDIT_EXPORT_MAX_ENTRIES). */
+  readonly auditExportMaxEntries: number;
   /** Queued runs (backfills, retries by hand) a tenant may have at once (MAX_QUEUED_RUNS_PER_TENANT). */
   readonly maxQueuedRunsPerTenant: number;
   /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
@@ -464,6 +467,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatTurnTimeoutMs: s.CHAT_TURN_TIMEOUT,
     manualRunsPerMinute: s.MANUAL_RUNS_PER_MINUTE,
     backfillRunsPerDay: s.BACKFILL_RUNS_PER_DAY,
+    auditExportMaxEntries: s.AUDIT_EXPORT_MAX_ENTRIES,
     maxQueuedRunsPerTenant: s.MAX_QUEUED_RUNS_PER_TENANT,
     insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({

@@ -6,6 +6,7 @@ import { waitForSignal } from './cli-signals.js';
 import type { Config } from './config.js';
 import { redactUrl } from './log.js';
 import { findApiKey, insertApiKey } from './db/api-keys.js';
+import { SCOPES } from './domain/scopes.js';
 import { createPool, withAdmin } from './db/pool.js';
 import { DEFAULT_TENANT_ID } from './db/tenants.js';
 import { withDevEnvFile } from './dev/env-file.js';
@@ -137,7 +138,7 @@ async function ensureTenantKey(
   try {
     if (existing && (await findApiKey(pool, existing))) return existing;
     const created = await withAdmin(pool, (client) =>
-      insertApiKey(client, { tenantId: DEFAULT_TENANT_ID, name: 'dev' }),
+      insertApiKey(client, { tenantId: DEFAULT_TENANT_ID, name: 'dev', scopes: SCOPES }),
     );
     return created.rawKey;
   } finally {

@@ -42,6 +42,7 @@ import { createResultQuota } from './storage/result-quota.js';
 import { createResultStore } from './storage/run-results.js';
 import { ResultSweeper } from './storage/result-sweeper.js';
 import { IdempotencySweeper } from './http/idempotency-sweeper.js';
+import { AuditUpkeep } from './audit/upkeep.js';
 import { startServices, stopServices, type Service } from './services/service.js';
 import { traceJobStore } from './tracing/job-store.js';
 import { Tracing } from './tracing/tracing.js';
@@ -195,6 +196,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const resultSweeper = new ResultSweeper({ pool, store: objects, log, clock: systemClock });
   // Idempotency-Key answers past their window, of every tenant (src/http/idempotency-sweeper.ts).
   const idempotencySweeper = new IdempotencySweeper({ pool, log, clock: systemClock });
+  // The audit log's monthly partitions and retention (src/audit/upkeep.ts).
+  const auditUpkeep = new AuditUpkeep({ pool, log, clock: systemClock });
 
   const model = createModelProbe(config.llm);
   const app = await buildApp({
@@ -235,6 +238,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     channelSender,
     resultSweeper,
     idempotencySweeper,
+    auditUpkeep,
     http,
   ];
   await startServices(services);

@@ -9,6 +9,21 @@ api_keys.key_prefix text NOT NULL
 api_keys.expires_at timestamp with time zone
 api_keys.revoked_at timestamp with time zone
 api_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
+api_keys.scopes text[]
+api_keys.last_used_at timestamp with time zone
+audit_log.id uuid NOT NULL DEFAULT gen_random_uuid()
+audit_log.at timestamp with time zone NOT NULL DEFAULT clock_timestamp()
+audit_log.tenant_id uuid
+audit_log.actor_type text NOT NULL
+audit_log.actor_id text
+audit_log.actor_name text
+audit_log.actor_reason text
+audit_log.source_address text
+audit_log.request_id text
+audit_log.action text NOT NULL
+audit_log.target_type text NOT NULL
+audit_log.target_id text
+audit_log.change jsonb
 channel_deliveries.id uuid NOT NULL DEFAULT gen_random_uuid()
 channel_deliveries.tenant_id uuid NOT NULL
 channel_deliveries.channel_id uuid NOT NULL
@@ -205,6 +220,7 @@ tenants.max_concurrent_runs integer DEFAULT 10
 tenants.run_retention_days integer NOT NULL DEFAULT 30
 tenants.run_context_version bigint NOT NULL DEFAULT 0
 tenants.result_bytes_quota bigint
+tenants.audit_retention_days integer NOT NULL DEFAULT 365
 user_sessions.id_hash text NOT NULL
 user_sessions.user_id uuid NOT NULL
 user_sessions.tenant_id uuid
@@ -271,7 +287,20 @@ webhook_endpoints.previous_secret_sealed bytea
 api_keys api_keys_key_hash_key UNIQUE (key_hash)
 api_keys api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 api_keys api_keys_pkey PRIMARY KEY (id)
+api_keys api_keys_scopes_check CHECK (((scopes IS NULL) OR ((cardinality(scopes) >= 1) AND (cardinality(scopes) <= 64))))
 api_keys api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+audit_log audit_log_action_check CHECK (((action ~ '^[a-z_]+\.[a-z_]+$'::text) AND (length(action) <= 64)))
+audit_log audit_log_actor_id_check CHECK ((length(actor_id) <= 200))
+audit_log audit_log_actor_name_check CHECK ((length(actor_name) <= 320))
+audit_log audit_log_actor_reason_check CHECK ((length(actor_reason) <= 200))
+audit_log audit_log_actor_type_check CHECK ((actor_type = ANY (ARRAY['admin'::text, 'default_key'::text, 'key'::text, 'user'::text, 'system'::text])))
+audit_log audit_log_change_check CHECK ((octet_length((change)::text) <= 65536))
+audit_log audit_log_check CHECK (((actor_type = 'system'::text) = (actor_reason IS NOT NULL)))
+audit_log audit_log_pkey PRIMARY KEY (id, at)
+audit_log audit_log_request_id_check CHECK ((length(request_id) <= 100))
+audit_log audit_log_source_address_check CHECK ((length(source_address) <= 64))
+audit_log audit_log_target_id_check CHECK ((length(target_id) <= 200))
+audit_log audit_log_target_type_check CHECK (((length(target_type) >= 1) AND (length(target_type) <= 64)))
 channel_deliveries channel_deliveries_attempts_check CHECK ((attempts >= 0))
 channel_deliveries channel_deliveries_channel_id_run_id_run_status_key UNIQUE (channel_id, run_id, run_status)
 channel_deliveries channel_deliveries_channel_id_tenant_id_fkey FOREIGN KEY (channel_id, tenant_id) REFERENCES notify_channels(id, tenant_id) ON DELETE CASCADE
@@ -391,6 +420,7 @@ tenant_skills tenant_skills_name_check CHECK ((name ~ '^[a-z0-9][a-z0-9-]{0,63}$
 tenant_skills tenant_skills_pkey PRIMARY KEY (tenant_id, name)
 tenant_skills tenant_skills_size_bytes_check CHECK ((size_bytes > 0))
 tenant_skills tenant_skills_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenants tenants_audit_retention_days_check CHECK (((audit_retention_days >= 1) AND (audit_retention_days <= 3650)))
 tenants tenants_max_concurrent_runs_check CHECK ((max_concurrent_runs >= 0))
 tenants tenants_max_cron_jobs_check CHECK ((max_cron_jobs >= 0))
 tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interval_seconds >= 0))
@@ -439,6 +469,9 @@ webhook_endpoints webhook_endpoints_url_check CHECK ((length(url) <= 2048))
 CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_hash)
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
 CREATE INDEX api_keys_tenant_idx ON public.api_keys USING btree (tenant_id)
+CREATE INDEX audit_log_at_idx ON ONLY public.audit_log USING btree (at DESC, id DESC)
+CREATE UNIQUE INDEX audit_log_pkey ON ONLY public.audit_log USING btree (id, at)
+CREATE INDEX audit_log_tenant_at_idx ON ONLY public.audit_log USING btree (tenant_id, at DESC, id DESC)
 CREATE UNIQUE INDEX channel_deliveries_channel_id_run_id_run_status_key ON public.channel_deliveries USING btree (channel_id, run_id, run_status)
 CREATE INDEX channel_deliveries_channel_idx ON public.channel_deliveries USING btree (channel_id, created_at DESC)
 CREATE INDEX channel_deliveries_created_idx ON public.channel_deliveries USING btree (created_at) WHERE (status <> 'pending'::text)
@@ -515,6 +548,7 @@ cron_jobs fillfactor=70 autovacuum_vacuum_cost_delay=0
 
 -- row-level security
 api_keys rls=true force=true
+audit_log rls=true force=true
 channel_deliveries rls=true force=true
 channel_delivery_attempts rls=true force=true
 cron_job_runs rls=true force=true
@@ -542,6 +576,7 @@ webhook_delivery_attempts rls=true force=true
 webhook_endpoints rls=true force=true
 
 -- partitions
+audit_log audit_log_default DEFAULT rls=false force=false policies=0 app=
 cron_job_runs cron_job_runs_before_YYYYMMDD FOR VALUES FROM (MINVALUE) TO ('YYYY-MM-DD') rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
 cron_job_runs cron_job_runs_default DEFAULT rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
 cron_job_runs cron_job_runs_pYYYYMMDD FOR VALUES FROM ('YYYY-MM-DD') TO ('YYYY-MM-DD') rls=true force=true policies=5 app=DELETE,INSERT,SELECT,UPDATE
@@ -551,7 +586,12 @@ api_keys api_keys_delete DELETE TO hermesx_app USING (app_is_admin())
 api_keys api_keys_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
 api_keys api_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
 api_keys api_keys_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
+api_keys api_keys_tenant_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+api_keys api_keys_tenant_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 api_keys api_keys_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+audit_log audit_log_insert INSERT TO hermesx_app WITH CHECK ((app_is_admin() OR (tenant_id = app_current_tenant())))
+audit_log audit_log_owner ALL TO <owner> USING (true) WITH CHECK (true)
+audit_log audit_log_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
 channel_deliveries channel_deliveries_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
 channel_deliveries channel_deliveries_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
 channel_deliveries channel_deliveries_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -646,6 +686,7 @@ CREATE TRIGGER tenant_result_bytes_insert AFTER INSERT ON public.cron_job_runs F
 CREATE TRIGGER tenant_result_bytes_truncate AFTER TRUNCATE ON public.cron_job_runs FOR EACH STATEMENT EXECUTE FUNCTION tenant_result_bytes_cleared()
 CREATE TRIGGER tenant_result_bytes_update AFTER UPDATE ON public.cron_job_runs FOR EACH ROW WHEN ((((old.result_object_key IS NOT NULL) OR (new.result_object_key IS NOT NULL)) AND ((old.result_object_key IS DISTINCT FROM new.result_object_key) OR (old.result_bytes IS DISTINCT FROM new.result_bytes)))) EXECUTE FUNCTION tenant_result_bytes_count()
 CREATE TRIGGER cron_jobs_apply_run_limits BEFORE UPDATE OF run_count ON public.cron_jobs FOR EACH ROW EXECUTE FUNCTION cron_jobs_apply_run_limits()
+CREATE TRIGGER cron_jobs_audit_system_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by = 'system'::text))) EXECUTE FUNCTION audit_log_job_paused_by_system()
 CREATE TRIGGER cron_jobs_channels_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by = 'system'::text))) EXECUTE FUNCTION channel_enqueue_job_paused_trigger()
 CREATE TRIGGER cron_jobs_notify_changed AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((((((old.tenant_id IS DISTINCT FROM new.tenant_id) OR (old.name IS DISTINCT FROM new.name)) OR (old.schedule IS DISTINCT FROM new.schedule)) OR (old.timezone IS DISTINCT FROM new.timezone)) OR (old.prompt IS DISTINCT FROM new.prompt)) OR (old.enabled IS DISTINCT FROM new.enabled)) OR (old.ends_at IS DISTINCT FROM new.ends_at)) OR (old.jitter_ms IS DISTINCT FROM new.jitter_ms)) OR (old.overlap IS DISTINCT FROM new.overlap)) OR (old.deleted_at IS DISTINCT FROM new.deleted_at))) EXECUTE FUNCTION cron_jobs_notify()
 CREATE TRIGGER cron_jobs_notify_deleted_rows AFTER DELETE ON public.cron_jobs REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cron_jobs_notify_rows()
@@ -659,16 +700,21 @@ CREATE TRIGGER tenant_agent_settings_bump_run_context AFTER INSERT OR DELETE OR 
 CREATE TRIGGER tenant_secrets_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_secrets FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenant_skills_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_skills FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenants_notify_jobs AFTER UPDATE ON public.tenants FOR EACH ROW WHEN ((old.deleted_at IS DISTINCT FROM new.deleted_at)) EXECUTE FUNCTION tenants_notify_jobs()
+CREATE TRIGGER webhook_endpoints_audit_system_disable AFTER UPDATE ON public.webhook_endpoints FOR EACH ROW WHEN (((old.disabled_reason IS NULL) AND (new.disabled_reason IS NOT NULL))) EXECUTE FUNCTION audit_log_webhook_disabled_by_system()
 
 -- function grants
 admin_cluster_runs(p_since timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 app_current_tenant() INVOKER execute: hermesx_app +PUBLIC
 app_is_admin() INVOKER execute: hermesx_app +PUBLIC
+audit_log_job_paused_by_system() SECURITY DEFINER execute:
+audit_log_maintain(p_months_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
+audit_log_webhook_disabled_by_system() SECURITY DEFINER execute:
 auth_find_api_key(p_key_hash text) SECURITY DEFINER execute: hermesx_app
 auth_session_choose_tenant(p_session_hash text, p_tenant_id uuid) SECURITY DEFINER execute: hermesx_app
 auth_session_find(p_session_hash text, p_idle interval) SECURITY DEFINER execute: hermesx_app
 auth_session_revoke(p_session_hash text) SECURITY DEFINER execute: hermesx_app
 auth_sign_in(p_issuer text, p_subject text, p_email text, p_email_verified boolean, p_name text, p_session_hash text, p_csrf_hash text, p_idle interval, p_absolute interval, p_max_sessions integer) SECURITY DEFINER execute: hermesx_app
+auth_touch_api_key(p_key_id uuid) SECURITY DEFINER execute: hermesx_app
 auth_user_tenants(p_user_id uuid) SECURITY DEFINER execute: hermesx_app
 channel_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
 channel_enqueue_alert(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
@@ -781,13 +827,125 @@ CREATE OR REPLACE FUNCTION public.app_is_admin()
  LANGUAGE sql
  STABLE
 AS $function$ SELECT coalesce(current_setting('app.admin', true), '') = 'on' $function$
+CREATE OR REPLACE FUNCTION public.audit_log_job_paused_by_system()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+BEGIN
+  INSERT INTO audit_log (tenant_id, actor_type, actor_reason, action, target_type, target_id,
+                         change)
+  VALUES (NEW.tenant_id, 'system', coalesce(NEW.stopped_by, 'paused by the system'), 'job.pause',
+          'job', NEW.id::text,
+          jsonb_build_object(
+            'before', jsonb_build_object('enabled', true),
+            'after', jsonb_build_object('enabled', false, 'paused_reason', NEW.paused_reason,
+                                        'stopped_by', NEW.stopped_by,
+                                        'consecutive_failures', NEW.consecutive_failures,
+                                        'run_count', NEW.run_count)));
+  RETURN NULL;
+END
+$function$
+CREATE OR REPLACE FUNCTION public.audit_log_maintain(p_months_ahead integer, p_delete_limit integer, p_now timestamp with time zone DEFAULT NULL::timestamp with time zone)
+ RETURNS TABLE(created integer, dropped integer, deleted integer)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    v_now timestamptz := coalesce(p_now, now());
+    v_month date := date_trunc('month', v_now AT TIME ZONE 'UTC')::date;
+    v_day date;
+    v_name text;
+    v_longest integer;
+    v_part record;
+    v_from timestamptz;
+    v_to timestamptz;
+  BEGIN
+    created := 0;
+    dropped := 0;
+    deleted := 0;
+    IF NOT pg_try_advisory_xact_lock(hashtextextended('hermesx:audit-maintenance', 0)) THEN
+      RETURN NEXT;
+      RETURN;
+    END IF;
+
+    FOR i IN 0 .. greatest(p_months_ahead, 0) LOOP
+      v_day := (v_month + make_interval(months => i))::date;
+      v_name := 'audit_log_p' || to_char(v_day, 'YYYYMM');
+      CONTINUE WHEN to_regclass('public.' || v_name) IS NOT NULL;
+      v_from := v_day::timestamp AT TIME ZONE 'UTC';
+      v_to := (v_day + interval '1 month')::timestamp AT TIME ZONE 'UTC';
+      -- Entries already in the default partition for that month (written before this round made
+      -- the month) move into it: the new table is filled, they leave the default, then it is
+      -- attached, all in this transaction.
+      EXECUTE format('CREATE TABLE public.%I (LIKE public.audit_log INCLUDING DEFAULTS '
+                     'INCLUDING CONSTRAINTS)', v_name);
+      EXECUTE format('WITH moved AS (DELETE FROM public.audit_log_default '
+                     'WHERE at >= %L AND at < %L RETURNING *) '
+                     'INSERT INTO public.%I SELECT * FROM moved', v_from, v_to, v_name);
+      EXECUTE format('ALTER TABLE public.audit_log ATTACH PARTITION public.%I '
+                     'FOR VALUES FROM (%L) TO (%L)', v_name, v_from, v_to);
+      created := created + 1;
+    END LOOP;
+
+    SELECT greatest(coalesce(max(t.audit_retention_days), 365), 365) INTO v_longest
+      FROM tenants t;
+    FOR v_part IN
+      SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'public.audit_log'::regclass AND c.relname ~ '^audit_log_p[0-9]{6}$'
+    LOOP
+      -- The month's end is past the longest retention: every entry in it is.
+      IF ((to_date(right(v_part.relname, 6), 'YYYYMM') + interval '1 month')::timestamp
+            AT TIME ZONE 'UTC') <= v_now - make_interval(days => v_longest) THEN
+        EXECUTE format('DROP TABLE public.%I', v_part.relname);
+        dropped := dropped + 1;
+      END IF;
+    END LOOP;
+
+    WITH doomed AS (
+      SELECT a.id, a.at
+        FROM tenants t
+        CROSS JOIN LATERAL (
+          SELECT x.id, x.at FROM audit_log x
+           WHERE x.tenant_id = t.id
+             AND x.at < v_now - make_interval(days => t.audit_retention_days)
+           LIMIT p_delete_limit) a
+       WHERE t.audit_retention_days < v_longest
+       LIMIT p_delete_limit
+    ), gone AS (
+      DELETE FROM audit_log x USING doomed d
+       WHERE x.id = d.id AND x.at = d.at
+      RETURNING 1
+    )
+    SELECT count(*)::integer INTO deleted FROM gone;
+    RETURN NEXT;
+  END
+  $function$
+CREATE OR REPLACE FUNCTION public.audit_log_webhook_disabled_by_system()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+BEGIN
+  INSERT INTO audit_log (tenant_id, actor_type, actor_reason, action, target_type, target_id,
+                         change)
+  VALUES (NEW.tenant_id, 'system', 'endpoint ' || NEW.disabled_reason, 'webhook.disable',
+          'webhook', NEW.id::text,
+          jsonb_build_object('before', jsonb_build_object('disabled_reason', NULL),
+                             'after', jsonb_build_object('disabled_reason', NEW.disabled_reason)));
+  RETURN NULL;
+END
+$function$
 CREATE OR REPLACE FUNCTION public.auth_find_api_key(p_key_hash text)
- RETURNS TABLE(key_id uuid, tenant_id uuid)
+ RETURNS TABLE(key_id uuid, tenant_id uuid, name text, scopes text[])
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    SELECT k.id, k.tenant_id
+    SELECT k.id, k.tenant_id, k.name, k.scopes
     FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
     WHERE k.key_hash = p_key_hash
       AND k.revoked_at IS NULL
@@ -903,6 +1061,16 @@ BEGIN
   RETURN QUERY SELECT v_user, v_tenant, v_joined;
 END
 $function$
+CREATE OR REPLACE FUNCTION public.auth_touch_api_key(p_key_id uuid)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE api_keys SET last_used_at = now()
+     WHERE id = p_key_id
+       AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+  $function$
 CREATE OR REPLACE FUNCTION public.auth_user_tenants(p_user_id uuid)
  RETURNS TABLE(tenant_id uuid, name text, role text)
  LANGUAGE sql

@@ -7,7 +7,7 @@ import type { Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
 import { selectAgentSettings } from './agent-settings.js';
-import type { AgentTool } from './tool.js';
+import type { AgentTool, ToolAccess } from './tool.js';
 import type { ToolMetrics } from './tool-metrics.js';
 import { auditTools } from './tools/audit.js';
 import type { HttpSender } from './tools/http-request.js';
@@ -33,7 +33,12 @@ export interface ChatToolkit {
   defaultModels: string[];
 }
 
-export async function loadChatTools(deps: ChatToolDeps, tenantId: string): Promise<ChatToolkit> {
+/** The tenant's tools for one turn; `access` (the caller's scopes and audit) bounds the cronjob tool. */
+export async function loadChatTools(
+  deps: ChatToolDeps,
+  tenantId: string,
+  access?: ToolAccess,
+): Promise<ChatToolkit> {
   const [redactor, settings, listed] = await Promise.all([
     deps.vault.redactor(tenantId),
     withTenant(deps.jobs.pool, tenantId, (client) => selectAgentSettings(client, tenantId)),
@@ -51,6 +56,7 @@ export async function loadChatTools(deps: ChatToolDeps, tenantId: string): Promi
     skills: deps.skills,
     listedSkills: listed,
     jobs: deps.jobs,
+    access,
   });
   const system = deps.skills && listed.length > 0 ? redactor.text(describeSkills(listed)) : null;
   return {

@@ -1,4 +1,21 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { AuditChange } from '../domain/audit.js';
+import type { Scope } from '../domain/scopes.js';
+
+/**
+ * Who is chatting, for the tools that act on the tenant's state: the scopes of the request's
+ * principal (the REST API's permission check, asked per action), and where a change goes in the
+ * audit log (with the request's actor, address and id).
+ */
+export interface ToolAccess {
+  scopes: readonly Scope[];
+  audit(entry: {
+    action: string;
+    targetType: string;
+    targetId: string | null;
+    change: AuditChange | null;
+  }): Promise<void>;
+}
 
 export interface ToolContext {
   tenantId: string;

@@ -22,6 +22,8 @@ import type { ObjectStore } from '../storage/object-store.js';
 import type { Redis } from '../redis/connection.js';
 import { registerAccessLog } from './access-log.js';
 import { registerAuth } from './auth.js';
+import { registerPermissions } from './permissions.js';
+import { registerAuditHook } from './audit-hook.js';
 import { frameworkErrorReply, registerErrorHandling } from './errors.js';
 import { registerHttpMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
@@ -30,6 +32,7 @@ import type { SkillLibrary } from '../skills/library.js';
 import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
 import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
+import { registerAuditLogRoutes } from './routes/audit-log.js';
 import { registerChatRoutes } from './routes/chat.js';
 import { ChatTurnLimiter } from './chat-turns.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
@@ -145,6 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter,
     failureLimiter: new RateLimiter(undefined),
   });
+  registerPermissions(app);
+  registerAuditHook(app, { pool: deps.pool, log: deps.log });
   const now = deps.now ?? (() => new Date());
   registerHealthRoutes(app, {
     pool: deps.pool,
@@ -227,7 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxTurnsPerTenant: deps.config.chatMaxTurnsPerTenant,
     turnTimeoutMs: deps.config.chatTurnTimeoutMs,
     idempotencyLeaseMs: deps.idempotencyLeaseMs,
-    tools: (tenantId) => loadChatTools(chatTools, tenantId),
+    tools: (tenantId, access) => loadChatTools(chatTools, tenantId, access),
     tracing: deps.tracing,
   });
   registerSecretRoutes(app, { vault });
@@ -256,6 +261,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     smtpFrom: channelSettings.smtpFrom,
     maxChannels: channelSettings.maxChannels,
     publicUrl: channelSettings.publicUrl,
+  });
+  registerAuditLogRoutes(app, {
+    pool: deps.pool,
+    exportMaxEntries: deps.config.auditExportMaxEntries,
   });
   registerOpenApiRoutes(app);
   registerApiReference(app);

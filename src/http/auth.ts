@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { SCOPES, type Scope } from '../domain/scopes.js';
-import { API_KEY_PREFIX, findApiKey } from '../db/api-keys.js';
+import { API_KEY_PREFIX, findApiKey, touchApiKey } from '../db/api-keys.js';
 import type { Pool } from '../db/pool.js';
 import { DEFAULT_TENANT_ID, selectOwnTenant, type TenantRow } from '../db/tenants.js';
 import { ApiError } from './errors.js';
@@ -15,7 +15,7 @@ export type Access = 'public' | 'admin' | 'tenant';
 export type Actor =
   | { type: 'admin' }
   | { type: 'default_key' }
-  | { type: 'key'; id: string }
+  | { type: 'key'; id: string; name: string }
   | { type: 'user'; id: string; email: string };
 
 export type Principal =
@@ -27,6 +27,12 @@ declare module 'fastify' {
     access?: Access;
     /** The scope a tenant route needs (src/domain/scopes.ts); every tenant route names one. */
     scope?: Scope;
+    /**
+     * The audit log's entry for a state change (src/http/audit-hook.ts): its action and target
+     * type; `false` for a route that changes nothing itself (a preview, chat, whose tools audit
+     * their own changes). Absent on a non-GET route: derived from the method and the URL.
+     */
+    audit?: { action: string; target: string } | false;
   }
   interface FastifyRequest {
     principal?: Principal;
@@ -47,6 +53,10 @@ export interface AuthDeps {
 }
 
 const TENANT_CACHE_MS = 10_000;
+/** last_used_at is kept to the minute: one write per key and minute, not one per request. */
+const KEY_TOUCH_MS = 60_000;
+/** Keys remembered for that purpose per process (an old entry is dropped past it). */
+const KEY_TOUCH_ENTRIES = 10_000;
 
 /**
  * Bearer authentication for every route that is not public: the admin token, HERMES_API_KEY (a
@@ -62,6 +72,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     tenants.set(id, { row, expiresMs: Date.now() + TENANT_CACHE_MS });
     return row;
   };
+  const touched = new Map<string, number>();
 
   app.addHook('onRequest', async (request, reply) => {
     // Deny by default: a route is public only when it says so; one that says nothing needs the
@@ -72,7 +83,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     // attempts from it are refused until the window ends, so keys cannot be guessed at network
     // speed. A right credential is always served: checking it is a hash compare, and refusing it
     // would let anyone sharing the address (a NAT, a proxy) lock every tenant out.
-    const principal = await authenticate(request, deps);
+    const principal = await authenticate(request, deps, touched);
     if (!principal) {
       const failures = `auth-fail:${request.ip}`;
       const limit = deps.config.authFailuresPerMinute;
@@ -113,7 +124,11 @@ export function tenantOf(request: FastifyRequest): string {
   return principal.tenantId;
 }
 
-async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Principal | null> {
+async function authenticate(
+  request: FastifyRequest,
+  deps: AuthDeps,
+  touched: Map<string, number>,
+): Promise<Principal | null> {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   const token = match?.[1];
@@ -131,14 +146,36 @@ async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Pr
   }
   if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) return null;
   const key = await findApiKey(deps.pool, token);
-  return key
-    ? {
-        kind: 'tenant',
-        tenantId: key.tenant_id,
-        scopes: SCOPES,
-        actor: { type: 'key', id: key.key_id },
-      }
-    : null;
+  if (!key) return null;
+  noteKeyUse(request, deps.pool, touched, key.key_id);
+  return {
+    kind: 'tenant',
+    tenantId: key.tenant_id,
+    // NULL: a key made before scopes existed, which could do everything (migration 375).
+    scopes: key.scopes ?? SCOPES,
+    actor: { type: 'key', id: key.key_id, name: key.name },
+  };
+}
+
+/**
+ * Stamps the key's last_used_at at most once a minute from this process (the SQL also skips a
+ * key stamped within the minute by another replica). Not awaited: a failed stamp must not fail
+ * the request it merely records; it is logged.
+ */
+function noteKeyUse(
+  request: FastifyRequest,
+  pool: Pool,
+  touched: Map<string, number>,
+  keyId: string,
+): void {
+  const nowMs = Date.now();
+  if ((touched.get(keyId) ?? -Infinity) > nowMs - KEY_TOUCH_MS) return;
+  if (touched.size >= KEY_TOUCH_ENTRIES) touched.clear();
+  touched.set(keyId, nowMs);
+  touchApiKey(pool, keyId).catch((err: unknown) => {
+    touched.delete(keyId);
+    request.log.warn({ err, key_id: keyId }, 'could not record the key’s last use');
+  });
 }
 
 /** Constant-time comparison (of digests, so lengths leak nothing either). */

@@ -3,6 +3,7 @@ import { RUN_STATUSES } from '../scheduler/life-cycle.js';
 import { ERROR_KINDS } from '../domain/vocabulary.js';
 import { JOB_EXAMPLE, jobCreateShape, jobOutputShape, jobPatchShape } from '../jobs/field-lists.js';
 import { RUN_ORIGINS } from '../domain/run.js';
+import { SCOPES } from '../domain/scopes.js';
 
 // Request and response shapes of the REST API. Requests are strict (unknown fields are refused);
 // the job rules in src/jobs/commands.ts check the values. A schema given `.meta({ id })` becomes
@@ -321,6 +322,13 @@ export const Tenant = z
 
 export const TenantList = z.object({ data: z.array(Tenant) }).meta({ id: 'TenantList' });
 
+/** A key's scopes: a non-empty subset of SCOPES, each once. */
+export const ScopeList = z
+  .array(z.enum(SCOPES))
+  .min(1)
+  .max(SCOPES.length)
+  .refine((list) => new Set(list).size === list.length, 'each scope once');
+
 // z.guid(), not z.uuid(): the default tenant 00000000-…-000000000001 is no RFC 9562 UUID.
 export const ApiKeyCreateBody = z
   .strictObject({
@@ -330,8 +338,16 @@ export const ApiKeyCreateBody = z
       .datetime({ offset: true })
       .optional()
       .describe('must be in the future; omit for a key that does not expire'),
+    scopes: ScopeList.optional().describe(
+      'what the key may do; omit for every scope the creator holds (the admin: every scope)',
+    ),
   })
   .meta({ id: 'ApiKeyCreate' });
+
+/** A tenant's own key: the tenant is the caller's. */
+export const TenantApiKeyCreateBody = ApiKeyCreateBody.omit({ tenant_id: true }).meta({
+  id: 'TenantApiKeyCreate',
+});
 
 export const ApiKey = z
   .object({
@@ -342,6 +358,12 @@ export const ApiKey = z
     expires_at: timestamp.nullable(),
     revoked_at: timestamp.nullable(),
     created_at: timestamp,
+    scopes: z
+      .array(z.enum(SCOPES))
+      .describe('what the key may do (a key made before scopes existed holds every scope)'),
+    last_used_at: timestamp
+      .nullable()
+      .describe('when the key last authenticated, to the minute; null: never'),
   })
   .meta({ id: 'ApiKey' });
 

@@ -126,6 +126,8 @@ export interface CreatedKey {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  scopes: string[];
+  last_used_at: string | null;
   key: string;
 }
 

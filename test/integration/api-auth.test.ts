@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../src/db/api-keys.js';
+import { SCOPES } from '../../src/domain/scopes.js';
 import {
   ADMIN_TOKEN,
   DEFAULT_TENANT_ID,
@@ -145,6 +146,8 @@ describe('API authentication and authorisation', () => {
         expires_at: null,
         revoked_at: null,
         created_at: expect.any(String),
+        scopes: [...SCOPES],
+        last_used_at: null,
         key: expect.stringMatching(/^hk_[A-Za-z0-9_-]{20,}$/),
       });
 
@@ -165,6 +168,9 @@ describe('API authentication and authorisation', () => {
           expires_at: null,
           revoked_at: null,
           created_at: created.created_at,
+          scopes: [...SCOPES],
+          // Stamped in the background (access-scopes.test.ts waits for it).
+          last_used_at: mine?.last_used_at === null ? null : expect.any(String),
         });
         for (const key of listed) expect(Object.keys(key)).not.toContain('key');
       }

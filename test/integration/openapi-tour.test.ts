@@ -383,6 +383,28 @@ describe('the API tour against its OpenAPI document', () => {
     expect(failed.statusCode).toBe(502);
   });
 
+  it('access: the tenant’s own keys and the audit log', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    const body = { name: 'tour tenant key', scopes: ['jobs:read'] };
+    const created = await send('POST', '/v1/tenant/api-keys', { ...tenant, body });
+    expect(created.statusCode).toBe(201);
+    const scoped = { token: created.json<{ key: string }>().key };
+    expect((await send('GET', '/v1/tenant/api-keys', scoped)).statusCode).toBe(403);
+    expect((await send('GET', '/v1/tenant/api-keys', tenant)).statusCode).toBe(200);
+    const id = created.json<{ id: string }>().id;
+    expect((await send('DELETE', `/v1/tenant/api-keys/${id}`, tenant)).statusCode).toBe(204);
+    expect((await send('DELETE', `/v1/tenant/api-keys/${id}`, tenant)).statusCode).toBe(404);
+    const page = await send('GET', '/v1/audit-log?limit=5&action=key.create', tenant);
+    expect(page.statusCode).toBe(200);
+    expect(page.json<{ data: unknown[] }>().data.length).toBeGreaterThan(0);
+    expect((await send('GET', '/v1/audit-log?cursor=x', tenant)).statusCode).toBe(400);
+    const exported = await send('GET', '/v1/audit-log/export', tenant);
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const operator = await send('GET', '/v1/admin/audit-log?limit=5', { token: ADMIN_TOKEN });
+    expect(operator.statusCode).toBe(200);
+  });
+
   it('answered every call as the document says, and called every operation', () => {
     expect(violations).toEqual([]);
     expect(validator.operations().filter((op) => !called.has(op))).toEqual([]);

@@ -252,12 +252,25 @@ describe('row-level security as hermesx_app', () => {
       });
     });
 
-    it('a tenant cannot create API keys or tenants', async () => {
+    it("a tenant may create its own API keys, never another tenant's, nor tenants", async () => {
+      const own = await withTenant(pool, f.tenantA, (client) =>
+        insertApiKey(client, { tenantId: f.tenantA, name: 'self-made', scopes: ['jobs:read'] }),
+      );
+      expect(own.row).toMatchObject({ tenant_id: f.tenantA, scopes: ['jobs:read'] });
+      // Away again: the test below counts tenant A's keys.
+      await withOwner(url, (owner) =>
+        owner.query('DELETE FROM api_keys WHERE id = $1', [own.row.id]),
+      );
       await expect(
         withTenant(pool, f.tenantA, (client) =>
-          insertApiKey(client, { tenantId: f.tenantA, name: 'self-made' }),
+          insertApiKey(client, { tenantId: f.tenantB, name: 'theirs', scopes: ['jobs:read'] }),
         ),
       ).rejects.toMatchObject({ code: RLS_VIOLATION });
+      await expect(
+        withTenant(pool, f.tenantA, (client) =>
+          client.query('UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1', [f.tenantB]),
+        ),
+      ).resolves.toMatchObject({ rowCount: 0 });
       await expect(
         withTenant(pool, f.tenantA, (client) =>
           client.query("INSERT INTO tenants (name) VALUES ('rogue')"),
@@ -276,7 +289,11 @@ describe('row-level security as hermesx_app', () => {
         expect(rows.map((row) => row.id).sort()).toEqual(
           [DEFAULT_TENANT, f.tenantA, f.tenantB, f.deletedTenant].sort(),
         );
-        const { row, rawKey } = await insertApiKey(client, { tenantId: f.tenantB, name: 'admin' });
+        const { row, rawKey } = await insertApiKey(client, {
+          tenantId: f.tenantB,
+          name: 'admin',
+          scopes: ['jobs:read'],
+        });
         expect(row.tenant_id).toBe(f.tenantB);
         expect(rawKey.startsWith('hk_')).toBe(true);
         expect(row.key_prefix).toBe(rawKey.slice(0, 8));
@@ -292,6 +309,8 @@ describe('row-level security as hermesx_app', () => {
       expect(await findApiKey(pool, f.keys.live)).toEqual({
         key_id: expect.any(String),
         tenant_id: f.tenantA,
+        name: expect.any(String),
+        scopes: null,
       });
       expect(await findApiKey(pool, f.keys.liveB)).toMatchObject({ tenant_id: f.tenantB });
       expect(await findApiKey(pool, f.keys.revoked)).toBeUndefined();

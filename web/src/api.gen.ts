@@ -177,6 +177,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/tenant/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the tenant’s API keys (without the keys)
+     * @description Needs access:manage. Revoked and expired keys are listed too.
+     */
+    get: operations['listTenantApiKeys'];
+    put?: never;
+    /**
+     * Create one of the tenant’s API keys
+     * @description Needs access:manage. The key holds the scopes asked for (default: every scope of the caller); asking for a scope the caller lacks answers 403 insufficient_scope. The raw key is in this answer only.
+     */
+    post: operations['createTenantApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tenant/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke one of the tenant’s API keys
+     * @description Needs access:manage. The key stops working at once (the caller’s own too).
+     */
+    delete: operations['revokeTenantApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/options': {
     parameters: {
       query?: never;
@@ -1092,6 +1136,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant’s audit log, newest first
+     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON.
+     */
+    get: operations['listAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/audit-log/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the tenant’s audit log as NDJSON
+     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON.
+     */
+    get: operations['exportAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every tenant’s audit log, newest first (operators)
+     * @description Admin token only. Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON. `tenant_id` keeps one tenant's entries.
+     */
+    get: operations['listAdminAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/cluster': {
     parameters: {
       query?: never;
@@ -1571,6 +1675,24 @@ export interface components {
        * @description RFC 3339 timestamp (UTC)
        */
       created_at: string;
+      /** @description what the key may do (a key made before scopes existed holds every scope) */
+      scopes: (
+        | 'jobs:read'
+        | 'jobs:write'
+        | 'runs:read'
+        | 'runs:write'
+        | 'chat'
+        | 'secrets:read'
+        | 'secrets:write'
+        | 'integrations:read'
+        | 'integrations:write'
+        | 'usage:read'
+        | 'budgets:write'
+        | 'access:manage'
+        | 'audit:read'
+      )[];
+      /** @description when the key last authenticated, to the minute; null: never */
+      last_used_at: string | null;
     };
     ApiKeyCreated: {
       /** Format: uuid */
@@ -1587,6 +1709,24 @@ export interface components {
        * @description RFC 3339 timestamp (UTC)
        */
       created_at: string;
+      /** @description what the key may do (a key made before scopes existed holds every scope) */
+      scopes: (
+        | 'jobs:read'
+        | 'jobs:write'
+        | 'runs:read'
+        | 'runs:write'
+        | 'chat'
+        | 'secrets:read'
+        | 'secrets:write'
+        | 'integrations:read'
+        | 'integrations:write'
+        | 'usage:read'
+        | 'budgets:write'
+        | 'access:manage'
+        | 'audit:read'
+      )[];
+      /** @description when the key last authenticated, to the minute; null: never */
+      last_used_at: string | null;
       /** @description the raw key; shown only in this response */
       key: string;
     };
@@ -1669,6 +1809,42 @@ export interface components {
     };
     ToolCallList: {
       data: components['schemas']['ToolCall'][];
+    };
+    AuditEntry: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      at: string;
+      /** @description null: an operator’s change of no tenant */
+      tenant_id: string | null;
+      actor: {
+        /** @enum {string} */
+        type: 'admin' | 'default_key' | 'key' | 'user' | 'system';
+        /** @description the key’s or user’s id */
+        id: string | null;
+        /** @description the key’s name or the user’s email */
+        name: string | null;
+        /** @description system: why (e.g. pause_after_failures) */
+        reason: string | null;
+      };
+      source_address: string | null;
+      request_id: string | null;
+      action: string;
+      target: {
+        type: string;
+        id: string | null;
+      };
+      /** @description before and after of the changed fields; secret values are never recorded */
+      change: {
+        [key: string]: unknown;
+      } | null;
+    };
+    AuditPage: {
+      data: components['schemas']['AuditEntry'][];
+      next_cursor: string | null;
     };
     ChatCompletion: {
       id: string;
@@ -2580,6 +2756,46 @@ export interface components {
        * @description must be in the future; omit for a key that does not expire
        */
       expires_at?: string;
+      /** @description what the key may do; omit for every scope the creator holds (the admin: every scope) */
+      scopes?: (
+        | 'jobs:read'
+        | 'jobs:write'
+        | 'runs:read'
+        | 'runs:write'
+        | 'chat'
+        | 'secrets:read'
+        | 'secrets:write'
+        | 'integrations:read'
+        | 'integrations:write'
+        | 'usage:read'
+        | 'budgets:write'
+        | 'access:manage'
+        | 'audit:read'
+      )[];
+    };
+    TenantApiKeyCreate: {
+      name: string;
+      /**
+       * Format: date-time
+       * @description must be in the future; omit for a key that does not expire
+       */
+      expires_at?: string;
+      /** @description what the key may do; omit for every scope the creator holds (the admin: every scope) */
+      scopes?: (
+        | 'jobs:read'
+        | 'jobs:write'
+        | 'runs:read'
+        | 'runs:write'
+        | 'chat'
+        | 'secrets:read'
+        | 'secrets:write'
+        | 'integrations:read'
+        | 'integrations:write'
+        | 'usage:read'
+        | 'budgets:write'
+        | 'access:manage'
+        | 'audit:read'
+      )[];
     };
     AgentSettingsPut: {
       http_allowed_hosts: string[];
@@ -3425,6 +3641,248 @@ export interface operations {
     };
   };
   revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listTenantApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createTenantApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TenantApiKeyCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyCreated'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeTenantApiKey: {
     parameters: {
       query?: never;
       header?: never;
@@ -8932,6 +9390,265 @@ export interface operations {
       };
       /** @description A path parameter is longer than 100 characters */
       414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listAuditLog: {
+    parameters: {
+      query?: {
+        /** @description `key:<id>`, `user:<id>`, `admin`, `system`, `default_key`, or a key name / user email */
+        actor?: string;
+        /** @description e.g. job.update, secret.set */
+        action?: string;
+        /** @description e.g. job, secret, webhook, api_key */
+        target_type?: string;
+        target_id?: string;
+        /** @description entries at or after this instant */
+        from?: string;
+        /** @description entries before this instant */
+        to?: string;
+        /** @description page size, 1 to 200 (default 50) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description ndjson: every matching entry, one JSON object a line (as /v1/audit-log/export) */
+        format?: 'json' | 'ndjson';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries (JSON), or every matching entry with format=ndjson */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportAuditLog: {
+    parameters: {
+      query?: {
+        /** @description `key:<id>`, `user:<id>`, `admin`, `system`, `default_key`, or a key name / user email */
+        actor?: string;
+        /** @description e.g. job.update, secret.set */
+        action?: string;
+        /** @description e.g. job, secret, webhook, api_key */
+        target_type?: string;
+        target_id?: string;
+        /** @description entries at or after this instant */
+        from?: string;
+        /** @description entries before this instant */
+        to?: string;
+        /** @description page size, 1 to 200 (default 50) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description ndjson: every matching entry, one JSON object a line (as /v1/audit-log/export) */
+        format?: 'json' | 'ndjson';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every matching entry, newest first, as NDJSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listAdminAuditLog: {
+    parameters: {
+      query?: {
+        /** @description `key:<id>`, `user:<id>`, `admin`, `system`, `default_key`, or a key name / user email */
+        actor?: string;
+        /** @description e.g. job.update, secret.set */
+        action?: string;
+        /** @description e.g. job, secret, webhook, api_key */
+        target_type?: string;
+        target_id?: string;
+        /** @description entries at or after this instant */
+        from?: string;
+        /** @description entries before this instant */
+        to?: string;
+        /** @description page size, 1 to 200 (default 50) */
+        limit?: number;
+        /** @description `next_cursor` of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description ndjson: every matching entry, one JSON object a line (as /v1/audit-log/export) */
+        format?: 'json' | 'ndjson';
+        /** @description only this tenant’s entries */
+        tenant_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries (JSON), or every matching entry with format=ndjson */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

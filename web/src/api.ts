@@ -122,6 +122,8 @@ export type Tenant = Schemas['Tenant'];
 export type ApiKey = Schemas['ApiKey'];
 export type ApiKeyCreated = Schemas['ApiKeyCreated'];
 export type Cluster = Schemas['Cluster'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditPage = Schemas['AuditPage'];
 
 /** Every page of the tenant's jobs (a tenant has at most a few thousand). */
 export async function listAllJobs(maxPages = 50): Promise<Job[]> {

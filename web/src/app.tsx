@@ -7,6 +7,7 @@ import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { KeysPage } from './pages/keys';
 import { MembersPage } from './pages/members';
+import { AuditPageView } from './pages/audit';
 import { NotFoundPage } from './pages/not-found';
 import { SecretsPage } from './pages/secrets';
 import { SettingsPage } from './pages/settings';
@@ -38,6 +39,8 @@ const TENANT_NAV: { path: string; label: string; scope: Scope }[] = [
   { path: '/secrets', label: 'Secrets', scope: 'secrets:read' },
   { path: '/settings', label: 'Settings', scope: 'jobs:read' },
   { path: '/members', label: 'Members', scope: 'access:manage' },
+  { path: '/keys', label: 'API keys', scope: 'access:manage' },
+  { path: '/audit', label: 'Audit log', scope: 'audit:read' },
 ];
 
 export function App() {
@@ -140,6 +143,9 @@ export function App() {
                 <a href="/cluster" aria-current={path.startsWith('/cluster') ? 'page' : undefined}>
                   Cluster
                 </a>
+                <a href="/audit" aria-current={path.startsWith('/audit') ? 'page' : undefined}>
+                  Audit log
+                </a>
               </>
             )}
           </nav>
@@ -171,7 +177,8 @@ function homeOf(session: Session | null): string {
 
 function allowed(session: Session, path: string): boolean {
   const tenantPage = TENANT_NAV.find((item) => path.startsWith(item.path));
-  const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
+  // The operator has its own view of the keys and the audit log.
+  const adminPaths = ['/tenants', '/keys', '/cluster', '/audit'].some((p) => path.startsWith(p));
   // A path neither role has stays, to be told it does not exist.
   if (!tenantPage && !adminPaths) return true;
   if (session.role === 'admin') return adminPaths;
@@ -192,6 +199,8 @@ function NoTenantPage() {
 
 function route(session: Session, path: string) {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'keys') return <KeysPage operator={session.role === 'admin'} />;
+  if (parts[0] === 'audit') return <AuditPageView operator={session.role === 'admin'} />;
   if (session.role === 'tenant') {
     if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] === 'webhooks') return <WebhooksPage />;
@@ -213,7 +222,6 @@ function route(session: Session, path: string) {
   }
   if (parts[0] === 'tenants')
     return parts[1] ? <TenantPage tenantId={parts[1]} /> : <TenantsPage />;
-  if (parts[0] === 'keys') return <KeysPage />;
   if (parts[0] === 'cluster') return <ClusterPage />;
   return null;
 }
@@ -232,5 +240,6 @@ function titleOf(path: string): string {
   if (path.startsWith('/keys')) return 'API keys';
   if (path.startsWith('/cluster')) return 'Cluster';
   if (path.startsWith('/members')) return 'Members';
+  if (path.startsWith('/audit')) return 'Audit log';
   return path === '/' || path === '/sign-in' ? 'Sign in' : 'Page not found';
 }

@@ -4,7 +4,10 @@ import type { JobView, RunView } from '../../jobs/view.js';
 import { TOOL_ARGS, TOOL_PARAMETERS, toolInputOf } from '../../jobs/field-lists.js';
 import * as webhooks from '../../webhooks/endpoints.js';
 import { truncateText } from '../loop.js';
-import type { AgentTool, ToolContext } from '../tool.js';
+import type { AgentTool, ToolAccess, ToolContext } from '../tool.js';
+import type { AuditChange } from '../../domain/audit.js';
+import type { Scope } from '../../domain/scopes.js';
+import { describeJobChange } from '../../jobs/audit-change.js';
 
 // Prompts may be 16 KB and run results 4 KB: a listing of them would fill the model's context.
 // The model sees their beginning; the REST API has the whole text.
@@ -51,6 +54,21 @@ const Args = z.object({
 });
 type Args = z.infer<typeof Args>;
 
+/** The scope each action needs: the same as its REST route's (src/http/routes/). */
+const ACTION_SCOPES: Record<(typeof ACTIONS)[number], Scope> = {
+  create: 'jobs:write',
+  list: 'jobs:read',
+  get: 'jobs:read',
+  update: 'jobs:write',
+  delete: 'jobs:write',
+  enable: 'jobs:write',
+  disable: 'jobs:write',
+  list_runs: 'runs:read',
+  run_now: 'runs:write',
+  list_webhooks: 'integrations:read',
+  attach_webhook: 'integrations:write',
+};
+
 /** The job fields the arguments give, prompt or its alias command among them. */
 function jobInputOf(args: Args): jobs.JobPatch {
   const input = toolInputOf(args) as jobs.JobPatch;
@@ -59,7 +77,7 @@ function jobInputOf(args: Args): jobs.JobPatch {
 }
 
 /** The agent's cronjob tool: the same job rules as the REST API, scoped to the caller's tenant. */
-export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
+export function createCronjobTool(deps: jobs.TriggerDeps, access?: ToolAccess): AgentTool {
   return {
     definition: {
       type: 'function',
@@ -95,10 +113,17 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
           `${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'invalid'}`,
         );
       }
+      const needed = ACTION_SCOPES[parsed.data.action];
+      if (access && !access.scopes.includes(needed)) {
+        return failure(
+          'insufficient_scope',
+          `this request needs the scope ${needed}: the caller's key or role cannot ${parsed.data.action}`,
+        );
+      }
       try {
         return JSON.stringify({
           ok: true,
-          ...(await perform(deps, context, parsed.data)),
+          ...(await perform(deps, context, parsed.data, access)),
         });
       } catch (err) {
         if (err instanceof jobs.CommandError) return failure(err.code, err.message);
@@ -108,9 +133,29 @@ export function createCronjobTool(deps: jobs.TriggerDeps): AgentTool {
   };
 }
 
-async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args): Promise<object> {
+async function perform(
+  deps: jobs.TriggerDeps,
+  context: ToolContext,
+  args: Args,
+  access: ToolAccess | undefined,
+): Promise<object> {
   const { tenantId } = context;
   const changed = (what: string) => context.changes?.push(what);
+  const audit = (
+    action: string,
+    targetType: string,
+    targetId: string,
+    change: AuditChange | null = null,
+  ) => access?.audit({ action, targetType, targetId, change });
+  const auditJob = async (before: JobView, after: JobView) => {
+    const described = describeJobChange(before, after);
+    await access?.audit({
+      action: described.action,
+      targetType: 'job',
+      targetId: after.id,
+      change: described.change,
+    });
+  };
   const input = jobInputOf(args);
   const id = () => {
     if (!args.id)
@@ -135,6 +180,7 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
         prompt: prompt as string,
       });
       changed(`created job "${job.name}" (id ${job.id}, schedule ${job.schedule})`);
+      await audit('job.create', 'job', job.id, { after: { ...job } });
       return { job: shownJob(job) };
     }
     case 'list': {
@@ -147,20 +193,25 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
     case 'get':
       return { job: shownJob(await jobs.getJob(deps, tenantId, id())) };
     case 'update': {
+      const before = await jobs.getJob(deps, tenantId, id());
       const job = await jobs.updateJob(deps, tenantId, id(), input);
       changed(`updated job "${job.name}" (id ${job.id})`);
+      await auditJob(before, job);
       return { job: shownJob(job) };
     }
     case 'delete':
       await jobs.deleteJob(deps, tenantId, id());
       changed(`deleted job ${id()}`);
+      await audit('job.delete', 'job', id());
       return { deleted: args.id };
     case 'enable':
     case 'disable': {
       const enabled = args.action === 'enable';
       const reason = enabled ? {} : { paused_reason: args.paused_reason };
+      const before = await jobs.getJob(deps, tenantId, id());
       const job = await jobs.updateJob(deps, tenantId, id(), { enabled, ...reason });
       changed(`${args.action}d job "${job.name}" (id ${job.id})`);
+      await auditJob(before, job);
       return { job: shownJob(job) };
     }
     case 'list_runs': {
@@ -174,6 +225,7 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
       // The same rules as POST /v1/cron-jobs/{id}/trigger: a running scheduler, the cooldown.
       const triggered = await jobs.triggerJob(deps, tenantId, id());
       changed(`started a run of job ${triggered.job_id}`);
+      await audit('job.trigger', 'job', triggered.job_id);
       return { triggered };
     }
     case 'list_webhooks':
@@ -184,6 +236,7 @@ async function perform(deps: jobs.TriggerDeps, context: ToolContext, args: Args)
       }
       const endpoint = await webhooks.attachJob(deps, tenantId, args.webhook_id, id());
       changed(`attached job ${id()} to webhook ${endpoint.id}`);
+      await audit('webhook.update', 'webhook', endpoint.id, { after: { job_id: id() } });
       return { webhook: endpoint };
     }
   }

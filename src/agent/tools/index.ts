@@ -9,7 +9,7 @@ import type { TriggerDeps, CommandDeps } from '../../jobs/commands.js';
 import type { Redactor } from '../../secrets/redact.js';
 import type { SecretsVault } from '../../secrets/vault.js';
 import type { SkillLibrary, SkillSummary } from '../../skills/library.js';
-import type { AgentTool } from '../tool.js';
+import type { AgentTool, ToolAccess } from '../tool.js';
 import { createClockTool } from './clock.js';
 import { createCronjobTool } from './cronjob.js';
 import { createHttpRequestTool, hasHttpSideEffects, type HttpSender } from './http-request.js';
@@ -39,6 +39,8 @@ export interface ChatToolScope extends CommonToolScope {
   place: 'chat';
   /** The job commands of the tenant's cronjob tool. */
   jobs: TriggerDeps;
+  /** The chatting principal's scopes and audit; absent: every scope, nothing audited (tests). */
+  access?: ToolAccess | undefined;
 }
 
 export interface RunToolScope extends CommonToolScope {
@@ -83,7 +85,7 @@ export const AGENT_TOOLS: readonly ToolEntry[] = [
     offered: ['chat', 'run'],
     create: (scope) =>
       scope.place === 'chat'
-        ? createCronjobTool(scope.jobs)
+        ? createCronjobTool(scope.jobs, scope.access)
         : createRunCronjobTool(scope.jobs, scope.job.id),
     sideEffects: (args) => !CRONJOB_READS.has(String(fieldOf(args, 'action') ?? '')),
   },

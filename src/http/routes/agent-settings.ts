@@ -118,7 +118,7 @@ export function registerAgentSettingsRoutes(
   r.get(
     '/v1/agent/settings',
     {
-      config: { access: 'tenant' as const },
+      config: { access: 'tenant', scope: 'jobs:read' } as const,
       schema: {
         tags: ['agent'],
         security,
@@ -138,7 +138,7 @@ export function registerAgentSettingsRoutes(
   r.get(
     '/v1/tenants/:id/agent-settings',
     {
-      config: { access: 'admin' as const },
+      config: { access: 'admin' } as const,
       schema: {
         tags: ['tenants (admin)'],
         security,
@@ -159,7 +159,10 @@ export function registerAgentSettingsRoutes(
   r.put(
     '/v1/tenants/:id/agent-settings',
     {
-      config: { access: 'admin' as const },
+      config: {
+        access: 'admin',
+        audit: { action: 'tenant.agent_settings_set', target: 'tenant' },
+      } as const,
       schema: {
         tags: ['tenants (admin)'],
         security,
@@ -205,7 +208,7 @@ export function registerAgentSettingsRoutes(
   r.get(
     '/v1/runs/:id/tool-calls',
     {
-      config: { access: 'tenant' as const },
+      config: { access: 'tenant', scope: 'runs:read' } as const,
       schema: {
         tags: ['cron jobs'],
         security,

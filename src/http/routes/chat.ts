@@ -13,6 +13,8 @@ import { createChatStep, createChatStreamStep } from '../../agent/chat-model.js'
 import { resolveModels } from '../../agent/model-fallback.js';
 import type { RunModelSettings } from '../../agent/run-model.js';
 import { answerStructured, InvalidOutputError } from '../../agent/structured-answer.js';
+import type { ToolAccess } from '../../agent/tool.js';
+import { toolAccessOf } from '../audit-hook.js';
 import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
@@ -69,7 +71,7 @@ export interface ChatDeps extends TriggerDeps {
   /** Interval of the SSE keep-alive comment (CHAT_STREAM_HEARTBEAT). */
   heartbeatMs: number;
   /** The tenant's tools for a turn (src/agent/chat-tools.ts). */
-  tools: (tenantId: string) => Promise<ChatToolkit>;
+  tools: (tenantId: string, access: ToolAccess) => Promise<ChatToolkit>;
   /** Turns in flight per tenant, across replicas. */
   turns: ChatTurnLimiter;
   maxTurnsPerTenant: number;
@@ -96,7 +98,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   r.get(
     '/v1/models',
     {
-      config: { access: 'tenant' },
+      config: { access: 'tenant', scope: 'chat' } as const,
       schema: {
         tags,
         security,
@@ -112,7 +114,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   r.get(
     '/v1/models/:id',
     {
-      config: { access: 'tenant' },
+      config: { access: 'tenant', scope: 'chat' } as const,
       schema: {
         tags,
         security,
@@ -134,7 +136,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
   r.post(
     '/v1/chat/completions',
     {
-      config: { access: 'tenant' },
+      config: { access: 'tenant', scope: 'chat', audit: false } as const,
       preValidation: async (request) => checkChatParameters(request.body, deps.maxTokens),
       schema: {
         tags,
@@ -160,7 +162,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       const tenantId = tenantOf(request);
       const body = request.body;
       // Before the key is claimed: a failure here leaves nothing to release.
-      const toolkit = await deps.tools(tenantId);
+      const toolkit = await deps.tools(tenantId, toolAccessOf(request, deps.pool));
       const system = [systemPrompt(deps.now()), toolkit.system].filter(Boolean).join('\n\n');
       const claim = await claimIdempotencyKey(
         deps.pool,

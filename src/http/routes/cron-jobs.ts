@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as jobs from '../../jobs/commands.js';
 import type { JobView } from '../../jobs/view.js';
 import { tenantOf } from '../auth.js';
+import { describeJobChange } from '../../jobs/audit-change.js';
+import { noteChange } from '../audit-hook.js';
 import { claimIdempotencyKey } from '../idempotency.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import {
@@ -28,12 +30,15 @@ const security = BEARER;
 /** The tenant's cron jobs; every statement runs inside withTenant, so RLS guards it. */
 export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { access: 'tenant' as const };
 
   r.post(
     '/v1/cron-jobs',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'jobs:write',
+        audit: { action: 'job.create', target: 'job' },
+      } as const,
       schema: {
         tags,
         security,
@@ -75,6 +80,7 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
       } finally {
         if (claim.kind === 'first') claim.stop();
       }
+      noteChange(request, { targetId: job.id, after: job as unknown as Record<string, unknown> });
       return reply.code(201).send(job);
     },
   );
@@ -82,7 +88,7 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
   r.get(
     '/v1/cron-jobs',
     {
-      config,
+      config: { access: 'tenant', scope: 'jobs:read' } as const,
       schema: {
         tags,
         security,
@@ -100,7 +106,7 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
   r.post(
     '/v1/cron-jobs/preview',
     {
-      config,
+      config: { access: 'tenant', scope: 'jobs:read', audit: false } as const,
       schema: {
         tags,
         security,
@@ -120,7 +126,7 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
   r.get(
     '/v1/cron-jobs/:id',
     {
-      config,
+      config: { access: 'tenant', scope: 'jobs:read' } as const,
       schema: {
         tags,
         security,
@@ -137,7 +143,11 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
   r.patch(
     '/v1/cron-jobs/:id',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'jobs:write',
+        audit: { action: 'job.update', target: 'job' },
+      } as const,
       schema: {
         tags,
         security,
@@ -152,13 +162,24 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         },
       },
     },
-    async (request) => jobs.updateJob(deps, tenantOf(request), request.params.id, request.body),
+    async (request) => {
+      const tenantId = tenantOf(request);
+      const before = await jobs.getJob(deps, tenantId, request.params.id);
+      const after = await jobs.updateJob(deps, tenantId, request.params.id, request.body);
+      const { action, change } = describeJobChange(before, after);
+      noteChange(request, { action, before: change?.before ?? {}, after: change?.after ?? {} });
+      return after;
+    },
   );
 
   r.delete(
     '/v1/cron-jobs/:id',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'jobs:write',
+        audit: { action: 'job.delete', target: 'job' },
+      } as const,
       schema: {
         tags,
         security,
@@ -179,7 +200,11 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
   r.post(
     '/v1/cron-jobs/:id/trigger',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'runs:write',
+        audit: { action: 'job.trigger', target: 'job' },
+      } as const,
       schema: {
         tags,
         security,
@@ -203,7 +228,7 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
   r.get(
     '/v1/cron-jobs/:id/runs',
     {
-      config,
+      config: { access: 'tenant', scope: 'runs:read' } as const,
       schema: {
         tags,
         security,

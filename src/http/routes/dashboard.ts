@@ -24,6 +24,7 @@ export const DASHBOARD_PATHS = [
   '/tenants',
   '/keys',
   '/cluster',
+  '/audit',
   '/sign-in',
   '/members',
 ];

@@ -26,7 +26,11 @@ export function registerQueuedRunRoutes(app: FastifyInstance, deps: QueuedRunRou
   r.post(
     '/v1/cron-jobs/:id/backfill',
     {
-      config: { access: 'tenant' as const },
+      config: {
+        access: 'tenant',
+        scope: 'runs:write',
+        audit: { action: 'job.backfill', target: 'job' },
+      } as const,
       schema: {
         tags: ['cron jobs'],
         security: BEARER,
@@ -47,7 +51,11 @@ export function registerQueuedRunRoutes(app: FastifyInstance, deps: QueuedRunRou
   r.post(
     '/v1/runs/:id/retry',
     {
-      config: { access: 'tenant' as const },
+      config: {
+        access: 'tenant',
+        scope: 'runs:write',
+        audit: { action: 'run.retry', target: 'run' },
+      } as const,
       schema: {
         tags: ['runs'],
         security: BEARER,

@@ -35,7 +35,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   r.get(
     '/v1/runs',
     {
-      config: { access: 'tenant' as const },
+      config: { access: 'tenant', scope: 'runs:read' } as const,
       schema: {
         tags: ['runs'],
         security: BEARER,
@@ -52,7 +52,11 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   r.post(
     '/v1/runs/:id/cancel',
     {
-      config: { access: 'tenant' as const },
+      config: {
+        access: 'tenant',
+        scope: 'runs:write',
+        audit: { action: 'run.cancel', target: 'run' },
+      } as const,
       schema: {
         tags: ['runs'],
         security: BEARER,
@@ -73,7 +77,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   r.get(
     '/v1/runs/:id',
     {
-      config: { access: 'tenant' as const },
+      config: { access: 'tenant', scope: 'runs:read' } as const,
       schema: {
         tags: ['cron jobs'],
         security: BEARER,

@@ -53,13 +53,16 @@ const SecretBody = z
  */
 export function registerSecretRoutes(app: FastifyInstance, deps: { vault: SecretsVault }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { access: 'tenant' as const };
   const { vault } = deps;
 
   r.put(
     '/v1/secrets/:name',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'secrets:write',
+        audit: { action: 'secret.set', target: 'secret' },
+      } as const,
       schema: {
         tags,
         security,
@@ -93,7 +96,7 @@ export function registerSecretRoutes(app: FastifyInstance, deps: { vault: Secret
   r.get(
     '/v1/secrets',
     {
-      config,
+      config: { access: 'tenant', scope: 'secrets:read' } as const,
       schema: {
         tags,
         security,
@@ -110,7 +113,11 @@ export function registerSecretRoutes(app: FastifyInstance, deps: { vault: Secret
   r.delete(
     '/v1/secrets/:name',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'secrets:write',
+        audit: { action: 'secret.delete', target: 'secret' },
+      } as const,
       schema: {
         tags,
         security,

@@ -55,7 +55,6 @@ export function registerSkillRoutes(
   deps: { skills: SkillLibrary | undefined },
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { access: 'tenant' as const };
   // SKILL.md documents come as they are; the API otherwise takes JSON only.
   app.addContentTypeParser(
     ['text/markdown', 'text/x-markdown'],
@@ -76,7 +75,11 @@ export function registerSkillRoutes(
   r.put(
     '/v1/skills/:name',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'jobs:write',
+        audit: { action: 'skill.put', target: 'skill' },
+      } as const,
       schema: {
         tags,
         security,
@@ -105,7 +108,7 @@ export function registerSkillRoutes(
   r.get(
     '/v1/skills',
     {
-      config,
+      config: { access: 'tenant', scope: 'jobs:read' } as const,
       schema: {
         tags,
         security,
@@ -122,7 +125,7 @@ export function registerSkillRoutes(
   r.get(
     '/v1/skills/:name',
     {
-      config,
+      config: { access: 'tenant', scope: 'jobs:read' } as const,
       schema: {
         tags,
         security,
@@ -145,7 +148,11 @@ export function registerSkillRoutes(
   r.delete(
     '/v1/skills/:name',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'jobs:write',
+        audit: { action: 'skill.delete', target: 'skill' },
+      } as const,
       schema: {
         tags,
         security,

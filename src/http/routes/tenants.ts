@@ -42,7 +42,6 @@ interface TenantDeps {
 /** Admin: tenants and their quotas. Deleting is soft: keys stop working, jobs stop firing. */
 export function registerTenantRoutes(app: FastifyInstance, deps: TenantDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { access: 'admin' as const };
   // Each tenant with its stored result bytes and the quota in force, read in the same transaction.
   const viewsOf = async (client: PoolClient, rows: TenantRow[]) => {
     const usage = await readResultUsage(
@@ -61,7 +60,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: TenantDeps): vo
   r.post(
     '/v1/tenants',
     {
-      config,
+      config: { access: 'admin', audit: { action: 'tenant.create', target: 'tenant' } } as const,
       schema: {
         tags,
         security,
@@ -83,7 +82,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: TenantDeps): vo
   r.get(
     '/v1/tenants',
     {
-      config,
+      config: { access: 'admin' } as const,
       schema: {
         tags,
         security,
@@ -103,7 +102,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: TenantDeps): vo
   r.get(
     '/v1/tenants/:id',
     {
-      config,
+      config: { access: 'admin' } as const,
       schema: {
         tags,
         security,
@@ -127,7 +126,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: TenantDeps): vo
   r.patch(
     '/v1/tenants/:id',
     {
-      config,
+      config: { access: 'admin', audit: { action: 'tenant.update', target: 'tenant' } } as const,
       schema: {
         tags,
         security,
@@ -154,7 +153,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: TenantDeps): vo
   r.delete(
     '/v1/tenants/:id',
     {
-      config,
+      config: { access: 'admin', audit: { action: 'tenant.delete', target: 'tenant' } } as const,
       schema: {
         tags,
         security,

@@ -21,12 +21,15 @@ const security = BEARER;
 /** The tenant's webhook endpoints and their deliveries (docs/webhooks.md). */
 export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.WebhookDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { access: 'tenant' as const };
 
   r.post(
     '/v1/webhooks',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'integrations:write',
+        audit: { action: 'webhook.create', target: 'webhook' },
+      } as const,
       schema: {
         tags,
         security,
@@ -48,7 +51,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.get(
     '/v1/webhooks',
     {
-      config,
+      config: { access: 'tenant', scope: 'integrations:read' } as const,
       schema: {
         tags,
         security,
@@ -65,7 +68,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.get(
     '/v1/webhooks/:id',
     {
-      config,
+      config: { access: 'tenant', scope: 'integrations:read' } as const,
       schema: {
         tags,
         security,
@@ -82,7 +85,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.patch(
     '/v1/webhooks/:id',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'integrations:write',
+        audit: { action: 'webhook.update', target: 'webhook' },
+      } as const,
       schema: {
         tags,
         security,
@@ -104,7 +111,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.delete(
     '/v1/webhooks/:id',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'integrations:write',
+        audit: { action: 'webhook.delete', target: 'webhook' },
+      } as const,
       schema: {
         tags,
         security,
@@ -124,7 +135,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.post(
     '/v1/webhooks/:id/rotate-secret',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'integrations:write',
+        audit: { action: 'webhook.rotate_secret', target: 'webhook' },
+      } as const,
       schema: {
         tags,
         security,
@@ -142,7 +157,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.get(
     '/v1/webhooks/:id/deliveries',
     {
-      config,
+      config: { access: 'tenant', scope: 'integrations:read' } as const,
       schema: {
         tags,
         security,
@@ -166,7 +181,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.get(
     '/v1/cron-jobs/:id/deliveries',
     {
-      config,
+      config: { access: 'tenant', scope: 'integrations:read' } as const,
       schema: {
         tags,
         security,
@@ -185,7 +200,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
   r.post(
     '/v1/webhook-deliveries/:id/redeliver',
     {
-      config,
+      config: {
+        access: 'tenant',
+        scope: 'runs:write',
+        audit: { action: 'delivery.redeliver', target: 'webhook_delivery' },
+      } as const,
       schema: {
         tags,
         security,
