@@ -124,6 +124,9 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
           SAAS_ALLOWED_ORIGINS: '*',
           LLM_API_KEY: 'fake',
           LLM_MODEL: 'qwen3:30b',
+          // The side effects' receivers listen on loopback (side-effects.ts).
+          HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: 'true',
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         },
       }).then((pod) => {
         onCleanup(`pod ${podId}`, () => pod.stop(8000));

@@ -20,6 +20,8 @@ export const CHECKS = {
   finalNoDuplicates: 'end: duplicate query returns no rows',
   finalOneModelCall: 'end: one model call per occurrence',
   finalLogsMatch: 'end: each live pod logged exactly its runs',
+  effectsOnce: 'http_request side effects: one key per occurrence, none lost',
+  webhooksDelivered: 'webhooks: every delivery received, repeats with the same id only',
 } as const;
 
 export type CheckId = keyof typeof CHECKS;
