@@ -17,6 +17,7 @@ export const CHECKS = {
   rerunElsewhere: 'job runs again on another pod',
   othersKeepRunning: 'other jobs keep running after the kill',
   apiAfterKill: 'API through nginx after the kill',
+  pgResumed: 'runs resume after PostgreSQL restarts',
   finalNoDuplicates: 'end: duplicate query returns no rows',
   finalOneModelCall: 'end: one model call per occurrence',
   finalLogsMatch: 'end: each live pod logged exactly its runs',

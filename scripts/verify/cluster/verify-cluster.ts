@@ -10,6 +10,7 @@ import { cleanupAll, ensureNginx, POLL_INTERVAL, startCluster, type Cluster } fr
 import { verifyMutualExclusion } from './exclusion.js';
 import { verifyPodKill } from './faults.js';
 import { verifyWholeRun } from './final.js';
+import { verifyPostgresRestart } from './pg-restart.js';
 import { verifyRedisOutage } from './outage.js';
 import { Report, secs } from './report.js';
 import { modelHandler } from './scenario.js';
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
     const jobs = await verifyMutualExclusion(cluster, report, say);
     await verifyRedisOutage(cluster, report, say);
     const survivors = await verifyPodKill(cluster, report, say, [...jobs.keys()]);
+    await verifyPostgresRestart(cluster, report, say);
     await verifyWholeRun(cluster, report, say, survivors);
     counts = await verifySideEffects(cluster, report, say, receivers);
   } catch (err) {
@@ -78,7 +80,7 @@ async function main(): Promise<number> {
           ...cluster.pods.map(
             (pod) => `replica      ${pod.podId.padEnd(13)} ${pod.url}  pid ${pod.pid}`,
           ),
-          `PostgreSQL   ${redact(cluster.databaseUrl)}  pid ${cluster.postgresPid} (embedded 16)`,
+          `PostgreSQL   ${redact(cluster.databaseUrl)}  pid ${cluster.postgresPid} (embedded 16; stopped, restarted on this port)`,
           `Redis        redis://127.0.0.1:${cluster.redisPort}  pid ${cluster.redis.pid} (SIGTERMed, restarted on this port)`,
           `temp dir     ${cluster.tmpDir} (PostgreSQL data, nginx config and logs; removed at the end)`,
           `fake model   ${cluster.llm.url} (${cluster.llm.calls.length} calls)`,
