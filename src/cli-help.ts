@@ -83,6 +83,8 @@ const SERVICE = [
   'INVITATION_TTL',
   'TENANT_MAX_MEMBERS',
   'AUDIT_EXPORT_MAX_ENTRIES',
+  'JOB_TOGGLES_PER_MINUTE',
+  'WEBHOOK_REDELIVERIES_PER_HOUR',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -215,6 +217,14 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   BACKFILL_RUNS_PER_DAY: ['1000', 'occurrences a tenant may backfill per UTC day, all replicas'],
   MAX_QUEUED_RUNS_PER_TENANT: ['10000', "a tenant's queued runs at once (backfills, retries)"],
   AUDIT_EXPORT_MAX_ENTRIES: ['100000', 'audit log entries in one NDJSON export (then cut)'],
+  JOB_TOGGLES_PER_MINUTE: [
+    '6',
+    'pauses and resumes of one job per minute, all replicas (then 429)',
+  ],
+  WEBHOOK_REDELIVERIES_PER_HOUR: [
+    '100',
+    "a tenant's webhook redeliveries per hour, all replicas (then 429)",
+  ],
   HERMESX_INSECURE_EXAMPLE_SECRETS: [
     'false',
     "true: saas-api accepts the guide's example secrets on a non-loopback address",

@@ -178,6 +178,8 @@ const envSchema = z.object({
   BACKFILL_RUNS_PER_DAY: integer(1000, 0, 10_000_000),
   MAX_QUEUED_RUNS_PER_TENANT: integer(10_000, 1, 10_000_000),
   AUDIT_EXPORT_MAX_ENTRIES: integer(100_000, 1, 10_000_000),
+  JOB_TOGGLES_PER_MINUTE: integer(6, 1, 10_000),
+  WEBHOOK_REDELIVERIES_PER_HOUR: integer(100, 1, 1_000_000),
   HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
@@ -314,6 +316,10 @@ export interface Config extends Readonly<RedisSettings> {
   readonly auditExportMaxEntries: number;
   /** Queued runs (backfills, retries by hand) a tenant may have at once (MAX_QUEUED_RUNS_PER_TENANT). */
   readonly maxQueuedRunsPerTenant: number;
+  /** Pauses and resumes of one job per minute, across replicas (JOB_TOGGLES_PER_MINUTE). */
+  readonly jobTogglesPerMinute: number;
+  /** Webhook deliveries a tenant may redeliver per hour, across replicas (WEBHOOK_REDELIVERIES_PER_HOUR). */
+  readonly webhookRedeliveriesPerHour: number;
   /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
   readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
@@ -469,6 +475,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backfillRunsPerDay: s.BACKFILL_RUNS_PER_DAY,
     auditExportMaxEntries: s.AUDIT_EXPORT_MAX_ENTRIES,
     maxQueuedRunsPerTenant: s.MAX_QUEUED_RUNS_PER_TENANT,
+    jobTogglesPerMinute: s.JOB_TOGGLES_PER_MINUTE,
+    webhookRedeliveriesPerHour: s.WEBHOOK_REDELIVERIES_PER_HOUR,
     insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({
       allowPrivateNetworks:

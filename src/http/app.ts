@@ -174,6 +174,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const decision = await rateLimiter.hit(`manual:${tenantId}`, deps.config.manualRunsPerMinute);
     return decision.allowed ? null : decision.retryAfterSeconds;
   };
+  // Pauses and resumes per job, redeliveries per tenant: bounded like manual runs (429).
+  const spendToggle = async (tenantId: string, jobId: string) => {
+    const key = `toggle:${tenantId}:${jobId}`;
+    const decision = await rateLimiter.hit(key, deps.config.jobTogglesPerMinute);
+    return decision.allowed ? null : decision.retryAfterSeconds;
+  };
+  const spendRedelivery = async (tenantId: string) => {
+    const limit = deps.config.webhookRedeliveriesPerHour;
+    const decision = await rateLimiter.hit(`redeliver:${tenantId}`, limit, Date.now(), 3_600_000);
+    return decision.allowed ? null : decision.retryAfterSeconds;
+  };
   const controls = {
     execTimeoutMs: deps.config.execTimeoutMs,
     listModels: createModelCatalog({ ...deps.config.llm, models: deps.config.llmModels }),
@@ -184,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schedulerRunning,
     objects: deps.objects,
     spendManualRun,
+    spendToggle,
     controls,
   });
   registerRunRoutes(app, { pool: deps.pool, log: deps.log, objects: deps.objects });
@@ -204,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pool: deps.pool,
     now,
     spendManualRun,
+    spendToggle,
     objects: deps.objects,
     schedulerRunning,
     controls,
@@ -248,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowPrivateNetworks: deps.config.webhooks.allowPrivateNetworks ?? false,
     maxEndpoints: deps.config.webhooks.maxEndpoints,
     secretsKey: deps.config.secretsKey,
+    spendRedelivery,
   });
   const channelSettings = deps.config.channels;
   registerChannelRoutes(app, {

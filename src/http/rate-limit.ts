@@ -7,25 +7,33 @@ export interface RateDecision {
 }
 
 const WINDOW_MS = 60_000;
+/** Local counts kept at most (keys of past windows are dropped first). */
+const MAX_LOCAL_KEYS = 100_000;
 
 /**
- * Per-key requests-per-minute in fixed one-minute windows, shared across replicas through Redis;
- * while Redis is unavailable each replica counts on its own rather than refusing or failing open.
+ * Per-key counts in fixed windows (a minute unless the caller names another length), shared
+ * across replicas through Redis; while Redis is unavailable each replica counts on its own rather
+ * than refusing or failing open.
  */
 export class RateLimiter {
-  private local = new Map<string, number>();
-  private localWindow = -1;
+  private local = new Map<string, { window: number; count: number }>();
 
   constructor(private readonly redis: Redis | undefined) {}
 
-  async hit(key: string, limitPerMinute: number, nowMs = Date.now()): Promise<RateDecision> {
-    const window = Math.floor(nowMs / WINDOW_MS);
-    const count = (await this.countShared(key, window)) ?? this.countLocal(key, window);
-    const retryAfterSeconds = Math.ceil(((window + 1) * WINDOW_MS - nowMs) / 1000);
+  async hit(
+    key: string,
+    limitPerWindow: number,
+    nowMs = Date.now(),
+    windowMs = WINDOW_MS,
+  ): Promise<RateDecision> {
+    const window = Math.floor(nowMs / windowMs);
+    const scoped = scopedKey(key, windowMs);
+    const count =
+      (await this.countShared(scoped, window, windowMs)) ?? this.countLocal(scoped, window);
     return {
-      allowed: count <= limitPerMinute,
-      remaining: Math.max(0, limitPerMinute - count),
-      retryAfterSeconds,
+      allowed: count <= limitPerWindow,
+      remaining: Math.max(0, limitPerWindow - count),
+      retryAfterSeconds: Math.ceil(((window + 1) * windowMs - nowMs) / 1000),
     };
   }
 
@@ -51,17 +59,18 @@ export class RateLimiter {
   }
 
   private readLocal(key: string, window: number): number {
-    return window === this.localWindow ? (this.local.get(key) ?? 0) : 0;
+    const entry = this.local.get(key);
+    return entry?.window === window ? entry.count : 0;
   }
 
-  private async countShared(key: string, window: number): Promise<number | null> {
+  private async countShared(key: string, window: number, windowMs: number): Promise<number | null> {
     if (!this.redis || this.redis.status !== 'ready') return null;
     const redisKey = `hermesx:rl:${key}:${window}`;
     try {
       const results = await this.redis
         .multi()
         .incr(redisKey)
-        .pexpire(redisKey, WINDOW_MS + 1000)
+        .pexpire(redisKey, windowMs + 1000)
         .exec();
       const count = results?.[0]?.[1];
       return typeof count === 'number' ? count : null;
@@ -71,12 +80,15 @@ export class RateLimiter {
   }
 
   private countLocal(key: string, window: number): number {
-    if (window !== this.localWindow) {
-      this.local.clear();
-      this.localWindow = window;
-    }
-    const count = (this.local.get(key) ?? 0) + 1;
-    this.local.set(key, count);
+    const entry = this.local.get(key);
+    const count = entry?.window === window ? entry.count + 1 : 1;
+    if (this.local.size >= MAX_LOCAL_KEYS && !entry) this.local.clear();
+    this.local.set(key, { window, count });
     return count;
   }
+}
+
+/** A minute's keys as they always were; another window length gets its own keys. */
+function scopedKey(key: string, windowMs: number): string {
+  return windowMs === WINDOW_MS ? key : `${key}:w${windowMs}`;
 }

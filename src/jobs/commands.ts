@@ -65,6 +65,11 @@ export interface CommandDeps {
   controls?: ControlSettings;
   /** Where long run results are (a deleted job's stay while its runs do). */
   objects?: ObjectStore | undefined;
+  /**
+   * Spends one of the job's pauses/resumes for this minute (JOB_TOGGLES_PER_MINUTE): null when
+   * allowed, else seconds until the next one. Not given: unbounded (a run disabling its own job).
+   */
+  spendToggle?: ((tenantId: string, jobId: string) => Promise<number | null>) | undefined;
 }
 
 export interface TriggerDeps extends CommandDeps {
@@ -262,6 +267,9 @@ export async function updateJob(
       current.ends_at?.getTime() === before.ends_at?.getTime();
     if (!same) prepared = merge(current);
     checkInterval(prepared, tenant);
+    if (patch.enabled !== undefined && patch.enabled !== current.enabled) {
+      await spendToggle(deps, tenantId, id, patch.enabled);
+    }
     const agent = checkAgentFields(
       patch.skills ?? current.skills,
       patch.context?.previous_result ?? current.context_previous_result,
@@ -276,6 +284,23 @@ export async function updateJob(
     if (!row) throw notFound(id);
     return toJobView(row, deps.now());
   });
+}
+
+/** Pausing and resuming costs every pod a reschedule: bounded per job (429 toggle_budget). */
+async function spendToggle(
+  deps: CommandDeps,
+  tenantId: string,
+  jobId: string,
+  enabled: boolean,
+): Promise<void> {
+  const waitSeconds = (await deps.spendToggle?.(tenantId, jobId)) ?? null;
+  if (waitSeconds === null) return;
+  throw new CommandError(
+    'toggle_budget',
+    `this job was paused or resumed too often in this minute (JOB_TOGGLES_PER_MINUTE); ${enabled ? 'resume' : 'pause'} it again in ${waitSeconds}s`,
+    429,
+    waitSeconds,
+  );
 }
 
 export async function getJob(deps: CommandDeps, tenantId: string, id: string): Promise<JobView> {

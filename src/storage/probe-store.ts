@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { objectKey, ObjectStoreError, type ObjectStore } from './object-store.js';
-import type { ObjectStoreSettings } from './open-store.js';
+import type { S3Settings } from './s3-store.js';
 
 // At start a pod writes and deletes one small object, so a store it cannot write (a read-only
 // root filesystem, a bucket its credentials may not write) stops it with the setting's name,
 // instead of "object store ready" followed by every skill save answering 500.
+
+/** What open-store.ts's ObjectStoreSettings says, as far as a message needs it. */
+type ObjectStoreSettings =
+  { readonly kind: 'disk'; readonly dir: string } | ({ readonly kind: 's3' } & S3Settings);
 
 /** No tenant has the nil UUID: the probe's key can never meet a tenant's objects. */
 const PROBE_TENANT = '00000000-0000-0000-0000-000000000000';

@@ -33,6 +33,11 @@ export interface WebhookDeps {
   secretsKey?: Buffer | undefined;
   /** Name resolution for URL checks (tests); the system resolver by default. */
   resolve?: Resolver;
+  /**
+   * Spends one of the tenant's redeliveries for this hour (WEBHOOK_REDELIVERIES_PER_HOUR): null
+   * when allowed, else seconds until the next one.
+   */
+  spendRedelivery?: ((tenantId: string) => Promise<number | null>) | undefined;
 }
 
 export interface EndpointInput {
@@ -214,6 +219,16 @@ export async function redeliver(
     const endpoint = await requireEndpoint(client, delivery.endpoint_id);
     if (!endpoint.enabled) {
       throw new CommandError('endpoint_disabled', 'the endpoint is disabled; enable it first', 409);
+    }
+    // Counted before the requeue: each redelivery is a request to the tenant's endpoint.
+    const waitSeconds = (await deps.spendRedelivery?.(tenantId)) ?? null;
+    if (waitSeconds !== null) {
+      throw new CommandError(
+        'redelivery_budget',
+        `this tenant has used its webhook redeliveries for this hour (WEBHOOK_REDELIVERIES_PER_HOUR); retry in ${waitSeconds}s`,
+        429,
+        waitSeconds,
+      );
     }
     if (!(await requeueDelivery(client, deliveryId))) {
       throw new CommandError('delivery_pending', 'the delivery is still being sent', 409);

@@ -495,7 +495,7 @@ export interface paths {
     head?: never;
     /**
      * Change a cron job
-     * @description Changes only the given fields; a new schedule takes effect at once.
+     * @description Changes only the given fields; a new schedule takes effect at once. Pausing or resuming (`enabled` changed) is bounded per job: JOB_TOGGLES_PER_MINUTE (default 6), then 429 `toggle_budget` with Retry-After.
      */
     patch: operations['updateCronJob'];
     trace?: never;
@@ -986,7 +986,7 @@ export interface paths {
     put?: never;
     /**
      * Send a delivery again
-     * @description Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled.
+     * @description Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled. At most WEBHOOK_REDELIVERIES_PER_HOUR (default 100) per tenant, then 429 `redelivery_budget` with Retry-After.
      */
     post: operations['redeliverWebhook'];
     delete?: never;

@@ -107,7 +107,7 @@ export async function verifyMutualExclusion(
   // ... and finished, and logged.
   await until(async () => {
     const runs = inWindow(await runsOf(c.db, ids));
-    const lines = c.pods.reduce((sum, pod) => sum + executedLines(pod, windowEnd).length, 0);
+    const lines = c.pods.reduce((sum, pod) => sum + executedLines(pod, windowEnd, ids).length, 0);
     return (
       runs.every((run) => run.status !== 'running' && run.status !== 'claimed') &&
       lines === runs.length
@@ -118,7 +118,7 @@ export async function verifyMutualExclusion(
 
   const perPod = c.pods.map((pod) => ({
     pod: pod.podId,
-    lines: executedLines(pod, windowEnd).length,
+    lines: executedLines(pod, windowEnd, ids).length,
     runs: runs.filter((run) => run.pod_id === pod.podId).length,
   }));
   const sum = perPod.reduce((total, entry) => total + entry.lines, 0);

@@ -22,6 +22,9 @@ export { cleanupAll, onCleanup, until } from '../harness.js';
 export { ensureNginx } from './nginx.js';
 /** The redis-server running now (it is stopped and started again during the checks). */
 let currentRedis: LocalServer | undefined;
+/** The PostgreSQL running now (restarted on its port, its data kept, by restartPostgres). */
+let currentPostgres: LocalServer | undefined;
+let currentDb: pg.Client | undefined;
 
 export interface Cluster {
   tmpDir: string;
@@ -89,8 +92,10 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
 
   say('starting PostgreSQL 16 (embedded), redis-server and the fake model server');
   const [postgres, redis, llm] = await allStarted([
-    startPostgres({ dataDir: path.join(tmpDir, 'pg'), persistent: false }).then((server) => {
-      onCleanup('PostgreSQL', () => server.stop());
+    // Persistent: its data outlives a restart (the temp dir goes at the end anyway).
+    startPostgres({ dataDir: path.join(tmpDir, 'pg'), persistent: true }).then((server) => {
+      currentPostgres = server;
+      onCleanup('PostgreSQL', async () => currentPostgres?.stop());
       return server;
     }),
     startRedis().then((server) => {
@@ -103,9 +108,8 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
       return fake;
     }),
   ] as const);
-  const db = new pg.Client({ connectionString: postgres.url });
-  await db.connect();
-  onCleanup('database connection', () => db.end());
+  const db = await connectDb(postgres.url);
+  onCleanup('database connection', async () => currentDb?.end());
 
   say(`starting ${POD_IDS.join(', ')} (saas-api, SCHEDULER_POLL_INTERVAL=${POLL_INTERVAL})`);
   const pods = await allStarted(
@@ -124,6 +128,9 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
           SAAS_ALLOWED_ORIGINS: '*',
           LLM_API_KEY: 'fake',
           LLM_MODEL: 'qwen3:30b',
+          // The side effects' receivers listen on loopback (side-effects.ts).
+          HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: 'true',
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         },
       }).then((pod) => {
         onCleanup(`pod ${podId}`, () => pod.stop(8000));
@@ -156,6 +163,29 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
 export async function restartRedis(c: Cluster): Promise<void> {
   c.redis = await startRedis({ port: c.redisPort });
   currentRedis = c.redis;
+}
+
+/** Stops PostgreSQL and starts it again on its port with its data; reconnects c.db. */
+export async function restartPostgres(c: Cluster): Promise<void> {
+  const port = new URL(c.databaseUrl).port;
+  await c.db.end().catch(() => {});
+  await currentPostgres?.stop();
+  currentPostgres = await startPostgres({
+    dataDir: path.join(c.tmpDir, 'pg'),
+    port: Number(port),
+    persistent: true,
+  });
+  c.postgresPid = currentPostgres.pid;
+  c.db = await connectDb(c.databaseUrl);
+}
+
+async function connectDb(url: string): Promise<pg.Client> {
+  const db = new pg.Client({ connectionString: url });
+  // The pods' errors are theirs; a restart ends this client, which is then replaced.
+  db.on('error', () => {});
+  await db.connect();
+  currentDb = db;
+  return db;
 }
 
 /** Promise.all that waits for every start to settle (so each is registered) before failing. */

@@ -17,9 +17,12 @@ export const CHECKS = {
   rerunElsewhere: 'job runs again on another pod',
   othersKeepRunning: 'other jobs keep running after the kill',
   apiAfterKill: 'API through nginx after the kill',
+  pgResumed: 'runs resume after PostgreSQL restarts',
   finalNoDuplicates: 'end: duplicate query returns no rows',
   finalOneModelCall: 'end: one model call per occurrence',
   finalLogsMatch: 'end: each live pod logged exactly its runs',
+  effectsOnce: 'http_request side effects: one key per occurrence, none lost',
+  webhooksDelivered: 'webhooks: every delivery received, repeats with the same id only',
 } as const;
 
 export type CheckId = keyof typeof CHECKS;

@@ -11,6 +11,7 @@ import {
 } from '../../../test/helpers/cluster.js';
 import type { FakeReply } from '../../../test/helpers/fake-llm.js';
 import type { Cluster } from './infra.js';
+import { countFirstCall, effectReply } from './side-effects.js';
 
 /** The guide's chat request (model name and message as written there). */
 export const CHAT_REQUEST = {
@@ -44,6 +45,9 @@ export const SLOW_CALL_MS = 20_000;
 /** Mutable scenario state read by the model handler. */
 export const scenario = {
   slowJobId: undefined as string | undefined,
+  /** The job whose runs POST through http_request (side-effects.ts), and where to. */
+  effectJobId: undefined as string | undefined,
+  effectUrl: '',
   slowCallsLeft: 1,
   toolResults: [] as string[],
 };
@@ -58,6 +62,9 @@ interface ChatBody {
  * confirmation; a scheduled run gets the time it was told (the slow job's first run takes 20 s).
  */
 export function modelHandler(raw: unknown): FakeReply {
+  countFirstCall(raw);
+  const effect = effectReply(raw);
+  if (effect) return effect;
   const cron = cronCallOf(raw);
   if (cron) {
     if (cron.jobId === scenario.slowJobId && scenario.slowCallsLeft > 0) {
@@ -94,22 +101,32 @@ export async function insertJobRow(
 export const occurrenceKey = (jobId: string, scheduledAt: Date | string) =>
   `${jobId}|${typeof scheduledAt === 'string' ? scheduledAt : scheduledAt.toISOString()}`;
 
-/** Model calls made by scheduled runs, per "jobId|scheduledAt". */
+/**
+ * Runs started at the model per "jobId|scheduledAt": the first model request of a run (the
+ * requests after a tool result are the same run going on, not another).
+ */
 export function callsByOccurrence(c: Cluster): Map<string, number> {
   const counts = new Map<string, number>();
   for (const call of c.llm.calls) {
     const info = cronCallOf(call.body);
-    if (!info) continue;
+    if (!info || afterToolResult(call.body)) continue;
     const key = occurrenceKey(info.jobId, info.scheduledAt);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
 }
 
-/** `cron job executed` lines of a pod, optionally only for occurrences up to a time. */
-export function executedLines(pod: Pod, upToMs = Infinity): string[] {
+function afterToolResult(body: unknown): boolean {
+  const messages = (body as { messages?: { role?: string }[] } | undefined)?.messages ?? [];
+  return messages.some((message) => message.role === 'tool');
+}
+
+/** `cron job executed` lines of a pod, optionally only for occurrences up to a time, of some jobs. */
+export function executedLines(pod: Pod, upToMs = Infinity, jobIds?: readonly string[]): string[] {
   return linesWithMessage(pod, 'cron job executed').filter(
-    (line) => Date.parse(logField(line, 'scheduled_at') ?? '') <= upToMs,
+    (line) =>
+      Date.parse(logField(line, 'scheduled_at') ?? '') <= upToMs &&
+      (jobIds === undefined || jobIds.includes(logField(line, 'job_id') ?? '')),
   );
 }
 

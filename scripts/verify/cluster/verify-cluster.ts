@@ -1,16 +1,20 @@
 // `npm run verify:cluster`: the user guide's "Multi-Pod Mutual Exclusion Verification" and "Fault
 // Recovery Verification" on a local stand-in for deploy/docker-compose.multi-replica.yml (no
 // Docker): embedded PostgreSQL 16, redis-server, a fake model server, three saas-api replicas
-// (hermesx-mr-1..3) behind nginx round robin, all on loopback, with short schedules. Prints a
+// (hermesx-mr-1..3) behind nginx round robin, all on loopback, with short schedules; a job whose
+// runs POST through http_request and a webhook endpoint keep side effects in the loop, counted
+// by loopback receivers (side-effects.ts). Prints a
 // report (check, expected, observed, PASS/FAIL) and exits 1 if any check fails. Every process it
 // started is stopped by PID and its temp dir removed, also on SIGINT/SIGTERM.
 import { cleanupAll, ensureNginx, POLL_INTERVAL, startCluster, type Cluster } from './infra.js';
 import { verifyMutualExclusion } from './exclusion.js';
 import { verifyPodKill } from './faults.js';
 import { verifyWholeRun } from './final.js';
+import { verifyPostgresRestart } from './pg-restart.js';
 import { verifyRedisOutage } from './outage.js';
 import { Report, secs } from './report.js';
 import { modelHandler } from './scenario.js';
+import { startSideEffects, verifySideEffects, type EffectCounts } from './side-effects.js';
 
 /** Every wait is bounded; this only catches a hang nobody foresaw. */
 const WATCHDOG_MS = 200_000;
@@ -40,6 +44,7 @@ async function main(): Promise<number> {
   let aborted: string | undefined;
   let setupMs = 0;
   let installMs = 0;
+  let counts: EffectCounts | undefined;
   try {
     const installStart = Date.now();
     ensureNginx(say);
@@ -52,10 +57,13 @@ async function main(): Promise<number> {
     cluster = await startCluster(say, modelHandler);
     setupMs = Date.now() - startedAt;
     say(`cluster ready: nginx ${cluster.lbUrl} → ${cluster.pods.map((p) => p.url).join(', ')}`);
+    const receivers = await startSideEffects(cluster, say);
     const jobs = await verifyMutualExclusion(cluster, report, say);
     await verifyRedisOutage(cluster, report, say);
     const survivors = await verifyPodKill(cluster, report, say, [...jobs.keys()]);
+    await verifyPostgresRestart(cluster, report, say);
     await verifyWholeRun(cluster, report, say, survivors);
+    counts = await verifySideEffects(cluster, report, say, receivers);
   } catch (err) {
     aborted = err instanceof Error ? (err.stack ?? err.message) : String(err);
     say(`aborted: ${aborted}`);
@@ -72,7 +80,7 @@ async function main(): Promise<number> {
           ...cluster.pods.map(
             (pod) => `replica      ${pod.podId.padEnd(13)} ${pod.url}  pid ${pod.pid}`,
           ),
-          `PostgreSQL   ${redact(cluster.databaseUrl)}  pid ${cluster.postgresPid} (embedded 16)`,
+          `PostgreSQL   ${redact(cluster.databaseUrl)}  pid ${cluster.postgresPid} (embedded 16; stopped, restarted on this port)`,
           `Redis        redis://127.0.0.1:${cluster.redisPort}  pid ${cluster.redis.pid} (SIGTERMed, restarted on this port)`,
           `temp dir     ${cluster.tmpDir} (PostgreSQL data, nginx config and logs; removed at the end)`,
           `fake model   ${cluster.llm.url} (${cluster.llm.calls.length} calls)`,
@@ -80,7 +88,14 @@ async function main(): Promise<number> {
         ]
       : ['(the cluster did not start)']),
   ];
+  const pipeline = counts
+    ? [
+        `pipeline     runs ${counts.runs}, model calls ${counts.modelCalls}, deliveries ${counts.deliveries}, ` +
+          `received ${counts.received}, duplicates ${counts.duplicates} (same id), lost ${counts.lost}`,
+      ]
+    : [];
   const footer = [
+    ...pipeline,
     `runtime      ${secs(Date.now() - startedAt)} (set-up ${secs(setupMs)}${installMs > 1000 ? `, nginx install ${secs(installMs)}` : ''})`,
     ...(aborted ? [`ABORTED      ${aborted.split('\n')[0]}`] : []),
   ];

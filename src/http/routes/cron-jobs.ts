@@ -152,7 +152,8 @@ export function registerCronJobRoutes(app: FastifyInstance, deps: CronJobRouteDe
         tags,
         security,
         summary: 'Change a cron job',
-        description: 'Changes only the given fields; a new schedule takes effect at once.',
+        description:
+          'Changes only the given fields; a new schedule takes effect at once. Pausing or resuming (`enabled` changed) is bounded per job: JOB_TOGGLES_PER_MINUTE (default 6), then 429 `toggle_budget` with Retry-After.',
         operationId: 'updateCronJob',
         params: IdParams,
         body: JobPatchBody,

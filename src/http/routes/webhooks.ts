@@ -210,7 +210,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: webhooks.Webho
         security,
         summary: 'Send a delivery again',
         description:
-          'Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled.',
+          'Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled. At most WEBHOOK_REDELIVERIES_PER_HOUR (default 100) per tenant, then 429 `redelivery_budget` with Retry-After.',
         operationId: 'redeliverWebhook',
         params: IdParams,
         response: {
