@@ -1,3 +1,4 @@
+import type { McpSettings } from './mcp/settings.js';
 import os from 'node:os';
 import { z } from 'zod';
 import { defaultPerTenantConnections } from './agent/model-gate.js';
@@ -188,6 +189,12 @@ const envSchema = z.object({
       'expected true or false',
     )
     .transform((text) => (text === undefined ? undefined : text === 'true')),
+  MCP_MAX_SERVERS_PER_TENANT: integer(10, 0, 1000),
+  MCP_MAX_TOOLS_PER_SERVER: integer(64, 1, 1024),
+  MCP_RESPONSE_MAX_BYTES: integer(1024 * 1024, 1024, 64 * 1024 * 1024),
+  MCP_CALL_TIMEOUT: duration('30s', 100),
+  MCP_MAX_SESSIONS: integer(32, 1, 100_000),
+  MCP_MAX_SESSIONS_PER_TENANT: integer(4, 1, 100_000),
   RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
   TENANT_RESULT_BYTES_QUOTA: integer(1024 ** 3, 0, 2 ** 50),
   OBJECT_STORE_DIR: optionalText,
@@ -268,6 +275,7 @@ export interface Config extends Readonly<RedisSettings> {
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
   readonly objectStore: ObjectStoreSettings;
   readonly webhooks: WebhookSettings;
+  readonly mcp: McpSettings;
 }
 
 export interface WebhookSettings {
@@ -378,6 +386,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     secretsKey: s.HERMES_SECRETS_KEY,
     httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
+    mcp: Object.freeze({
+      maxServersPerTenant: s.MCP_MAX_SERVERS_PER_TENANT,
+      maxToolsPerServer: s.MCP_MAX_TOOLS_PER_SERVER,
+      responseMaxBytes: s.MCP_RESPONSE_MAX_BYTES,
+      callTimeoutMs: s.MCP_CALL_TIMEOUT,
+      maxSessions: s.MCP_MAX_SESSIONS,
+      maxSessionsPerTenant: s.MCP_MAX_SESSIONS_PER_TENANT,
+    }),
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     tenantResultBytesQuota: s.TENANT_RESULT_BYTES_QUOTA,
     objectStore: Object.freeze(objectStoreSettings(s)),

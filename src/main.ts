@@ -1,5 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
+import { createMcpToolkit } from './agent/mcp-offers.js';
 import { createTenantContexts } from './agent/run-context.js';
 import { createLlm, type RetryCause } from './agent/llm.js';
 import { createModelConnections } from './agent/model-connections.js';
@@ -92,7 +93,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
   // One pool to the model server for chat and scheduled runs, handed out fairly across tenants.
   const modelConnections = createModelConnections(config.llm.url, config.modelConnections);
   const contexts = createTenantContexts(pool, vault, skills);
+  const mcp = createMcpToolkit(
+    pool,
+    vault,
+    config.mcp,
+    config.httpToolAllowPrivateNetworks ?? false,
+  );
   const runnerDeps = {
+    mcp,
     pool,
     vault,
     skills,
@@ -183,6 +191,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     skills,
     sendHttp: sendOutbound,
     toolMetrics: runnerDeps.toolMetrics,
+    mcp,
   });
   let address = '';
   const http: Service = {

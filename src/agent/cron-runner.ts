@@ -8,6 +8,7 @@ import type { SkillLibrary } from '../skills/library.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
 import { AgentError, runAgent, truncateText } from './loop.js';
 import { deriveIdempotencyKey } from './idempotency-key.js';
+import { loadRunMcpOffers, type McpToolkitDeps } from './mcp-offers.js';
 import {
   createRunJournal,
   selectJobAgentSettings,
@@ -45,6 +46,8 @@ export interface CronRunnerDeps {
   sendHttp?: HttpSender | undefined;
   allowPrivateNetworks: boolean;
   toolMetrics?: ToolMetrics | undefined;
+  /** The tenants' MCP servers (src/mcp); absent: no MCP tools. */
+  mcp?: McpToolkitDeps | undefined;
   log?: Logger | undefined;
   /** The pod's tenant contexts, shared with the scheduler's read-ahead (created if absent). */
   contexts?: TenantContexts | undefined;
@@ -63,7 +66,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
     try {
       const prepared =
         deps && contexts
-          ? await prepareRun(deps, contexts, request)
+          ? await prepareRun(deps, contexts, request, context.signal)
           : { messages: [], tools: SCHEDULED_RUN_TOOLS, redactor };
       redactor = prepared.redactor;
       const messages = [
@@ -108,6 +111,7 @@ async function prepareRun(
   deps: CronRunnerDeps,
   contexts: TenantContexts,
   request: RunRequest,
+  signal: AbortSignal,
 ): Promise<PreparedRun> {
   const { pool, vault } = deps;
   const { tenantId, jobId } = request;
@@ -115,6 +119,15 @@ async function prepareRun(
   const { redactor } = tenant;
   const listed = tenant.skills;
   const now = deps.now ?? (() => new Date());
+  const mcp =
+    deps.mcp &&
+    (await loadRunMcpOffers(deps.mcp, pool, {
+      tenantId,
+      jobId,
+      version: tenant.version,
+      allowedHosts: tenant.httpAllowedHosts,
+      signal,
+    }));
   const tools = createTools({
     place: 'run',
     tenantId,
@@ -129,8 +142,10 @@ async function prepareRun(
     jobs: { pool, now },
     job: { id: jobId, timezone: request.timezone, scheduledAt: request.scheduledAt },
     idempotencyKey: (position) => deriveIdempotencyKey(jobId, request.scheduledAt, position),
+    mcp,
   });
   const messages: { role: 'system'; content: string }[] = [];
+  if (mcp?.note) messages.push({ role: 'system', content: redactor.text(mcp.note) });
   if (deps.skills && listed.length > 0) {
     messages.push({ role: 'system', content: redactor.text(describeSkills(listed)) });
     const preloaded = await preloadSkills(deps.skills, tenantId, job.skills, redactor);

@@ -13,6 +13,7 @@ import { createModelConnections, type ModelConnections } from '../agent/model-co
 import { registerModelPoolGauges } from '../agent/model-metrics.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
+import { createMcpToolkit, type McpToolkitDeps } from '../agent/mcp-offers.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
@@ -35,6 +36,7 @@ import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerApiReference } from './routes/api-reference.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
+import { registerMcpServerRoutes } from './routes/mcp-servers.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerQueuedRunRoutes } from './routes/queued-runs.js';
@@ -70,6 +72,8 @@ export interface AppDeps {
   objects?: ObjectStore;
   /** Answers GET /health/model (defaults to one for the LLM_* settings). */
   modelProbe?: ModelProbe;
+  /** The pod's MCP gates and directory, shared with its runs (default: new ones). */
+  mcp?: McpToolkitDeps;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -183,7 +187,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schedulerRunning,
     controls,
   };
+  const mcp = deps.mcp ?? createMcpToolkit(deps.pool, vault, deps.config.mcp, allowPrivateNetworks);
   const chatTools = {
+    mcp,
     jobs: jobCommands,
     vault,
     skills: deps.skills,
@@ -207,6 +213,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerSecretRoutes(app, { vault });
   registerSkillRoutes(app, { skills: deps.skills });
+  registerMcpServerRoutes(app, {
+    pool: deps.pool,
+    directory: mcp.directory,
+    maxServers: deps.config.mcp.maxServersPerTenant,
+    redactor: (tenantId) => vault.redactor(tenantId),
+  });
   registerAgentSettingsRoutes(app, {
     pool: deps.pool,
     allowPrivateNetworks,

@@ -33,6 +33,14 @@ const DESCRIPTION_INPUT = z
   .nullable()
   .describe('free text for people: what the job is for, who owns it (at most 2,000 characters)');
 
+const MCP_SERVERS_INPUT = z
+  .array(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,23}$/, 'an MCP server name'))
+  .max(16)
+  .refine((names) => new Set(names).size === names.length, 'names must not repeat')
+  .describe(
+    "names of the tenant's MCP servers (/v1/mcp-servers) whose tools each run is offered, at most 16; empty (the default): none",
+  );
+
 const RETRY_INPUT = z
   .strictObject({
     max_attempts: z.number().int().min(1).max(10).describe('attempts in all, the first included'),
@@ -485,6 +493,24 @@ export const JOB_FIELDS = {
         },
         required: ['max_attempts', 'backoff'],
         additionalProperties: false,
+      },
+    },
+    notify: false,
+    dueWindow: false,
+  }),
+  /** The tenant's MCP servers (by name) whose tools the job's runs are offered (docs/mcp.md). */
+  mcp_servers: field({
+    columns: { mcp_servers: column<string[] | null>('written') },
+    output: z.array(z.string()).describe('MCP servers whose tools each run is offered'),
+    example: [],
+    show: (row) => row.mcp_servers ?? [],
+    input: { ...control(MCP_SERVERS_INPUT), plain: true },
+    tool: {
+      schema: MCP_SERVERS_INPUT.optional(),
+      json: {
+        type: 'array',
+        items: { type: 'string' },
+        description: "names of this tenant's MCP servers whose tools each run gets (default none)",
       },
     },
     notify: false,
