@@ -66,6 +66,7 @@ export class McpServerError extends Error {
 }
 
 export const MAX_HEADERS = 16;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Headers the client sets itself: the transport's framing and the session's. */
 const FORBIDDEN_HEADERS = new Set([
   'host',
@@ -218,6 +219,7 @@ export async function deleteMcpServer(
   tenantId: string,
   id: string,
 ): Promise<void> {
+  if (!UUID.test(id)) throw notFound(id);
   const deleted = await withTenant(deps.pool, tenantId, (client) => deleteMcpServerRow(client, id));
   if (!deleted) throw notFound(id);
 }
@@ -275,7 +277,7 @@ async function requireRow(
   tenantId: string,
   id: string,
 ): Promise<McpServerRow> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound(id);
+  if (!UUID.test(id)) throw notFound(id);
   const row = await withTenant(deps.pool, tenantId, (client) => selectMcpServerRow(client, id));
   if (!row) throw notFound(id);
   return row;
