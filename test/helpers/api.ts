@@ -219,6 +219,7 @@ export const JOB_FIELDS = [
   'jitter',
   'overlap',
   'retry',
+  'mcp_servers',
   'skills',
   'context',
 ];

@@ -170,6 +170,7 @@ describe('OpenAPI description and /docs', () => {
         'overlap',
         'retry',
         'context',
+        'mcp_servers',
         'skills',
       ].sort(),
     );

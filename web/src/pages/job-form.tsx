@@ -1,3 +1,4 @@
+import { McpServerChoice } from '../components/mcp-server-choice';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Preview } from '../api';
 import {
@@ -27,6 +28,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [controls, setControls] = useState<ControlValues>(EMPTY_CONTROLS);
   const [skills, setSkills] = useState('');
   const [previousResult, setPreviousResult] = useState(false);
+  const [mcpServers, setMcpServers] = useState<string[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
@@ -46,6 +48,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setControls(controlsOf(job));
         setSkills((job.skills ?? []).join(', '));
         setPreviousResult(job.context?.previous_result ?? false);
+        setMcpServers(job.mcp_servers ?? []);
         setLoaded(true);
       })
       .catch((err: unknown) => setErrors({ form: messageOf(err) }));
@@ -102,6 +105,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
           .map((skill) => skill.trim())
           .filter(Boolean),
         context: { previous_result: previousResult },
+        mcp_servers: mcpServers,
         ...toBody(controls, Boolean(jobId)),
       };
       const job = jobId
@@ -226,6 +230,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                 {...describedBy('skills', undefined, true)}
               />
             </Field>
+            <McpServerChoice value={mcpServers} onChange={setMcpServers} />
             <label class="check">
               <input
                 type="checkbox"
