@@ -48,6 +48,12 @@ const SERVICE = [
   'HERMES_POD_ID',
   'HERMES_SECRETS_KEY',
   'HTTP_TOOL_ALLOW_PRIVATE_NETWORKS',
+  'MCP_MAX_SERVERS_PER_TENANT',
+  'MCP_MAX_TOOLS_PER_SERVER',
+  'MCP_RESPONSE_MAX_BYTES',
+  'MCP_CALL_TIMEOUT',
+  'MCP_MAX_SESSIONS',
+  'MCP_MAX_SESSIONS_PER_TENANT',
   'RUN_RESULT_MAX_BYTES',
   'OBJECT_STORE_DIR',
   'S3_BUCKET',
@@ -256,7 +262,6 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
     "a tenant's stored run answers (object store), unless its own quota says; 0: unlimited",
   ],
   HERMES_SECRETS_KEY: ['unset (dev: generated)', 'seals tenant and webhook secrets (32 bytes)'],
-  HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: ['false (dev: true)', 'http_request may reach private IPs'],
   OTEL_EXPORTER_OTLP_ENDPOINT: [
     'unset (no traces)',
     'OTLP/HTTP collector base URL; traces go to <it>/v1/traces',
@@ -278,6 +283,16 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   SESSION_MAX_PER_USER: ['20', "a user's live sessions; a new sign-in ends the oldest beyond"],
   INVITATION_TTL: ['168h', 'an invitation by email stays open this long'],
   TENANT_MAX_MEMBERS: ['1000', "a tenant's members plus open invitations"],
+  HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: [
+    'false (dev: true)',
+    'http_request and MCP servers may reach private IPs',
+  ],
+  MCP_MAX_SERVERS_PER_TENANT: ['10', 'MCP servers a tenant may register'],
+  MCP_MAX_TOOLS_PER_SERVER: ['64', "an MCP server's tools offered to a run or chat"],
+  MCP_RESPONSE_MAX_BYTES: ['1048576 (1 MiB)', 'bytes of one response read from an MCP server'],
+  MCP_CALL_TIMEOUT: ['30s', 'one MCP session: connect, then one tools/list or tools/call'],
+  MCP_MAX_SESSIONS: ['32', 'MCP sessions open at once on a replica'],
+  MCP_MAX_SESSIONS_PER_TENANT: ['4', "a tenant's MCP sessions open at once on a replica"],
 };
 
 export function rootHelp(): string {

@@ -1,3 +1,4 @@
+import type { McpSettings } from './mcp/settings.js';
 import os from 'node:os';
 import { z } from 'zod';
 import { defaultPerTenantConnections } from './agent/model-gate.js';
@@ -219,6 +220,12 @@ const envSchema = z.object({
       'expected true or false',
     )
     .transform((text) => (text === undefined ? undefined : text === 'true')),
+  MCP_MAX_SERVERS_PER_TENANT: integer(10, 0, 1000),
+  MCP_MAX_TOOLS_PER_SERVER: integer(64, 1, 1024),
+  MCP_RESPONSE_MAX_BYTES: integer(1024 * 1024, 1024, 64 * 1024 * 1024),
+  MCP_CALL_TIMEOUT: duration('30s', 100),
+  MCP_MAX_SESSIONS: integer(32, 1, 100_000),
+  MCP_MAX_SESSIONS_PER_TENANT: integer(4, 1, 100_000),
   RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
   TENANT_RESULT_BYTES_QUOTA: integer(1024 ** 3, 0, 2 ** 50),
   OBJECT_STORE_DIR: optionalText,
@@ -338,6 +345,7 @@ export interface Config extends Readonly<RedisSettings> {
   readonly oidc: OidcSettings | undefined;
   readonly sessions: SessionSettings;
   readonly channels: ChannelSettings;
+  readonly mcp: McpSettings;
 }
 
 export interface OidcSettings {
@@ -507,6 +515,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: s.HERMES_SECRETS_KEY,
     httpToolAllowPrivateNetworks: s.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
     tracing: readTraceSettings(s),
+    mcp: Object.freeze({
+      maxServersPerTenant: s.MCP_MAX_SERVERS_PER_TENANT,
+      maxToolsPerServer: s.MCP_MAX_TOOLS_PER_SERVER,
+      responseMaxBytes: s.MCP_RESPONSE_MAX_BYTES,
+      callTimeoutMs: s.MCP_CALL_TIMEOUT,
+      maxSessions: s.MCP_MAX_SESSIONS,
+      maxSessionsPerTenant: s.MCP_MAX_SESSIONS_PER_TENANT,
+    }),
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     tenantResultBytesQuota: s.TENANT_RESULT_BYTES_QUOTA,
     objectStore: Object.freeze(objectStoreSettings(s)),

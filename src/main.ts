@@ -1,5 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import { createCronRunner } from './agent/cron-runner.js';
+import { createMcpToolkit } from './agent/mcp-offers.js';
 import { createTenantContexts } from './agent/run-context.js';
 import { type RetryCause } from './agent/llm.js';
 import { createModelConnections } from './agent/model-connections.js';
@@ -119,8 +120,15 @@ export async function startService(config: Config, log: Logger): Promise<Running
       ...config.llmModelUrls.keys(),
     ]),
   };
+  const mcp = createMcpToolkit(
+    pool,
+    vault,
+    config.mcp,
+    config.httpToolAllowPrivateNetworks ?? false,
+  );
   const runnerDeps = {
     models: modelSettings,
+    mcp,
     pool,
     vault,
     skills,
@@ -218,6 +226,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     sendHttp: sendOutbound,
     toolMetrics: runnerDeps.toolMetrics,
     tracing,
+    mcp,
   });
   let address = '';
   const http: Service = {

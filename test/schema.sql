@@ -118,6 +118,7 @@ cron_jobs.retry_after_side_effects boolean NOT NULL DEFAULT false
 cron_jobs.overlap text NOT NULL DEFAULT 'skip'::text
 cron_jobs.deleted_at timestamp with time zone
 cron_jobs.description text
+cron_jobs.mcp_servers text[] DEFAULT '{}'::text[]
 cron_jobs.output_schema jsonb
 cron_jobs.models text[]
 cron_jobs.notify_rules jsonb
@@ -146,6 +147,15 @@ idempotency_keys.created_at timestamp with time zone NOT NULL DEFAULT now()
 installation.id uuid NOT NULL DEFAULT gen_random_uuid()
 installation.singleton boolean NOT NULL DEFAULT true
 installation.created_at timestamp with time zone NOT NULL DEFAULT now()
+mcp_servers.id uuid NOT NULL DEFAULT gen_random_uuid()
+mcp_servers.tenant_id uuid NOT NULL
+mcp_servers.name text NOT NULL
+mcp_servers.url text NOT NULL
+mcp_servers.headers jsonb NOT NULL DEFAULT '{}'::jsonb
+mcp_servers.allowed_tools text[]
+mcp_servers.description text NOT NULL DEFAULT ''::text
+mcp_servers.created_at timestamp with time zone NOT NULL DEFAULT now()
+mcp_servers.updated_at timestamp with time zone NOT NULL DEFAULT now()
 notify_channels.id uuid NOT NULL DEFAULT gen_random_uuid()
 notify_channels.tenant_id uuid NOT NULL
 notify_channels.kind text NOT NULL
@@ -338,6 +348,7 @@ cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
 cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <= 3600000)))
 cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
 cron_jobs cron_jobs_max_runs_check CHECK ((max_runs >= 1))
+cron_jobs cron_jobs_mcp_servers_check CHECK ((cardinality(mcp_servers) <= 16))
 cron_jobs cron_jobs_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
 cron_jobs cron_jobs_models_check CHECK ((cardinality(models) <= 8))
 cron_jobs cron_jobs_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
@@ -375,6 +386,14 @@ idempotency_keys idempotency_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFEREN
 installation installation_pkey PRIMARY KEY (id)
 installation installation_singleton_check CHECK (singleton)
 installation installation_singleton_key UNIQUE (singleton)
+mcp_servers mcp_servers_allowed_tools_check CHECK ((cardinality(allowed_tools) <= 256))
+mcp_servers mcp_servers_description_check CHECK ((length(description) <= 500))
+mcp_servers mcp_servers_headers_check CHECK (((jsonb_typeof(headers) = 'object'::text) AND (octet_length((headers)::text) <= 16384)))
+mcp_servers mcp_servers_name_check CHECK ((name ~ '^[a-z0-9][a-z0-9_-]{0,23}$'::text))
+mcp_servers mcp_servers_pkey PRIMARY KEY (id)
+mcp_servers mcp_servers_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+mcp_servers mcp_servers_tenant_id_name_key UNIQUE (tenant_id, name)
+mcp_servers mcp_servers_url_check CHECK ((length(url) <= 2048))
 notify_channels notify_channels_config_check CHECK (((jsonb_typeof(config) = 'object'::text) AND (octet_length((config)::text) <= 8192)))
 notify_channels notify_channels_disabled_reason_check CHECK ((disabled_reason = 'failing'::text))
 notify_channels notify_channels_id_tenant_id_key UNIQUE (id, tenant_id)
@@ -504,6 +523,8 @@ CREATE INDEX idempotency_keys_created_idx ON public.idempotency_keys USING btree
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, scope, key)
 CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
+CREATE UNIQUE INDEX mcp_servers_pkey ON public.mcp_servers USING btree (id)
+CREATE UNIQUE INDEX mcp_servers_tenant_id_name_key ON public.mcp_servers USING btree (tenant_id, name)
 CREATE UNIQUE INDEX notify_channels_id_tenant_id_key ON public.notify_channels USING btree (id, tenant_id)
 CREATE UNIQUE INDEX notify_channels_pkey ON public.notify_channels USING btree (id)
 CREATE INDEX notify_channels_tenant_idx ON public.notify_channels USING btree (tenant_id, created_at DESC)
@@ -557,6 +578,7 @@ cron_jobs rls=true force=true
 cron_run_tool_calls rls=true force=true
 idempotency_keys rls=true force=true
 installation rls=true force=true
+mcp_servers rls=true force=true
 notify_channels rls=true force=true
 notify_tenant_rules rls=true force=true
 schema_functions rls=false force=false
@@ -618,6 +640,8 @@ cron_run_tool_calls cron_run_tool_calls_tenant ALL TO hermesx_app USING ((tenant
 idempotency_keys idempotency_keys_owner ALL TO <owner> USING (true) WITH CHECK (true)
 idempotency_keys idempotency_keys_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
+mcp_servers mcp_servers_owner ALL TO <owner> USING (true) WITH CHECK (true)
+mcp_servers mcp_servers_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 notify_channels notify_channels_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
 notify_channels notify_channels_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
 notify_channels notify_channels_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -694,8 +718,10 @@ CREATE TRIGGER cron_jobs_notify_inserted AFTER INSERT ON public.cron_jobs REFERE
 CREATE TRIGGER cron_jobs_track_controls BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((((new.labels IS DISTINCT FROM old.labels) OR (new.pause_after_failures IS DISTINCT FROM old.pause_after_failures)) OR (new.ends_at IS DISTINCT FROM old.ends_at)) OR (new.max_runs IS DISTINCT FROM old.max_runs)) OR (new.timeout_ms IS DISTINCT FROM old.timeout_ms)) OR (new.model IS DISTINCT FROM old.model)) OR (new.jitter_ms IS DISTINCT FROM old.jitter_ms)) OR (new.overlap IS DISTINCT FROM old.overlap))) EXECUTE FUNCTION cron_jobs_track_controls()
 CREATE TRIGGER cron_jobs_track_definition BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN (((((((new.tenant_id IS DISTINCT FROM old.tenant_id) OR (new.name IS DISTINCT FROM old.name)) OR (new.schedule IS DISTINCT FROM old.schedule)) OR (new.timezone IS DISTINCT FROM old.timezone)) OR (new.prompt IS DISTINCT FROM old.prompt)) OR (new.enabled IS DISTINCT FROM old.enabled))) EXECUTE FUNCTION cron_jobs_track_definition()
 CREATE TRIGGER cron_jobs_track_description BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((new.description IS DISTINCT FROM old.description)) EXECUTE FUNCTION cron_jobs_touch()
+CREATE TRIGGER cron_jobs_track_mcp_servers BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((new.mcp_servers IS DISTINCT FROM old.mcp_servers)) EXECUTE FUNCTION cron_jobs_touch()
 CREATE TRIGGER cron_jobs_track_retry BEFORE UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((((new.retry_max_attempts IS DISTINCT FROM old.retry_max_attempts) OR (new.retry_backoff_ms IS DISTINCT FROM old.retry_backoff_ms)) OR (new.retry_after_side_effects IS DISTINCT FROM old.retry_after_side_effects))) EXECUTE FUNCTION cron_jobs_track_retry()
 CREATE TRIGGER cron_jobs_webhooks_on_pause AFTER UPDATE ON public.cron_jobs FOR EACH ROW WHEN ((old.enabled AND (NOT new.enabled) AND (new.paused_by IS NOT NULL))) EXECUTE FUNCTION webhook_enqueue_job_paused_trigger()
+CREATE TRIGGER mcp_servers_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.mcp_servers FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenant_agent_settings_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_agent_settings FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenant_secrets_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_secrets FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()
 CREATE TRIGGER tenant_skills_bump_run_context AFTER INSERT OR DELETE OR UPDATE ON public.tenant_skills FOR EACH ROW EXECUTE FUNCTION tenants_bump_run_context()

@@ -7,6 +7,7 @@ import type { Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
 import { selectAgentSettings } from './agent-settings.js';
+import { loadChatMcpOffers, type McpToolkitDeps } from './mcp-offers.js';
 import type { AgentTool, ToolAccess } from './tool.js';
 import type { ToolMetrics } from './tool-metrics.js';
 import { auditTools } from './tools/audit.js';
@@ -22,6 +23,8 @@ export interface ChatToolDeps {
   sendHttp?: HttpSender | undefined;
   allowPrivateNetworks: boolean;
   toolMetrics?: ToolMetrics | undefined;
+  /** The tenants' MCP servers (src/mcp); absent: no MCP tools. */
+  mcp?: McpToolkitDeps | undefined;
 }
 
 export interface ChatToolkit {
@@ -44,6 +47,9 @@ export async function loadChatTools(
     withTenant(deps.jobs.pool, tenantId, (client) => selectAgentSettings(client, tenantId)),
     deps.skills ? deps.skills.list(tenantId) : Promise.resolve([]),
   ]);
+  const mcp =
+    deps.mcp &&
+    (await loadChatMcpOffers(deps.mcp, deps.jobs.pool, tenantId, settings.http_allowed_hosts));
   const tools = createTools({
     place: 'chat',
     tenantId,
@@ -57,8 +63,13 @@ export async function loadChatTools(
     listedSkills: listed,
     jobs: deps.jobs,
     access,
+    mcp,
   });
-  const system = deps.skills && listed.length > 0 ? redactor.text(describeSkills(listed)) : null;
+  const parts = [
+    deps.skills && listed.length > 0 ? describeSkills(listed) : null,
+    mcp?.note ?? null,
+  ].filter((part): part is string => part !== null);
+  const system = parts.length > 0 ? redactor.text(parts.join('\n\n')) : null;
   return {
     tools: auditTools(tools, { redactor, metrics: deps.toolMetrics }),
     system,

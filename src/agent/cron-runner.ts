@@ -17,6 +17,7 @@ import {
 } from './run-model.js';
 import { InvalidOutputError } from './structured-answer.js';
 import { deriveIdempotencyKey } from './idempotency-key.js';
+import { loadRunMcpOffers, type McpToolkitDeps } from './mcp-offers.js';
 import {
   createRunJournal,
   selectJobAnswerSettings,
@@ -56,6 +57,8 @@ export interface CronRunnerDeps {
   sendHttp?: HttpSender | undefined;
   allowPrivateNetworks: boolean;
   toolMetrics?: ToolMetrics | undefined;
+  /** The tenants' MCP servers (src/mcp); absent: no MCP tools. */
+  mcp?: McpToolkitDeps | undefined;
   log?: Logger | undefined;
   /** Model fallback and structured answers (LLM_FALLBACK_TIMEOUT, LLM_JSON_SCHEMA). */
   models?: RunModelSettings | undefined;
@@ -78,7 +81,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
     try {
       const prepared =
         deps && contexts
-          ? await prepareRun(deps, contexts, request, llm.model)
+          ? await prepareRun(deps, contexts, request, llm.model, context.signal)
           : {
               messages: [],
               tools: SCHEDULED_RUN_TOOLS,
@@ -156,6 +159,7 @@ async function prepareRun(
   contexts: TenantContexts,
   request: RunRequest,
   defaultModel: string,
+  signal: AbortSignal,
 ): Promise<PreparedRun> {
   const { pool, vault } = deps;
   const { tenantId, jobId } = request;
@@ -163,6 +167,15 @@ async function prepareRun(
   const { redactor } = tenant;
   const listed = tenant.skills;
   const now = deps.now ?? (() => new Date());
+  const mcp =
+    deps.mcp &&
+    (await loadRunMcpOffers(deps.mcp, pool, {
+      tenantId,
+      jobId,
+      version: tenant.version,
+      allowedHosts: tenant.httpAllowedHosts,
+      signal,
+    }));
   const tools = createTools({
     place: 'run',
     tenantId,
@@ -177,8 +190,10 @@ async function prepareRun(
     jobs: { pool, now },
     job: { id: jobId, timezone: request.timezone, scheduledAt: request.scheduledAt },
     idempotencyKey: (position) => deriveIdempotencyKey(jobId, request.scheduledAt, position),
+    mcp,
   });
   const messages: { role: 'system'; content: string }[] = [];
+  if (mcp?.note) messages.push({ role: 'system', content: redactor.text(mcp.note) });
   if (deps.skills && listed.length > 0) {
     messages.push({ role: 'system', content: redactor.text(describeSkills(listed)) });
     const preloaded = await preloadSkills(deps.skills, tenantId, job.skills, redactor);

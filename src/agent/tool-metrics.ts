@@ -24,12 +24,15 @@ export function createToolMetrics(registry: Registry): ToolMetrics {
     buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 15],
     registers: [registry],
   });
-  // One label value per registered tool and one for the rest: the series stay bounded.
-  for (const tool of TOOL_NAMES) for (const outcome of OUTCOMES) calls.inc({ tool, outcome }, 0);
+  // One label value per registered tool, one for every MCP tool (`<server>__<tool>`, the
+  // tenants' own) and one for the rest: the series stay bounded.
+  for (const tool of [...TOOL_NAMES, 'mcp']) {
+    for (const outcome of OUTCOMES) calls.inc({ tool, outcome }, 0);
+  }
   return {
     observe(tool, outcome, durationMs) {
       // Unknown names come from the model: one label value for all of them.
-      const name = TOOL_NAMES.includes(tool) ? tool : 'unknown';
+      const name = TOOL_NAMES.includes(tool) ? tool : tool.includes('__') ? 'mcp' : 'unknown';
       calls.inc({ tool: name, outcome });
       duration.observe({ tool: name }, durationMs / 1000);
     },

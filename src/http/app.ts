@@ -15,6 +15,7 @@ import { registerModelPoolGauges } from '../agent/model-metrics.js';
 import { createModelCatalog } from '../agent/model-catalog.js';
 import type { RunModelSettings } from '../agent/run-model.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
+import { createMcpToolkit, type McpToolkitDeps } from '../agent/mcp-offers.js';
 import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
@@ -41,6 +42,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerApiReference } from './routes/api-reference.js';
 import { openApiOptions, registerOpenApiRoutes } from './routes/openapi.js';
 import { registerMemberRoutes } from './routes/members.js';
+import { registerMcpServerRoutes } from './routes/mcp-servers.js';
 import { registerSecretRoutes } from './routes/secrets.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
 import { createOidcClient, type OidcClient } from '../sso/oidc-client.js';
@@ -85,6 +87,8 @@ export interface AppDeps {
   modelProbe?: ModelProbe;
   /** The OpenID Connect client (defaults to one for the OIDC_* settings; none: no SSO). */
   oidc?: OidcClient;
+  /** The pod's MCP gates and directory, shared with its runs (default: new ones). */
+  mcp?: McpToolkitDeps;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -221,7 +225,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schedulerRunning,
     controls,
   };
+  const mcp = deps.mcp ?? createMcpToolkit(deps.pool, vault, deps.config.mcp, allowPrivateNetworks);
   const chatTools = {
+    mcp,
     jobs: jobCommands,
     vault,
     skills: deps.skills,
@@ -250,6 +256,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerSecretRoutes(app, { vault });
   registerSkillRoutes(app, { skills: deps.skills });
+  registerMcpServerRoutes(app, {
+    pool: deps.pool,
+    directory: mcp.directory,
+    maxServers: deps.config.mcp.maxServersPerTenant,
+    redactor: (tenantId) => vault.redactor(tenantId),
+  });
   registerAgentSettingsRoutes(app, {
     pool: deps.pool,
     allowPrivateNetworks,

@@ -63,6 +63,13 @@ const NOTIFY_INPUT = z
   .max(10)
   .nullable()
   .describe("who hears of the job's runs and when (at most 10 rules); null: the tenant's defaults");
+const MCP_SERVERS_INPUT = z
+  .array(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,23}$/, 'an MCP server name'))
+  .max(16)
+  .refine((names) => new Set(names).size === names.length, 'names must not repeat')
+  .describe(
+    "names of the tenant's MCP servers (/v1/mcp-servers) whose tools each run is offered, at most 16; empty (the default): none",
+  );
 
 const RETRY_INPUT = z
   .strictObject({
@@ -574,6 +581,24 @@ export const JOB_FIELDS = {
         },
         required: ['max_attempts', 'backoff'],
         additionalProperties: false,
+      },
+    },
+    notify: false,
+    dueWindow: false,
+  }),
+  /** The tenant's MCP servers (by name) whose tools the job's runs are offered (docs/mcp.md). */
+  mcp_servers: field({
+    columns: { mcp_servers: column<string[] | null>('written') },
+    output: z.array(z.string()).describe('MCP servers whose tools each run is offered'),
+    example: [],
+    show: (row) => row.mcp_servers ?? [],
+    input: { ...control(MCP_SERVERS_INPUT), plain: true },
+    tool: {
+      schema: MCP_SERVERS_INPUT.optional(),
+      json: {
+        type: 'array',
+        items: { type: 'string' },
+        description: "names of this tenant's MCP servers whose tools each run gets (default none)",
       },
     },
     notify: false,

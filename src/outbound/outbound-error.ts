@@ -6,7 +6,8 @@
  * - `connect`: the connection failed (refused, reset, TLS) before an answer;
  * - `timeout`: the whole exchange took longer than `timeoutMs`;
  * - `aborted`: the caller's signal fired;
- * - `redirect_refused`: a redirect outside the caller's rule, or too many of them.
+ * - `redirect_refused`: a redirect outside the caller's rule, or too many of them;
+ * - `too_large`: a streamed body (guarded-fetch.ts) went past its byte bound.
  */
 export type OutboundErrorKind =
   | 'invalid_url'
@@ -15,7 +16,8 @@ export type OutboundErrorKind =
   | 'connect'
   | 'timeout'
   | 'aborted'
-  | 'redirect_refused';
+  | 'redirect_refused'
+  | 'too_large';
 
 export class OutboundError extends Error {
   override name = 'OutboundError';

@@ -240,7 +240,7 @@ function sendOnce(
 const agents = new WeakMap<Resolver, Map<string, http.Agent>>();
 const IDLE_SOCKET_MS = 15_000;
 
-function agentFor(policy: AddressPolicy, resolve: Resolver, isHttps: boolean): http.Agent {
+export function agentFor(policy: AddressPolicy, resolve: Resolver, isHttps: boolean): http.Agent {
   const key = JSON.stringify([isHttps, policy.allowPrivateNetworks, policy.allowedCidrs ?? []]);
   let byPolicy = agents.get(resolve);
   if (!byPolicy) agents.set(resolve, (byPolicy = new Map()));
@@ -258,9 +258,9 @@ function agentFor(policy: AddressPolicy, resolve: Resolver, isHttps: boolean): h
   return agent;
 }
 
-function toOutboundError(
+export function toOutboundError(
   error: unknown,
-  request: OutboundRequest,
+  request: Pick<OutboundRequest, 'signal' | 'timeoutMs'>,
   deadline: AbortSignal,
 ): OutboundError {
   const cause = (error as { cause?: unknown } | null)?.cause;

@@ -223,6 +223,7 @@ export const JOB_FIELDS = [
   'jitter',
   'overlap',
   'retry',
+  'mcp_servers',
   'skills',
   'context',
   'notify',

@@ -126,6 +126,7 @@ describe('cron jobs API', () => {
         jitter: null,
         overlap: 'skip',
         retry: null,
+        mcp_servers: [],
         skills: [],
         context: { previous_result: false },
         notify: null,

@@ -180,6 +180,7 @@ describe('OpenAPI description and /docs', () => {
         'overlap',
         'retry',
         'context',
+        'mcp_servers',
         'skills',
         'notify',
       ].sort(),

@@ -84,15 +84,16 @@ describe('the tool registry', () => {
     expect(sideEffectsOf('skill')({ name: 'daily-summary' })).toBe(false);
   });
 
-  it('bounds the metric labels: one per registered tool and `unknown`', async () => {
+  it('bounds the metric labels: one per registered tool, `mcp` and `unknown`', async () => {
     const registry = new Registry();
     const metrics = createToolMetrics(registry);
     metrics.observe('made_up_by_the_model', 'error', 1);
     metrics.observe('another_one', 'error', 1);
+    metrics.observe('crm__lookup', 'ok', 1);
     const text = await registry.metrics();
     const tools = new Set(
       [...text.matchAll(/hermesx_agent_tool_calls_total\{tool="([^"]+)"/g)].map((m) => m[1]),
     );
-    expect(tools).toEqual(new Set([...TOOL_NAMES, 'unknown']));
+    expect(tools).toEqual(new Set([...TOOL_NAMES, 'mcp', 'unknown']));
   });
 });

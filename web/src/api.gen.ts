@@ -799,6 +799,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/mcp-servers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List MCP servers
+     * @description By name. Header values show their {{secrets.NAME}} templates.
+     */
+    get: operations['listMcpServers'];
+    put?: never;
+    /**
+     * Register an MCP server
+     * @description Stores the server, then lists its tools once (`test`: the tools, or what failed). Its host must be on the tenant's allow-list (http_allowed_hosts). Jobs name it in `mcp_servers`; chat gets every server.
+     */
+    post: operations['createMcpServer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/mcp-servers/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an MCP server
+     * @description Header values show their {{secrets.NAME}} templates.
+     */
+    get: operations['getMcpServer'];
+    put?: never;
+    post?: never;
+    /**
+     * Remove an MCP server
+     * @description Jobs that name it run without its tools (the run is told).
+     */
+    delete: operations['deleteMcpServer'];
+    options?: never;
+    head?: never;
+    /**
+     * Change an MCP server
+     * @description Fields given replace the stored ones (headers as a whole). Runs claimed after the change use it.
+     */
+    patch: operations['patchMcpServer'];
+    trace?: never;
+  };
+  '/v1/mcp-servers/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test an MCP server
+     * @description Connects now and lists its tools (200 with ok true), or names what failed (200 with ok false: dns, refused, tls, unauthorized, not_mcp, timeout...).
+     */
+    post: operations['testMcpServer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agent/settings': {
     parameters: {
       query?: never;
@@ -1290,6 +1362,7 @@ export interface components {
      *         "backoff": "30s",
      *         "after_side_effects": false
      *       },
+     *       "mcp_servers": [],
      *       "skills": [],
      *       "context": {
      *         "previous_result": false
@@ -1385,6 +1458,8 @@ export interface components {
         backoff: string;
         after_side_effects: boolean;
       } | null;
+      /** @description MCP servers whose tools each run is offered */
+      mcp_servers: string[];
       /** @description skills each run preloads */
       skills: string[];
       context: {
@@ -1946,6 +2021,78 @@ export interface components {
        * @description RFC 3339 timestamp (UTC)
        */
       expires_at: string;
+    };
+    /** @description A tenant's remote MCP server (Streamable HTTP) */
+    McpServer: {
+      /** Format: uuid */
+      id: string;
+      /** @description the namespace: its tools are offered as <name>__<tool> */
+      name: string;
+      url: string;
+      /** @description header values as written: {{secrets.NAME}} templates */
+      headers: {
+        [key: string]: string;
+      };
+      /** @description the only tools offered (names as the server lists them); null or absent: all */
+      allowed_tools: string[] | null;
+      description: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+    };
+    /** @description The server's tools, or what failed */
+    McpServerTest: {
+      ok: boolean;
+      duration_ms: number;
+      tools?: {
+        name: string;
+        /** @description the name the model calls it by */
+        offered_as: string;
+        description: string;
+        /** @description readOnlyHint: a call counts as having no side effects */
+        read_only: boolean;
+      }[];
+      error?: {
+        /** @description dns, refused, tls, unauthorized, not_mcp, timeout, blocked_address, too_large, connection_lost, server_error, busy, secret_unavailable */
+        code: string;
+        message: string;
+      };
+    };
+    /** @description The server as stored, and its first test */
+    McpServerCreated: {
+      /** Format: uuid */
+      id: string;
+      /** @description the namespace: its tools are offered as <name>__<tool> */
+      name: string;
+      url: string;
+      /** @description header values as written: {{secrets.NAME}} templates */
+      headers: {
+        [key: string]: string;
+      };
+      /** @description the only tools offered (names as the server lists them); null or absent: all */
+      allowed_tools: string[] | null;
+      description: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       */
+      updated_at: string;
+      test: components['schemas']['McpServerTest'];
+    };
+    McpServerList: {
+      data: components['schemas']['McpServer'][];
     };
     /** @description A stored secret: its name, hosts and dates, never its value */
     Secret: {
@@ -2615,6 +2762,8 @@ export interface components {
         /** @description retry even after a tool call with side effects (a non-GET http_request, a cronjob change); default false */
         after_side_effects?: boolean;
       } | null;
+      /** @description names of the tenant's MCP servers (/v1/mcp-servers) whose tools each run is offered, at most 16; empty (the default): none */
+      mcp_servers?: string[];
       /** @description skills whose text each run preloads (at most 8) */
       skills?: string[];
       context?: {
@@ -2683,6 +2832,8 @@ export interface components {
         /** @description retry even after a tool call with side effects (a non-GET http_request, a cronjob change); default false */
         after_side_effects?: boolean;
       } | null;
+      /** @description names of the tenant's MCP servers (/v1/mcp-servers) whose tools each run is offered, at most 16; empty (the default): none */
+      mcp_servers?: string[];
       skills?: string[];
       context?: {
         previous_result?: boolean;
@@ -2814,6 +2965,32 @@ export interface components {
     MemberRoleUpdate: {
       /** @enum {string} */
       role: 'viewer' | 'member' | 'admin' | 'owner';
+    };
+    McpServerCreate: {
+      /** @description 1 to 24 of a-z 0-9 _ -, unique in the tenant */
+      name: string;
+      /** @description the server's Streamable HTTP endpoint, on the allow-list */
+      url: string;
+      /** @description request headers sent to the server; a value may hold {{secrets.NAME}}, replaced by the secret at send time (e.g. "Authorization": "Bearer {{secrets.CRM_TOKEN}}"); at most 16 */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @description the only tools offered (names as the server lists them); null or absent: all */
+      allowed_tools?: string[] | null;
+      description?: string;
+    };
+    McpServerPatch: {
+      /** @description 1 to 24 of a-z 0-9 _ -, unique in the tenant */
+      name?: string;
+      /** @description the server's Streamable HTTP endpoint, on the allow-list */
+      url?: string;
+      /** @description request headers sent to the server; a value may hold {{secrets.NAME}}, replaced by the secret at send time (e.g. "Authorization": "Bearer {{secrets.CRM_TOKEN}}"); at most 16 */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @description the only tools offered (names as the server lists them); null or absent: all */
+      allowed_tools?: string[] | null;
+      description?: string;
     };
     SecretPut: {
       /** @description the value (8 characters to 4 KB); never returned */
@@ -7186,6 +7363,570 @@ export interface operations {
       };
       /** @description Not available right now (the scheduler waits for Redis); retry shortly */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMcpServers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpServerList'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createMcpServer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['McpServerCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpServerCreated'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMcpServer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpServer'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteMcpServer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchMcpServer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['McpServerPatch'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpServer'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (quota reached, job disabled, Idempotency-Key reused) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The schedule, timezone, webhook URL, model or a limit cannot be used (error.code says which) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  testMcpServer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpServerTest'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
         headers: {
           [name: string]: unknown;
         };

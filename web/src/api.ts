@@ -113,6 +113,8 @@ export type RunListItem = Schemas['RunListItem'];
 /** GET /v1/runs/{id}: the whole run. */
 export type RunDetail = Schemas['RunDetail'];
 export type Secret = Schemas['Secret'];
+export type McpServer = Schemas['McpServer'];
+export type McpServerTest = Schemas['McpServerTest'];
 export type SkillSummary = Schemas['SkillSummary'];
 export type Skill = Schemas['Skill'];
 export type AgentSettings = Schemas['AgentSettings'];

@@ -17,6 +17,7 @@ import { RunsPage } from './pages/runs';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { WebhooksPage } from './pages/webhooks';
+import { McpServersPage } from './pages/mcp-servers';
 import { navigate, usePath } from './router';
 import {
   can,
@@ -35,6 +36,7 @@ const TENANT_NAV: { path: string; label: string; scope: Scope }[] = [
   { path: '/jobs', label: 'Jobs', scope: 'jobs:read' },
   { path: '/runs', label: 'Runs', scope: 'runs:read' },
   { path: '/webhooks', label: 'Webhooks', scope: 'integrations:read' },
+  { path: '/mcp-servers', label: 'MCP', scope: 'integrations:read' },
   { path: '/skills', label: 'Skills', scope: 'jobs:read' },
   { path: '/secrets', label: 'Secrets', scope: 'secrets:read' },
   { path: '/settings', label: 'Settings', scope: 'jobs:read' },
@@ -204,6 +206,7 @@ function route(session: Session, path: string) {
   if (session.role === 'tenant') {
     if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] === 'webhooks') return <WebhooksPage />;
+    if (parts[0] === 'mcp-servers') return <McpServersPage />;
     if (parts[0] === 'skills') {
       if (parts.length === 1) return <SkillsPage />;
       return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
@@ -233,6 +236,7 @@ function titleOf(path: string): string {
   if (path.startsWith('/jobs')) return 'Jobs';
   if (path.startsWith('/runs')) return 'Runs';
   if (path.startsWith('/webhooks')) return 'Webhooks';
+  if (path.startsWith('/mcp-servers')) return 'MCP servers';
   if (path.startsWith('/skills')) return 'Skills';
   if (path.startsWith('/secrets')) return 'Secrets';
   if (path.startsWith('/settings')) return 'Settings';

@@ -14,6 +14,8 @@ import { createClockTool } from './clock.js';
 import { createCronjobTool } from './cronjob.js';
 import { createHttpRequestTool, hasHttpSideEffects, type HttpSender } from './http-request.js';
 import { createNotifyTool } from './notify.js';
+import { createMcpTool, type McpToolOffer } from './mcp.js';
+import type { McpSessionDeps } from '../../mcp/session.js';
 import { createRunCronjobTool } from './run-cronjob.js';
 import { createSkillTool } from './skill.js';
 
@@ -33,6 +35,8 @@ interface CommonToolScope {
   /** Absent without an object store. */
   skills?: SkillLibrary | undefined;
   listedSkills: readonly SkillSummary[];
+  /** The tenant's MCP tools discovered for this turn or run (src/agent/mcp-offers.ts). */
+  mcp?: { offers: readonly McpToolOffer[]; session: McpSessionDeps } | undefined;
 }
 
 export interface ChatToolScope extends CommonToolScope {
@@ -150,6 +154,18 @@ export function createTools(scope: ToolScope): AgentTool[] {
     if (!entry.offered.includes(scope.place)) continue;
     const tool = entry.create(scope);
     if (tool) tools.push({ ...tool, sideEffects: entry.sideEffects });
+  }
+  // MCP tools are the tenant's own, discovered before the scope was made: one tool per offer,
+  // `<server>__<tool>`, with side effects unless the server marks the tool readOnlyHint.
+  if (scope.mcp && scope.mcp.offers.length > 0) {
+    const shared = {
+      session: scope.mcp.session,
+      allowedHosts: scope.httpAllowedHosts,
+      redactor: scope.redactor,
+      used: { calls: 0, responseBytes: 0 },
+      idempotencyKey: scope.place === 'run' ? scope.idempotencyKey : undefined,
+    };
+    for (const offer of scope.mcp.offers) tools.push(createMcpTool(offer, shared));
   }
   return tools;
 }

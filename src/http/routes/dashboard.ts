@@ -18,6 +18,7 @@ export const DASHBOARD_PATHS = [
   '/jobs',
   '/runs',
   '/webhooks',
+  '/mcp-servers',
   '/skills',
   '/secrets',
   '/settings',

@@ -1,3 +1,4 @@
+import { McpServerChoice } from '../components/mcp-server-choice';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Preview } from '../api';
 import {
@@ -36,6 +37,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [skills, setSkills] = useState('');
   const [previousResult, setPreviousResult] = useState(false);
   const [answer, setAnswer] = useState<AnswerValues>(EMPTY_ANSWER);
+  const [mcpServers, setMcpServers] = useState<string[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
@@ -56,6 +58,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setSkills((job.skills ?? []).join(', '));
         setPreviousResult(job.context?.previous_result ?? false);
         setAnswer(answerOf(job));
+        setMcpServers(job.mcp_servers ?? []);
         setLoaded(true);
       })
       .catch((err: unknown) => setErrors({ form: messageOf(err) }));
@@ -120,6 +123,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
           .map((skill) => skill.trim())
           .filter(Boolean),
         context: { previous_result: previousResult },
+        mcp_servers: mcpServers,
         ...toBody(controls, Boolean(jobId)),
       };
       const job = jobId
@@ -244,6 +248,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                 {...describedBy('skills', undefined, true)}
               />
             </Field>
+            <McpServerChoice value={mcpServers} onChange={setMcpServers} />
             <label class="check">
               <input
                 type="checkbox"
