@@ -311,6 +311,29 @@ describe('model fallback in runs', () => {
     });
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ error: { code: 'model_not_allowed' } });
+    const jobId = await createJob('[models-patch] x');
+    const patched = await api('PATCH', `/v1/cron-jobs/${jobId}`, { models: ['gpt-99'] });
+    expect(patched.status).toBe(422);
+    const repeated = await api('PATCH', `/v1/cron-jobs/${jobId}`, {
+      models: ['fake-model', 'fake-model'],
+    });
+    expect(repeated.status).toBe(400);
+    const nine = await api('PATCH', `/v1/cron-jobs/${jobId}`, {
+      models: Array.from({ length: 9 }, () => 'fake-model'),
+    });
+    expect(nine.status).toBe(400);
+    const ok = await api('PATCH', `/v1/cron-jobs/${jobId}`, { models: ['backup-model'] });
+    expect(ok.body.models).toEqual(['backup-model']);
+    const cleared = await api('PATCH', `/v1/cron-jobs/${jobId}`, { models: null });
+    expect(cleared.body.models).toEqual([]);
+    const tenantDefaults = await api(
+      'PUT',
+      `/v1/tenants/${TENANT}/agent-settings`,
+      { http_allowed_hosts: [], default_models: ['gpt-99'] },
+      ADMIN,
+    );
+    expect(tenantDefaults.status).toBe(422);
+    expect(tenantDefaults.body).toMatchObject({ error: { code: 'model_not_allowed' } });
   });
 });
 
