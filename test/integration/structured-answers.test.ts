@@ -374,6 +374,30 @@ describe('chat', () => {
     expect(prose.body).toMatchObject({ error: { code: 'invalid_output' } });
   });
 
+  it('streams a structured answer only once it validated', async () => {
+    routes.set('[chat-stream-schema]', {
+      primary: () =>
+        callsFor(primary, '[chat-stream-schema]').length <= 1
+          ? { content: 'seven, I think', chunkChars: 3 }
+          : { content: '{"open": 7}', chunkChars: 3 },
+    });
+    const streamed = await fetch(`${service.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        stream: true,
+        messages: [{ role: 'user', content: '[chat-stream-schema] count' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'count', schema: SCHEMA } },
+      }),
+    });
+    const text = await streamed.text();
+    const content = [...text.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)]
+      .map((m) => JSON.parse(`"${m[1]}"`) as string)
+      .join('');
+    expect(JSON.parse(content)).toEqual({ open: 7 });
+    expect(text).not.toContain('I think');
+  });
+
   it('refuses a response_format schema that does not compile', async () => {
     const bad = await chat({
       messages: [{ role: 'user', content: 'x' }],
