@@ -51,3 +51,15 @@ async function fetchServerModels(settings: ModelCatalogSettings): Promise<string
     .filter((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 200)
     .slice(0, MAX_MODELS);
 }
+
+/** The catalog plus the models of LLM_MODEL_URLS (served elsewhere, so not on /models here). */
+export function withRoutedModels(
+  list: () => Promise<readonly string[]>,
+  routed: readonly string[],
+): () => Promise<readonly string[]> {
+  if (routed.length === 0) return list;
+  return async () => {
+    const listed = await list();
+    return [...listed, ...routed.filter((model) => !listed.includes(model))];
+  };
+}

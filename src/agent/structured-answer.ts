@@ -12,7 +12,14 @@ import {
   type CheckedAnswer,
 } from '../jobs/output-schema.js';
 import { LlmError } from './llm.js';
-import { runAgent, type AgentAnswer, type AgentRequest, type CompleteStep } from './loop.js';
+import {
+  AgentError,
+  describeStop,
+  runAgent,
+  type AgentAnswer,
+  type AgentRequest,
+  type CompleteStep,
+} from './loop.js';
 
 /** LLM_JSON_SCHEMA: on/auto send response_format; auto drops it after a 400 naming it. */
 export type JsonSchemaMode = 'auto' | 'on' | 'off';
@@ -57,6 +64,17 @@ export async function answerStructured(
   if (first.ok) return { answer, output: first.value, repaired: false };
   const { signal } = request.context;
   signal.throwIfAborted();
+  // The repair turn is a model call like any other: it counts against the tenant's limit.
+  const limited = request.beforeStep ? await request.beforeStep() : null;
+  if (limited) {
+    if (!request.answerOnStop) throw new AgentError(limited, 'tenant_limit');
+    const content = describeStop(limited, request.context.changes ?? []);
+    return {
+      answer: { ...answer, content, stopped: 'tenant_limit' },
+      output: undefined,
+      repaired: false,
+    };
+  }
   const repair = await asking(
     {
       messages: [

@@ -12,7 +12,7 @@ import type { HttpSender } from '../agent/tools/http-request.js';
 import { createStreamingLlm, type StreamingLlm } from '../agent/llm-stream.js';
 import { createModelConnections, type ModelConnections } from '../agent/model-connections.js';
 import { registerModelPoolGauges } from '../agent/model-metrics.js';
-import { createModelCatalog } from '../agent/model-catalog.js';
+import { createModelCatalog, withRoutedModels } from '../agent/model-catalog.js';
 import type { RunModelSettings } from '../agent/run-model.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import { createMcpToolkit, type McpToolkitDeps } from '../agent/mcp-offers.js';
@@ -191,7 +191,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const controls = {
     execTimeoutMs: deps.config.execTimeoutMs,
-    listModels: createModelCatalog({ ...deps.config.llm, models: deps.config.llmModels }),
+    listModels: withRoutedModels(
+      createModelCatalog({ ...deps.config.llm, models: deps.config.llmModels }),
+      [...deps.config.llmModelUrls.keys()],
+    ),
   };
   registerCronJobRoutes(app, {
     pool: deps.pool,

@@ -311,6 +311,29 @@ describe('model fallback in runs', () => {
     });
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ error: { code: 'model_not_allowed' } });
+    const jobId = await createJob('[models-patch] x');
+    const patched = await api('PATCH', `/v1/cron-jobs/${jobId}`, { models: ['gpt-99'] });
+    expect(patched.status).toBe(422);
+    const repeated = await api('PATCH', `/v1/cron-jobs/${jobId}`, {
+      models: ['fake-model', 'fake-model'],
+    });
+    expect(repeated.status).toBe(400);
+    const nine = await api('PATCH', `/v1/cron-jobs/${jobId}`, {
+      models: Array.from({ length: 9 }, () => 'fake-model'),
+    });
+    expect(nine.status).toBe(400);
+    const ok = await api('PATCH', `/v1/cron-jobs/${jobId}`, { models: ['backup-model'] });
+    expect(ok.body.models).toEqual(['backup-model']);
+    const cleared = await api('PATCH', `/v1/cron-jobs/${jobId}`, { models: null });
+    expect(cleared.body.models).toEqual([]);
+    const tenantDefaults = await api(
+      'PUT',
+      `/v1/tenants/${TENANT}/agent-settings`,
+      { http_allowed_hosts: [], default_models: ['gpt-99'] },
+      ADMIN,
+    );
+    expect(tenantDefaults.status).toBe(422);
+    expect(tenantDefaults.body).toMatchObject({ error: { code: 'model_not_allowed' } });
   });
 });
 
@@ -349,6 +372,30 @@ describe('chat', () => {
     });
     expect(prose.status).toBe(422);
     expect(prose.body).toMatchObject({ error: { code: 'invalid_output' } });
+  });
+
+  it('streams a structured answer only once it validated', async () => {
+    routes.set('[chat-stream-schema]', {
+      primary: () =>
+        callsFor(primary, '[chat-stream-schema]').length <= 1
+          ? { content: 'seven, I think', chunkChars: 3 }
+          : { content: '{"open": 7}', chunkChars: 3 },
+    });
+    const streamed = await fetch(`${service.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        stream: true,
+        messages: [{ role: 'user', content: '[chat-stream-schema] count' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'count', schema: SCHEMA } },
+      }),
+    });
+    const text = await streamed.text();
+    const content = [...text.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)]
+      .map((m) => JSON.parse(`"${m[1]}"`) as string)
+      .join('');
+    expect(JSON.parse(content)).toEqual({ open: 7 });
+    expect(text).not.toContain('I think');
   });
 
   it('refuses a response_format schema that does not compile', async () => {

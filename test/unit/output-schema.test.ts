@@ -34,6 +34,19 @@ describe('checkOutputSchema', () => {
     ).toBeNull();
   });
 
+  it('keeps two jobs’ schemas with the same $id apart', () => {
+    const a = compileOutputSchema({ $id: 'https://example.com/s', type: 'integer' });
+    const b = compileOutputSchema({ $id: 'https://example.com/s', type: 'string' });
+    if (!a.ok || !b.ok) throw new Error('did not compile');
+    expect([a.validate(1), a.validate('x'), b.validate(1), b.validate('x')]).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
+    expect(checkOutputSchema({ $id: 7, type: 'object' })).toMatch(/not a valid JSON Schema/);
+  });
+
   it('names what is wrong: not an object, too large, invalid, unknown keyword or format', () => {
     expect(checkOutputSchema([])).toMatch(/must be a JSON Schema object/);
     expect(checkOutputSchema({ description: 'x'.repeat(16_400) })).toMatch(/at most 16384/);
