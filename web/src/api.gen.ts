@@ -2219,7 +2219,7 @@ export interface components {
       allowed_hosts?: string[];
     };
     ChooseTenant: {
-      /** Format: uuid */
+      /** @description the tenant id (a UUID) */
       tenant_id: string;
     };
     SkillPut:
