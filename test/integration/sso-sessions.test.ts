@@ -57,6 +57,7 @@ describe('single sign-on and sessions', () => {
         OIDC_CLIENT_SECRET: provider.clientSecret,
         PUBLIC_URL,
         TENANT_MAX_MEMBERS: '4',
+        SESSION_MAX_PER_USER: '3',
       },
     });
     app = testApp.app;
@@ -383,6 +384,22 @@ describe('single sign-on and sessions', () => {
       404,
       'not_found',
     );
+  });
+
+  it('keeps a user to SESSION_MAX_PER_USER live sessions, and its ended ones are deleted', async () => {
+    const jars: CookieJar[] = [];
+    for (let i = 0; i < 4; i += 1) jars.push(await signIn('olivia'));
+    expectError(await me(jars[0] as CookieJar), 401, 'unauthorized');
+    for (const jar of jars.slice(1)) expect((await me(jar)).statusCode).toBe(200);
+    const rows = await withOwner(databaseUrl, (client) =>
+      client.query<{ live: number; total: number }>(
+        `SELECT count(*) FILTER (WHERE s.revoked_at IS NULL)::int AS live, count(*)::int AS total
+           FROM user_sessions s JOIN users u ON u.id = s.user_id
+          WHERE u.email = 'olivia@example.com'`,
+      ),
+    );
+    expect(rows.rows[0]?.live).toBe(3);
+    expect(rows.rows[0]?.total).toBeLessThanOrEqual(6);
   });
 
   it('lets an operator (platform role) act as the admin token', async () => {
