@@ -1071,6 +1071,10 @@ BEGIN
    ORDER BY m.created_at, m.tenant_id
    LIMIT 1;
 
+  DELETE FROM user_sessions s
+   WHERE s.user_id = v_user
+     AND (s.revoked_at IS NOT NULL OR s.idle_expires_at <= now() OR s.absolute_expires_at <= now());
+
   INSERT INTO user_sessions (id_hash, user_id, tenant_id, csrf_hash, idle_expires_at,
                              absolute_expires_at)
   VALUES (p_session_hash, v_user, v_tenant, p_csrf_hash,

@@ -2,7 +2,8 @@
 -- issuer and subject, never by email), every open, unexpired invitation to its VERIFIED email
 -- makes it a member (an unverified address joins nothing), and a new session is opened (a new id
 -- at every sign-in: no fixation), on the tenant it belongs to first, oldest membership first. A
--- user keeps at most p_max_sessions live sessions: the oldest beyond are revoked.
+-- user keeps at most p_max_sessions live sessions: the oldest beyond are revoked, and its ended
+-- sessions are deleted, so its rows stay within twice the bound.
 CREATE FUNCTION auth_sign_in(
   p_issuer text, p_subject text, p_email text, p_email_verified boolean, p_name text,
   p_session_hash text, p_csrf_hash text, p_idle interval, p_absolute interval,
@@ -44,6 +45,10 @@ BEGIN
    WHERE m.user_id = v_user AND t.deleted_at IS NULL
    ORDER BY m.created_at, m.tenant_id
    LIMIT 1;
+
+  DELETE FROM user_sessions s
+   WHERE s.user_id = v_user
+     AND (s.revoked_at IS NOT NULL OR s.idle_expires_at <= now() OR s.absolute_expires_at <= now());
 
   INSERT INTO user_sessions (id_hash, user_id, tenant_id, csrf_hash, idle_expires_at,
                              absolute_expires_at)

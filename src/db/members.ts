@@ -101,6 +101,13 @@ export async function upsertInvitation(
   return rows[0] as InvitationRow;
 }
 
+/** Forgets the tenant's accepted and expired invitations (kept no longer than the next invite). */
+export async function deleteClosedInvitations(client: PoolClient): Promise<void> {
+  await client.query(
+    'DELETE FROM tenant_invitations WHERE accepted_at IS NOT NULL OR expires_at <= now()',
+  );
+}
+
 export async function hasOpenInvitation(client: PoolClient, email: string): Promise<boolean> {
   const { rows } = await client.query(
     'SELECT 1 FROM tenant_invitations WHERE email = $1 AND accepted_at IS NULL AND expires_at > now()',

@@ -405,6 +405,38 @@ describe('the API tour against its OpenAPI document', () => {
     expect(operator.statusCode).toBe(200);
   });
 
+  it('sign-in and members (no identity provider configured here)', async () => {
+    expect((await send('GET', '/auth/options')).json()).toEqual({ sso: false });
+    expect((await send('GET', '/auth/login')).statusCode).toBe(404);
+    expect((await send('GET', '/auth/callback?code=x&state=y')).statusCode).toBe(404);
+    expect((await send('GET', '/auth/me')).statusCode).toBe(401);
+    const tenantBody = { body: { tenant_id: DEFAULT_TENANT_ID } };
+    expect((await send('POST', '/auth/tenant', tenantBody)).statusCode).toBe(401);
+    expect((await send('POST', '/auth/logout')).statusCode).toBe(204);
+
+    const key = { token: DEFAULT_TENANT_KEY };
+    const invite = { ...key, body: { email: 'tour@example.com', role: 'member' } };
+    const invited = await send('POST', '/v1/invitations', invite);
+    expect(invited.statusCode).toBe(201);
+    const badInvite = { ...key, body: { email: 'not an address', role: 'member' } };
+    expect((await send('POST', '/v1/invitations', badInvite)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/invitations', key)).statusCode).toBe(200);
+    const invitationId = invited.json<{ id: string }>().id;
+    expect((await send('DELETE', `/v1/invitations/${invitationId}`, key)).statusCode).toBe(204);
+    expect((await send('DELETE', `/v1/invitations/${invitationId}`, key)).statusCode).toBe(404);
+    expect((await send('GET', '/v1/members', key)).statusCode).toBe(200);
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    const role = { ...key, body: { role: 'viewer' } };
+    expect((await send('PATCH', `/v1/members/${nobody}`, role)).statusCode).toBe(404);
+    expect((await send('DELETE', `/v1/members/${nobody}`, key)).statusCode).toBe(404);
+    const byAdmin = {
+      token: ADMIN_TOKEN,
+      body: { email: 'first.owner@example.com', role: 'owner' },
+    };
+    const adminInvite = await send('POST', `/v1/tenants/${DEFAULT_TENANT_ID}/invitations`, byAdmin);
+    expect(adminInvite.statusCode).toBe(201);
+  });
+
   it('answered every call as the document says, and called every operation', () => {
     expect(violations).toEqual([]);
     expect(validator.operations().filter((op) => !called.has(op))).toEqual([]);

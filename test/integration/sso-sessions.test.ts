@@ -57,6 +57,7 @@ describe('single sign-on and sessions', () => {
         OIDC_CLIENT_SECRET: provider.clientSecret,
         PUBLIC_URL,
         TENANT_MAX_MEMBERS: '4',
+        SESSION_MAX_PER_USER: '3',
       },
     });
     app = testApp.app;
@@ -244,6 +245,45 @@ describe('single sign-on and sessions', () => {
     expectError(await asUser(absolute, 'GET', '/v1/cron-jobs'), 401, 'unauthorized');
   });
 
+  it('moves the idle expiry on with use, never past the absolute expiry', async () => {
+    const jar = await signIn('olivia');
+    const { createHash } = await import('node:crypto');
+    const hash = createHash('sha256')
+      .update(jar.get(SESSION_COOKIE) as string)
+      .digest('hex');
+    const expiries = () =>
+      withOwner(databaseUrl, (client) =>
+        client.query<{ idle_left_s: number; absolute_left_s: number }>(
+          `SELECT extract(epoch FROM idle_expires_at - now())::int AS idle_left_s,
+                  extract(epoch FROM absolute_expires_at - now())::int AS absolute_left_s
+             FROM user_sessions WHERE id_hash = $1`,
+          [hash],
+        ),
+      ).then((result) => result.rows[0]);
+    await withOwner(databaseUrl, (client) =>
+      client.query(
+        `UPDATE user_sessions SET last_seen_at = now() - interval '2 minutes',
+           idle_expires_at = now() + interval '30 seconds' WHERE id_hash = $1`,
+        [hash],
+      ),
+    );
+    expect((await me(jar)).statusCode).toBe(200);
+    const moved = await expiries();
+    // SESSION_IDLE_TIMEOUT is 2h by default: 7200 s from now again (a second of slack).
+    expect(moved?.idle_left_s).toBeGreaterThanOrEqual(7199);
+    await withOwner(databaseUrl, (client) =>
+      client.query(
+        `UPDATE user_sessions SET last_seen_at = now() - interval '2 minutes',
+           idle_expires_at = now() + interval '1 minute',
+           absolute_expires_at = now() + interval '10 minutes' WHERE id_hash = $1`,
+        [hash],
+      ),
+    );
+    expect((await me(jar)).statusCode).toBe(200);
+    const capped = await expiries();
+    expect(capped?.idle_left_s).toBe(capped?.absolute_left_s);
+  });
+
   it('applies a role change at the next request and revokes the sessions of a removed member', async () => {
     const owner = await signIn('olivia');
     const ownerCsrf = (await me(owner)).json<Me>().csrf_token;
@@ -383,6 +423,22 @@ describe('single sign-on and sessions', () => {
       404,
       'not_found',
     );
+  });
+
+  it('keeps a user to SESSION_MAX_PER_USER live sessions, and its ended ones are deleted', async () => {
+    const jars: CookieJar[] = [];
+    for (let i = 0; i < 4; i += 1) jars.push(await signIn('olivia'));
+    expectError(await me(jars[0] as CookieJar), 401, 'unauthorized');
+    for (const jar of jars.slice(1)) expect((await me(jar)).statusCode).toBe(200);
+    const rows = await withOwner(databaseUrl, (client) =>
+      client.query<{ live: number; total: number }>(
+        `SELECT count(*) FILTER (WHERE s.revoked_at IS NULL)::int AS live, count(*)::int AS total
+           FROM user_sessions s JOIN users u ON u.id = s.user_id
+          WHERE u.email = 'olivia@example.com'`,
+      ),
+    );
+    expect(rows.rows[0]?.live).toBe(3);
+    expect(rows.rows[0]?.total).toBeLessThanOrEqual(6);
   });
 
   it('lets an operator (platform role) act as the admin token', async () => {

@@ -2999,7 +2999,7 @@ export interface components {
       allowed_hosts?: string[];
     };
     ChooseTenant: {
-      /** Format: uuid */
+      /** @description the tenant id (a UUID) */
       tenant_id: string;
     };
     SkillPut:

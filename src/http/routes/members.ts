@@ -5,6 +5,7 @@ import type { SessionSettings } from '../../config.js';
 import {
   countOwnersLocked,
   countSeats,
+  deleteClosedInvitations,
   deleteInvitation,
   deleteMember,
   hasOpenInvitation,
@@ -287,6 +288,7 @@ async function invite(
 ): Promise<InvitationRow> {
   return withTenant(pool, input.tenantId, async (client) => {
     await lockTenantSeats(client, input.tenantId);
+    await deleteClosedInvitations(client);
     const members = await listMembers(client);
     if (members.some((member) => member.email === input.email)) {
       throw new ApiError(409, 'already_member', `${input.email} is already a member`);

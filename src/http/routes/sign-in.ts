@@ -28,6 +28,7 @@ import {
 } from '../../sso/login-state.js';
 import type { OidcClient } from '../../sso/oidc-client.js';
 import { csrfTokenOf, generateSessionId, hashToken } from '../../sso/session-tokens.js';
+import { isUuid } from '../../jobs/commands.js';
 import { ApiError } from '../errors.js';
 import { errorResponses, NoQuery, PUBLIC, WITH_BODY } from '../responses.js';
 import { NoContent } from '../schemas.js';
@@ -55,7 +56,9 @@ const Me = z
 const SignInOptions = z
   .object({ sso: z.boolean().describe('whether "Sign in with SSO" is offered') })
   .meta({ id: 'SignInOptions' });
-const ChooseTenantBody = z.strictObject({ tenant_id: z.uuid() }).meta({ id: 'ChooseTenant' });
+const ChooseTenantBody = z
+  .strictObject({ tenant_id: z.string().max(100).describe('the tenant id (a UUID)') })
+  .meta({ id: 'ChooseTenant' });
 const LoginQuery = z.strictObject({ return_to: z.string().max(500).optional() });
 const CallbackQuery = z.looseObject({
   code: z.string().max(2048).optional(),
@@ -240,11 +243,9 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInDeps): vo
     async (request) => {
       const session = await requireSession(request, deps);
       checkCsrf(request, session.row);
-      const chosen = await chooseSessionTenant(
-        deps.pool,
-        hashToken(session.id),
-        request.body.tenant_id,
-      );
+      const chosen =
+        isUuid(request.body.tenant_id) &&
+        (await chooseSessionTenant(deps.pool, hashToken(session.id), request.body.tenant_id));
       if (!chosen) {
         throw new ApiError(
           404,

@@ -123,7 +123,9 @@ export function MembersPage({ me }: { me?: SessionMe | undefined }) {
           </thead>
           <tbody>
             {(members ?? []).map((member) => {
-              const locked = member.role === 'owner' && !isOwner;
+              // An owner is an owner's business, and the last one stays (the API says so too).
+              const owners = (members ?? []).filter((m) => m.role === 'owner').length;
+              const locked = member.role === 'owner' && (!isOwner || owners === 1);
               return (
                 <tr key={member.user_id}>
                   <td data-label="Email">{member.email ?? '—'}</td>
