@@ -217,7 +217,7 @@ describe('Slack', () => {
     expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; friends');
     expect(text).toContain('Line 109');
     expect(body.blocks.at(-1)!.elements![0]!.text).toBe(
-      `<${PUBLIC_URL}/runs/${runId}|Open the run in HermesX>`,
+      `<${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}|Open the run in HermesX>`,
     );
   });
 });
@@ -242,8 +242,8 @@ describe('Discord', () => {
     );
     const embed = (discord.messages[0]!.body.embeds as { description: string; url: string }[])[0]!;
     expect(embed.description.length).toBeLessThanOrEqual(4096);
-    expect(embed.description).toContain(`… (cut: [the full answer](${PUBLIC_URL}/runs/${runId}))`);
-    expect(embed.url).toBe(`${PUBLIC_URL}/runs/${runId}`);
+    expect(embed.description).toContain(`… (cut: [the full answer](${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}))`);
+    expect(embed.url).toBe(`${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}`);
     expect(discord.messages[0]!.body.allowed_mentions).toEqual({ parse: [] });
     expect(delivery.last_response).toContain('"id":"1100');
   });
@@ -304,7 +304,7 @@ describe('Teams', () => {
       .content as { body: { text: string }[]; actions: { url: string }[] };
     expect(card.body[0]!.text).toBe('Status watch: succeeded');
     expect(card.body[1]!.text).toContain('Line 109');
-    expect(card.actions[0]!.url).toBe(`${PUBLIC_URL}/runs/${runId}`);
+    expect(card.actions[0]!.url).toBe(`${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}`);
   });
 });
 
@@ -337,7 +337,7 @@ describe('email', () => {
     );
     expect(message.text).toContain('Status watch says (success):');
     expect(message.text).toContain('Line 109');
-    expect(message.text).toContain(`Open the run: ${PUBLIC_URL}/runs/${runId}`);
+    expect(message.text).toContain(`Open the run: ${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}`);
     const html = String(message.html);
     expect(html).toContain('<h1>Status report</h1>');
     expect(html).toContain('<strong>All systems</strong>');

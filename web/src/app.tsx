@@ -14,6 +14,7 @@ import { RunsPage } from './pages/runs';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { WebhooksPage } from './pages/webhooks';
+import { ChannelsPage } from './pages/channels';
 import { navigate, usePath } from './router';
 import { loadSession, saveSession, type Session } from './session';
 
@@ -89,6 +90,12 @@ export function App() {
                 >
                   Webhooks
                 </a>
+                <a
+                  href="/channels"
+                  aria-current={path.startsWith('/channels') ? 'page' : undefined}
+                >
+                  Channels
+                </a>
                 <a href="/skills" aria-current={path.startsWith('/skills') ? 'page' : undefined}>
                   Skills
                 </a>
@@ -134,9 +141,15 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = ['/jobs', '/runs', '/webhooks', '/skills', '/secrets', '/settings'].some(
-    (p) => path.startsWith(p),
-  );
+  const tenantPaths = [
+    '/jobs',
+    '/runs',
+    '/webhooks',
+    '/channels',
+    '/skills',
+    '/secrets',
+    '/settings',
+  ].some((p) => path.startsWith(p));
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   // A path neither role has stays, to be told it does not exist.
   if (!tenantPaths && !adminPaths) return true;
@@ -148,6 +161,7 @@ function route(session: Session, path: string) {
   if (session.role === 'tenant') {
     if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] === 'webhooks') return <WebhooksPage />;
+    if (parts[0] === 'channels') return <ChannelsPage />;
     if (parts[0] === 'skills') {
       if (parts.length === 1) return <SkillsPage />;
       return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
@@ -177,6 +191,7 @@ function titleOf(path: string): string {
   if (path.startsWith('/jobs')) return 'Jobs';
   if (path.startsWith('/runs')) return 'Runs';
   if (path.startsWith('/webhooks')) return 'Webhooks';
+  if (path.startsWith('/channels')) return 'Channels';
   if (path.startsWith('/skills')) return 'Skills';
   if (path.startsWith('/secrets')) return 'Secrets';
   if (path.startsWith('/settings')) return 'Settings';

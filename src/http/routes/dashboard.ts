@@ -18,6 +18,7 @@ export const DASHBOARD_PATHS = [
   '/jobs',
   '/runs',
   '/webhooks',
+  '/channels',
   '/skills',
   '/secrets',
   '/settings',

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { NotifyRulesEditor, type NotifyRule } from './notify-rules';
 import { api, ApiFailure, messageOf, type Job, type Preview } from '../api';
 import {
   controlsOf,
@@ -27,6 +28,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [controls, setControls] = useState<ControlValues>(EMPTY_CONTROLS);
   const [skills, setSkills] = useState('');
   const [previousResult, setPreviousResult] = useState(false);
+  const [notify, setNotify] = useState<NotifyRule[] | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
@@ -46,6 +48,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setControls(controlsOf(job));
         setSkills((job.skills ?? []).join(', '));
         setPreviousResult(job.context?.previous_result ?? false);
+        setNotify(job.notify ?? null);
         setLoaded(true);
       })
       .catch((err: unknown) => setErrors({ form: messageOf(err) }));
@@ -102,6 +105,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
           .map((skill) => skill.trim())
           .filter(Boolean),
         context: { previous_result: previousResult },
+        notify,
         ...toBody(controls, Boolean(jobId)),
       };
       const job = jobId
@@ -211,6 +215,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                 {...describedBy('description', errors.description, true)}
               />
             </Field>
+            <NotifyRulesEditor rules={notify} onChange={setNotify} />
             <Field
               id="skills"
               label="Skills to preload"
