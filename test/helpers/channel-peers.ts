@@ -234,7 +234,8 @@ function checkPayload(
 
 export interface MailStandIn {
   port: number;
-  mails: ParsedMail[];
+  /** Each mail with the time its data ended (arrivedAtMs). */
+  mails: (ParsedMail & { arrivedAtMs: number })[];
   /** Raw envelopes' auth: the user and password each session logged in with. */
   logins: { username: string; password: string }[];
   /** The next `count` messages are answered with this SMTP reply code (e.g. 451 or 550). */
@@ -246,7 +247,7 @@ export interface MailStandIn {
 export async function startMailStandIn(
   options: { auth?: { username: string; password: string } } = {},
 ): Promise<MailStandIn> {
-  const mails: ParsedMail[] = [];
+  const mails: (ParsedMail & { arrivedAtMs: number })[] = [];
   const logins: { username: string; password: string }[] = [];
   let rejectLeft = 0;
   let rejectCode = 451;
@@ -271,6 +272,7 @@ export async function startMailStandIn(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        const arrivedAtMs = Date.now();
         if (rejectLeft > 0) {
           rejectLeft -= 1;
           const error = new Error(
@@ -284,7 +286,7 @@ export async function startMailStandIn(
         }
         simpleParser(Buffer.concat(chunks)).then(
           (mail) => {
-            mails.push(mail);
+            mails.push(Object.assign(mail, { arrivedAtMs }));
             callback();
           },
           (err: Error) => callback(err),
