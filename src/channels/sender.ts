@@ -52,6 +52,7 @@ const MAX_CLAIM_BACKOFF_MS = 30_000;
 const LEASE_MARGIN_MS = 10_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 const PRUNE_BATCH = 1000;
+const FREED_SLOT_BATCH_MS = 5;
 
 export class ChannelSender implements Service {
   readonly name = 'channel sender';
@@ -60,6 +61,7 @@ export class ChannelSender implements Service {
   private readonly clock: Clock;
   private readonly inFlight = new Set<Promise<void>>();
   private lastPruneMs: number | undefined;
+  private kickTimer: unknown;
 
   constructor(private readonly deps: ChannelSenderDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -96,6 +98,8 @@ export class ChannelSender implements Service {
 
   async stop(graceMs: number): Promise<void> {
     this.running = false;
+    if (this.kickTimer !== undefined) this.clock.clearTimeout(this.kickTimer);
+    this.kickTimer = undefined;
     await this.loop?.stop();
     let timer: unknown;
     await Promise.race([
@@ -121,10 +125,21 @@ export class ChannelSender implements Service {
       this.inFlight.add(work);
       void work.finally(() => {
         this.inFlight.delete(work);
-        // A freed slot may take what waits (another of the tenant's deliveries, say).
-        if (this.running) this.loop?.kick();
+        this.kickSoon();
       });
     }
+  }
+
+  /**
+   * A freed slot may take what waits (another of the tenant's deliveries, say); deliveries that
+   * finish within a few milliseconds of each other share one claim.
+   */
+  private kickSoon(): void {
+    if (!this.running || this.kickTimer !== undefined) return;
+    this.kickTimer = this.clock.setTimeout(() => {
+      this.kickTimer = undefined;
+      this.loop?.kick();
+    }, FREED_SLOT_BATCH_MS);
   }
 
   private async maybePrune(): Promise<void> {
