@@ -242,7 +242,9 @@ describe('Discord', () => {
     );
     const embed = (discord.messages[0]!.body.embeds as { description: string; url: string }[])[0]!;
     expect(embed.description.length).toBeLessThanOrEqual(4096);
-    expect(embed.description).toContain(`… (cut: [the full answer](${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}))`);
+    expect(embed.description).toContain(
+      `… (cut: [the full answer](${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}))`,
+    );
     expect(embed.url).toBe(`${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}`);
     expect(discord.messages[0]!.body.allowed_mentions).toEqual({ parse: [] });
     expect(delivery.last_response).toContain('"id":"1100');
@@ -331,7 +333,10 @@ describe('email', () => {
     expect(received).toHaveLength(1);
     const message = received[0]!;
     expect(message.subject).toBe('[HermesX] Status watch: succeeded');
-    expect(message.from?.value[0]).toMatchObject({ name: 'HermesX', address: 'hermesx@example.com' });
+    expect(message.from?.value[0]).toMatchObject({
+      name: 'HermesX',
+      address: 'hermesx@example.com',
+    });
     expect(message.to && !Array.isArray(message.to) ? message.to.text : '').toBe(
       'oncall@example.com, lead@example.com',
     );
