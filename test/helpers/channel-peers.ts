@@ -27,14 +27,17 @@ export interface PlatformStandIn {
   /** Every request from now on is answered with this status (0: normal again). */
   failWith(status: number): void;
   throttledAtMs: number[];
+  /** The most requests it held at once. */
+  maxOpen: number;
   close(): Promise<void>;
 }
 
 export async function startPlatformStandIn(
   kind: PlatformKind,
-  options: { telegramToken?: string; hangFirst?: boolean } = {},
+  options: { telegramToken?: string; hangFirst?: boolean; delayMs?: number } = {},
 ): Promise<PlatformStandIn> {
   let requests = 0;
+  let open = 0;
   let throttleLeft = 0;
   let retryAfterSeconds = 1;
   let failStatus = 0;
@@ -44,6 +47,7 @@ export async function startPlatformStandIn(
     messages: [],
     problems: [],
     throttledAtMs: [],
+    maxOpen: 0,
     throttle(count, seconds) {
       throttleLeft = count;
       retryAfterSeconds = seconds;
@@ -55,8 +59,15 @@ export async function startPlatformStandIn(
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
+    open += 1;
+    standIn.maxOpen = Math.max(standIn.maxOpen, open);
+    res.on('close', () => (open -= 1));
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (options.delayMs) setTimeout(() => answer(), options.delayMs);
+      else answer();
+    });
+    const answer = () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '';
       requests += 1;
@@ -108,7 +119,7 @@ export async function startPlatformStandIn(
           res.writeHead(202).end();
           return;
       }
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -457,3 +457,36 @@ describe('a dead channel', () => {
     expect(none).toEqual([]);
   });
 });
+
+describe('bounds', () => {
+  it("holds a tenant to its deliveries in flight, and another tenant's message does not wait behind it", async () => {
+    const slow = await startPlatformStandIn('slack', { delayMs: 300 });
+    standIns.push(slow);
+    const fast = await newStandIn('slack');
+    const busy = await newTenantJob();
+    const quiet = await newTenantJob();
+    const busyChannel = await channels.createChannel(deps(), busy.tenantId, {
+      kind: 'slack',
+      name: 'busy',
+      config: { url: `${slow.url}/services/busy` },
+    });
+    const quietChannel = await channels.createChannel(deps(), quiet.tenantId, {
+      kind: 'slack',
+      name: 'quiet',
+      config: { url: `${fast.url}/services/quiet` },
+    });
+    await setRules(busy.jobId, [{ channel: busyChannel.id, when: 'always' }]);
+    await setRules(quiet.jobId, [{ channel: quietChannel.id, when: 'always' }]);
+    for (let i = 0; i < 20; i++) await recordRun(busy, 'success', `busy ${i}`);
+    const quietRun = await recordRun(quiet, 'success', 'quiet');
+    expect((await deliveryOf(quietRun)).status).toBe('delivered');
+    // 20 messages at 300 ms each, at most 5 at once: at least 1.2 s; the quiet one went first.
+    expect(slow.messages.length).toBeLessThan(20);
+    await until(
+      async () => (slow.messages.length === 20 ? true : undefined),
+      "the busy tenant's 20 messages",
+    );
+    expect(slow.maxOpen).toBeLessThanOrEqual(settings().maxPerTenant);
+    expect(slow.maxOpen).toBeGreaterThan(1);
+  });
+});
