@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../services/clock.js';
 import { startLoop, type Loop } from '../services/loop.js';
 import type { Service } from '../services/service.js';
 import { judgeChannelAttempt } from './attempt-verdict.js';
+import type { ChannelMetrics } from './metrics.js';
 import { statusOf } from './channels.js';
 import type { ChannelConfig } from './kinds.js';
 import { renderChannelMessage } from './message.js';
@@ -42,6 +43,8 @@ export interface ChannelSenderDeps {
   log: Logger;
   vault: SecretsVault;
   settings: ChannelSenderSettings;
+  /** Absent: nothing is counted (tests). */
+  metrics?: ChannelMetrics;
   resolve?: Resolver;
   clock?: Clock;
 }
@@ -193,7 +196,14 @@ export class ChannelSender implements Service {
         nextAttemptAt: verdict.nextAttemptAt,
         disableAfterMs: settings.disableAfterMs,
       });
-      if (verdict.outcome !== 'delivered') {
+      const { metrics } = this.deps;
+      metrics?.attempts.inc({ kind: delivery.kind, outcome: verdict.outcome });
+      if (verdict.outcome === 'delivered') {
+        metrics?.deliveryLatency.observe(
+          { kind: delivery.kind },
+          (nowMs - delivery.createdAt.getTime()) / 1000,
+        );
+      } else {
         log.info(
           {
             ...context,

@@ -7,6 +7,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as channels from '../../src/channels/channels.js';
+import { Registry } from 'prom-client';
+import { createChannelMetrics } from '../../src/channels/metrics.js';
 import { ChannelSender, type ChannelSenderSettings } from '../../src/channels/sender.js';
 import type { Pool } from '../../src/db/pool.js';
 import { createSecretsVault, type SecretsVault } from '../../src/secrets/vault.js';
@@ -43,6 +45,7 @@ let vault: SecretsVault;
 let mail: MailStandIn;
 let telegram: PlatformStandIn;
 let sender: ChannelSender;
+const registry = new Registry();
 const standIns: PlatformStandIn[] = [];
 
 function settings(): ChannelSenderSettings {
@@ -154,7 +157,13 @@ beforeAll(async () => {
   vault = createSecretsVault(pool, randomBytes(32));
   mail = await startMailStandIn();
   telegram = await startPlatformStandIn('telegram', { telegramToken: TELEGRAM_TOKEN });
-  sender = new ChannelSender({ pool, log: silentLogger(), vault, settings: settings() });
+  sender = new ChannelSender({
+    pool,
+    log: silentLogger(),
+    vault,
+    settings: settings(),
+    metrics: createChannelMetrics(registry),
+  });
   sender.start();
 });
 
@@ -351,6 +360,9 @@ describe('email', () => {
     const everything = `${message.subject}\n${message.text}\n${html}`;
     expect(everything).not.toContain(SMTP_PASSWORD);
     expect(everything).toContain('{{secrets.SMTP_PASS}}');
+    const counted = await registry.getSingleMetricAsString('hermesx_channel_deliveries_total');
+    expect(counted).toMatch(/kind="email",outcome="delivered"} [1-9]/);
+    expect(counted).toMatch(/kind="slack",outcome="retry"} [1-9]/);
   });
 
   it("logs in to the tenant's own SMTP with the password from secrets; 4xx retried, 5xx failed", async () => {
