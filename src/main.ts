@@ -31,6 +31,7 @@ import { systemClock } from './services/clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
 import { createHeapGrowth } from './heap-growth.js';
+import { createChannelMetrics } from './channels/metrics.js';
 import { ChannelSender, type ChannelSenderSettings } from './channels/sender.js';
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { readQueueStats } from './webhooks/outbox.js';
@@ -196,6 +197,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     pool,
     log,
     vault,
+    metrics: createChannelMetrics(registry),
     settings: channelSenderSettings(config),
     clock: systemClock,
   });

@@ -748,7 +748,7 @@ channel_enqueue_job_paused_trigger() INVOKER execute:
 channel_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_scheduled_at timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 channel_enqueue_run_trigger() INVOKER execute:
 channel_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_response text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
-channel_normalized_answer(p_text text) INVOKER execute: hermesx_app
+channel_normalized_answer(p_text text) SECURITY DEFINER execute: hermesx_app
 channel_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
 cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
 cron_job_runs_in_flight_added() SECURITY DEFINER execute:
@@ -1402,7 +1402,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION public.channel_normalized_answer(p_text text)
  RETURNS text
  LANGUAGE sql
- IMMUTABLE
+ IMMUTABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT btrim(regexp_replace(coalesce(p_text, ''), '\s+', ' ', 'g'))

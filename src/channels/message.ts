@@ -120,7 +120,10 @@ function severityOf(payload: DeliveryPayload): Severity {
 
 function linkOf(payload: DeliveryPayload, publicUrl: string | undefined): string | null {
   if (publicUrl === undefined) return null;
-  if (payload.run_id) return `${publicUrl}/runs/${payload.run_id}`;
+  // The dashboard's run page (web/src/app.tsx): /jobs/<job>/runs/<run>.
+  if (payload.run_id && payload.job_id) {
+    return `${publicUrl}/jobs/${payload.job_id}/runs/${payload.run_id}`;
+  }
   if (payload.job_id) return `${publicUrl}/jobs/${payload.job_id}`;
   return publicUrl;
 }

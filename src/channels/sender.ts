@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../services/clock.js';
 import { startLoop, type Loop } from '../services/loop.js';
 import type { Service } from '../services/service.js';
 import { judgeChannelAttempt } from './attempt-verdict.js';
+import type { ChannelMetrics } from './metrics.js';
 import { statusOf } from './channels.js';
 import type { ChannelConfig } from './kinds.js';
 import { renderChannelMessage } from './message.js';
@@ -42,6 +43,8 @@ export interface ChannelSenderDeps {
   log: Logger;
   vault: SecretsVault;
   settings: ChannelSenderSettings;
+  /** Absent: nothing is counted (tests). */
+  metrics?: ChannelMetrics;
   resolve?: Resolver;
   clock?: Clock;
 }
@@ -52,6 +55,7 @@ const MAX_CLAIM_BACKOFF_MS = 30_000;
 const LEASE_MARGIN_MS = 10_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 const PRUNE_BATCH = 1000;
+const FREED_SLOT_BATCH_MS = 5;
 
 export class ChannelSender implements Service {
   readonly name = 'channel sender';
@@ -60,6 +64,7 @@ export class ChannelSender implements Service {
   private readonly clock: Clock;
   private readonly inFlight = new Set<Promise<void>>();
   private lastPruneMs: number | undefined;
+  private kickTimer: unknown;
 
   constructor(private readonly deps: ChannelSenderDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -96,6 +101,8 @@ export class ChannelSender implements Service {
 
   async stop(graceMs: number): Promise<void> {
     this.running = false;
+    if (this.kickTimer !== undefined) this.clock.clearTimeout(this.kickTimer);
+    this.kickTimer = undefined;
     await this.loop?.stop();
     let timer: unknown;
     await Promise.race([
@@ -121,10 +128,21 @@ export class ChannelSender implements Service {
       this.inFlight.add(work);
       void work.finally(() => {
         this.inFlight.delete(work);
-        // A freed slot may take what waits (another of the tenant's deliveries, say).
-        if (this.running) this.loop?.kick();
+        this.kickSoon();
       });
     }
+  }
+
+  /**
+   * A freed slot may take what waits (another of the tenant's deliveries, say); deliveries that
+   * finish within a few milliseconds of each other share one claim.
+   */
+  private kickSoon(): void {
+    if (!this.running || this.kickTimer !== undefined) return;
+    this.kickTimer = this.clock.setTimeout(() => {
+      this.kickTimer = undefined;
+      this.loop?.kick();
+    }, FREED_SLOT_BATCH_MS);
   }
 
   private async maybePrune(): Promise<void> {
@@ -178,7 +196,14 @@ export class ChannelSender implements Service {
         nextAttemptAt: verdict.nextAttemptAt,
         disableAfterMs: settings.disableAfterMs,
       });
-      if (verdict.outcome !== 'delivered') {
+      const { metrics } = this.deps;
+      metrics?.attempts.inc({ kind: delivery.kind, outcome: verdict.outcome });
+      if (verdict.outcome === 'delivered') {
+        metrics?.deliveryLatency.observe(
+          { kind: delivery.kind },
+          (nowMs - delivery.createdAt.getTime()) / 1000,
+        );
+      } else {
         log.info(
           {
             ...context,

@@ -4,7 +4,7 @@
 // the guard's address rules before nodemailer connects (the checked IP is the host, the name
 // the TLS servername). Secret values are fetched from the vault at this moment only and never
 // appear in what is returned (errors are scrubbed of them).
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { judgeAddress, isIpLiteral } from '../outbound/address-policy.js';
 import {
   OutboundError,
@@ -172,10 +172,37 @@ async function sendMail(
         error: 'this server has no SMTP_URL and SMTP_FROM: give the channel its own smtp server',
       };
     }
-    transportOptions = { url: deps.smtpUrl, ...timeouts } as never;
     from = deps.smtpFrom;
+    return sendThrough(serverTransport(deps.smtpUrl, timeouts), from, config, content, false);
   }
-  const transport = nodemailer.createTransport(transportOptions);
+  return sendThrough(nodemailer.createTransport(transportOptions), from, config, content, true);
+}
+
+// The server's SMTP (the operator's, one for every tenant): a pooled transport kept for the
+// process, so a burst of mail reuses a few connections instead of a handshake per message.
+const serverTransports = new Map<string, Transporter>();
+const SERVER_SMTP_CONNECTIONS = 5;
+
+function serverTransport(
+  url: string,
+  timeouts: { connectionTimeout: number; greetingTimeout: number; socketTimeout: number },
+): Transporter {
+  let transport = serverTransports.get(url);
+  if (!transport) {
+    const options = { url, pool: true, maxConnections: SERVER_SMTP_CONNECTIONS, ...timeouts };
+    transport = nodemailer.createTransport(options as never);
+    serverTransports.set(url, transport);
+  }
+  return transport;
+}
+
+async function sendThrough(
+  transport: Transporter,
+  from: string,
+  config: EmailSettings,
+  content: ReturnType<typeof buildEmail>,
+  closeAfter: boolean,
+): Promise<ChannelAttemptResult> {
   try {
     const info = await transport.sendMail({
       from,
@@ -197,7 +224,7 @@ async function sendMail(
     const timedOut = smtpError.code === 'ETIMEDOUT';
     return { kind: timedOut ? 'timeout' : 'connect', error: errorText(err) };
   } finally {
-    transport.close();
+    if (closeAfter) transport.close();
   }
 }
 

@@ -17,6 +17,7 @@ import {
   type JobWrite,
   type PlainInput,
 } from './field-lists.js';
+import { selectChannelIds } from '../db/channel-ids.js';
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { listRunsOfJob } from '../db/run-history.js';
 import { selectTenant } from '../db/tenants.js';
@@ -148,6 +149,24 @@ function plainColumns(input: PlainInput, current: JobRow | undefined) {
   return columns as Pick<JobWrite, (typeof PLAIN_FIELDS)[number]['column']>;
 }
 
+/** A job's notify rules name channels of its tenant (docs/channels.md). */
+async function checkNotifyChannels(
+  client: PoolClient,
+  rules: readonly { channel: string }[] | null | undefined,
+): Promise<void> {
+  if (!rules || rules.length === 0) return;
+  const ids = [...new Set(rules.map((rule) => rule.channel))];
+  const found = await selectChannelIds(client, ids);
+  const missing = ids.find((id) => !found.has(id));
+  if (missing !== undefined) {
+    throw new CommandError(
+      'channel_not_found',
+      `notify: no notification channel with id ${missing} (GET /v1/channels)`,
+      422,
+    );
+  }
+}
+
 /** A list goes to its jsonb column as JSON text (pg would write it as a PostgreSQL array). */
 function asColumnValue(value: unknown): unknown {
   return Array.isArray(value) ? JSON.stringify(value) : value;
@@ -219,6 +238,7 @@ export async function createJob(
       );
     }
     checkInterval(prepared, tenant);
+    await checkNotifyChannels(client, input.notify);
     const row = await insertJob<JobRow>(
       client,
       tenantId,
@@ -275,6 +295,7 @@ export async function updateJob(
       patch.context?.previous_result ?? current.context_previous_result,
     );
     const fields = applyControls(deps, patch, prepared, current);
+    await checkNotifyChannels(client, patch.notify);
     const row = await updateJobRow<JobRow>(
       client,
       id,

@@ -27,14 +27,17 @@ export interface PlatformStandIn {
   /** Every request from now on is answered with this status (0: normal again). */
   failWith(status: number): void;
   throttledAtMs: number[];
+  /** The most requests it held at once. */
+  maxOpen: number;
   close(): Promise<void>;
 }
 
 export async function startPlatformStandIn(
   kind: PlatformKind,
-  options: { telegramToken?: string; hangFirst?: boolean } = {},
+  options: { telegramToken?: string; hangFirst?: boolean; delayMs?: number } = {},
 ): Promise<PlatformStandIn> {
   let requests = 0;
+  let open = 0;
   let throttleLeft = 0;
   let retryAfterSeconds = 1;
   let failStatus = 0;
@@ -44,6 +47,7 @@ export async function startPlatformStandIn(
     messages: [],
     problems: [],
     throttledAtMs: [],
+    maxOpen: 0,
     throttle(count, seconds) {
       throttleLeft = count;
       retryAfterSeconds = seconds;
@@ -55,8 +59,15 @@ export async function startPlatformStandIn(
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
+    open += 1;
+    standIn.maxOpen = Math.max(standIn.maxOpen, open);
+    res.on('close', () => (open -= 1));
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (options.delayMs) setTimeout(() => answer(), options.delayMs);
+      else answer();
+    });
+    const answer = () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '';
       requests += 1;
@@ -108,7 +119,7 @@ export async function startPlatformStandIn(
           res.writeHead(202).end();
           return;
       }
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -234,7 +245,8 @@ function checkPayload(
 
 export interface MailStandIn {
   port: number;
-  mails: ParsedMail[];
+  /** Each mail with the time its data ended (arrivedAtMs). */
+  mails: (ParsedMail & { arrivedAtMs: number })[];
   /** Raw envelopes' auth: the user and password each session logged in with. */
   logins: { username: string; password: string }[];
   /** The next `count` messages are answered with this SMTP reply code (e.g. 451 or 550). */
@@ -246,7 +258,7 @@ export interface MailStandIn {
 export async function startMailStandIn(
   options: { auth?: { username: string; password: string } } = {},
 ): Promise<MailStandIn> {
-  const mails: ParsedMail[] = [];
+  const mails: (ParsedMail & { arrivedAtMs: number })[] = [];
   const logins: { username: string; password: string }[] = [];
   let rejectLeft = 0;
   let rejectCode = 451;
@@ -271,6 +283,7 @@ export async function startMailStandIn(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        const arrivedAtMs = Date.now();
         if (rejectLeft > 0) {
           rejectLeft -= 1;
           const error = new Error(
@@ -284,7 +297,7 @@ export async function startMailStandIn(
         }
         simpleParser(Buffer.concat(chunks)).then(
           (mail) => {
-            mails.push(mail);
+            mails.push(Object.assign(mail, { arrivedAtMs }));
             callback();
           },
           (err: Error) => callback(err),

@@ -193,6 +193,20 @@ describe('notify rules', () => {
       notify: [{ channel: id, when: 'sometimes' }],
     });
     expect(bad.status).toBe(400);
+    const unknown = await asTenant('PATCH', `/v1/cron-jobs/${jobId}`, {
+      notify: [{ channel: '0e4c8d2a-5b6f-4a1e-9c3d-7f8e9a0b1c2d', when: 'always' }],
+    });
+    expect([unknown.status, (unknown.json.error as { code: string }).code]).toEqual([
+      422,
+      'channel_not_found',
+    ]);
+    const foreign = await call(local, otherKey, 'POST', '/v1/cron-jobs', {
+      name: 'theirs',
+      schedule: '0 8 * * *',
+      prompt: 'p',
+      notify: [{ channel: id, when: 'always' }],
+    });
+    expect(foreign.status).toBe(422);
     await asTenant('DELETE', `/v1/cron-jobs/${jobId}`);
   });
 

@@ -7,6 +7,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as channels from '../../src/channels/channels.js';
+import { Registry } from 'prom-client';
+import { createChannelMetrics } from '../../src/channels/metrics.js';
 import { ChannelSender, type ChannelSenderSettings } from '../../src/channels/sender.js';
 import type { Pool } from '../../src/db/pool.js';
 import { createSecretsVault, type SecretsVault } from '../../src/secrets/vault.js';
@@ -43,6 +45,7 @@ let vault: SecretsVault;
 let mail: MailStandIn;
 let telegram: PlatformStandIn;
 let sender: ChannelSender;
+const registry = new Registry();
 const standIns: PlatformStandIn[] = [];
 
 function settings(): ChannelSenderSettings {
@@ -154,7 +157,13 @@ beforeAll(async () => {
   vault = createSecretsVault(pool, randomBytes(32));
   mail = await startMailStandIn();
   telegram = await startPlatformStandIn('telegram', { telegramToken: TELEGRAM_TOKEN });
-  sender = new ChannelSender({ pool, log: silentLogger(), vault, settings: settings() });
+  sender = new ChannelSender({
+    pool,
+    log: silentLogger(),
+    vault,
+    settings: settings(),
+    metrics: createChannelMetrics(registry),
+  });
   sender.start();
 });
 
@@ -217,7 +226,7 @@ describe('Slack', () => {
     expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; friends');
     expect(text).toContain('Line 109');
     expect(body.blocks.at(-1)!.elements![0]!.text).toBe(
-      `<${PUBLIC_URL}/runs/${runId}|Open the run in HermesX>`,
+      `<${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}|Open the run in HermesX>`,
     );
   });
 });
@@ -242,8 +251,10 @@ describe('Discord', () => {
     );
     const embed = (discord.messages[0]!.body.embeds as { description: string; url: string }[])[0]!;
     expect(embed.description.length).toBeLessThanOrEqual(4096);
-    expect(embed.description).toContain(`… (cut: [the full answer](${PUBLIC_URL}/runs/${runId}))`);
-    expect(embed.url).toBe(`${PUBLIC_URL}/runs/${runId}`);
+    expect(embed.description).toContain(
+      `… (cut: [the full answer](${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}))`,
+    );
+    expect(embed.url).toBe(`${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}`);
     expect(discord.messages[0]!.body.allowed_mentions).toEqual({ parse: [] });
     expect(delivery.last_response).toContain('"id":"1100');
   });
@@ -304,7 +315,7 @@ describe('Teams', () => {
       .content as { body: { text: string }[]; actions: { url: string }[] };
     expect(card.body[0]!.text).toBe('Status watch: succeeded');
     expect(card.body[1]!.text).toContain('Line 109');
-    expect(card.actions[0]!.url).toBe(`${PUBLIC_URL}/runs/${runId}`);
+    expect(card.actions[0]!.url).toBe(`${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}`);
   });
 });
 
@@ -331,13 +342,16 @@ describe('email', () => {
     expect(received).toHaveLength(1);
     const message = received[0]!;
     expect(message.subject).toBe('[HermesX] Status watch: succeeded');
-    expect(message.from?.value[0]).toMatchObject({ name: 'HermesX', address: 'hermesx@example.com' });
+    expect(message.from?.value[0]).toMatchObject({
+      name: 'HermesX',
+      address: 'hermesx@example.com',
+    });
     expect(message.to && !Array.isArray(message.to) ? message.to.text : '').toBe(
       'oncall@example.com, lead@example.com',
     );
     expect(message.text).toContain('Status watch says (success):');
     expect(message.text).toContain('Line 109');
-    expect(message.text).toContain(`Open the run: ${PUBLIC_URL}/runs/${runId}`);
+    expect(message.text).toContain(`Open the run: ${PUBLIC_URL}/jobs/${job.jobId}/runs/${runId}`);
     const html = String(message.html);
     expect(html).toContain('<h1>Status report</h1>');
     expect(html).toContain('<strong>All systems</strong>');
@@ -346,6 +360,9 @@ describe('email', () => {
     const everything = `${message.subject}\n${message.text}\n${html}`;
     expect(everything).not.toContain(SMTP_PASSWORD);
     expect(everything).toContain('{{secrets.SMTP_PASS}}');
+    const counted = await registry.getSingleMetricAsString('hermesx_channel_deliveries_total');
+    expect(counted).toMatch(/kind="email",outcome="delivered"} [1-9]/);
+    expect(counted).toMatch(/kind="slack",outcome="retry"} [1-9]/);
   });
 
   it("logs in to the tenant's own SMTP with the password from secrets; 4xx retried, 5xx failed", async () => {
@@ -450,5 +467,38 @@ describe('a dead channel', () => {
       later,
     ]);
     expect(none).toEqual([]);
+  });
+});
+
+describe('bounds', () => {
+  it("holds a tenant to its deliveries in flight, and another tenant's message does not wait behind it", async () => {
+    const slow = await startPlatformStandIn('slack', { delayMs: 300 });
+    standIns.push(slow);
+    const fast = await newStandIn('slack');
+    const busy = await newTenantJob();
+    const quiet = await newTenantJob();
+    const busyChannel = await channels.createChannel(deps(), busy.tenantId, {
+      kind: 'slack',
+      name: 'busy',
+      config: { url: `${slow.url}/services/busy` },
+    });
+    const quietChannel = await channels.createChannel(deps(), quiet.tenantId, {
+      kind: 'slack',
+      name: 'quiet',
+      config: { url: `${fast.url}/services/quiet` },
+    });
+    await setRules(busy.jobId, [{ channel: busyChannel.id, when: 'always' }]);
+    await setRules(quiet.jobId, [{ channel: quietChannel.id, when: 'always' }]);
+    for (let i = 0; i < 20; i++) await recordRun(busy, 'success', `busy ${i}`);
+    const quietRun = await recordRun(quiet, 'success', 'quiet');
+    expect((await deliveryOf(quietRun)).status).toBe('delivered');
+    // 20 messages at 300 ms each, at most 5 at once: at least 1.2 s; the quiet one went first.
+    expect(slow.messages.length).toBeLessThan(20);
+    await until(
+      async () => (slow.messages.length === 20 ? true : undefined),
+      "the busy tenant's 20 messages",
+    );
+    expect(slow.maxOpen).toBeLessThanOrEqual(settings().maxPerTenant);
+    expect(slow.maxOpen).toBeGreaterThan(1);
   });
 });

@@ -18,6 +18,7 @@ import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
 import { WebhooksPage } from './pages/webhooks';
 import { McpServersPage } from './pages/mcp-servers';
+import { ChannelsPage } from './pages/channels';
 import { navigate, usePath } from './router';
 import {
   can,
@@ -36,6 +37,7 @@ const TENANT_NAV: { path: string; label: string; scope: Scope }[] = [
   { path: '/jobs', label: 'Jobs', scope: 'jobs:read' },
   { path: '/runs', label: 'Runs', scope: 'runs:read' },
   { path: '/webhooks', label: 'Webhooks', scope: 'integrations:read' },
+  { path: '/channels', label: 'Channels', scope: 'integrations:read' },
   { path: '/mcp-servers', label: 'MCP', scope: 'integrations:read' },
   { path: '/skills', label: 'Skills', scope: 'jobs:read' },
   { path: '/secrets', label: 'Secrets', scope: 'secrets:read' },
@@ -207,6 +209,7 @@ function route(session: Session, path: string) {
     if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] === 'webhooks') return <WebhooksPage />;
     if (parts[0] === 'mcp-servers') return <McpServersPage />;
+    if (parts[0] === 'channels') return <ChannelsPage />;
     if (parts[0] === 'skills') {
       if (parts.length === 1) return <SkillsPage />;
       return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
@@ -237,6 +240,7 @@ function titleOf(path: string): string {
   if (path.startsWith('/runs')) return 'Runs';
   if (path.startsWith('/webhooks')) return 'Webhooks';
   if (path.startsWith('/mcp-servers')) return 'MCP servers';
+  if (path.startsWith('/channels')) return 'Channels';
   if (path.startsWith('/skills')) return 'Skills';
   if (path.startsWith('/secrets')) return 'Secrets';
   if (path.startsWith('/settings')) return 'Settings';

@@ -19,6 +19,7 @@ export const DASHBOARD_PATHS = [
   '/runs',
   '/webhooks',
   '/mcp-servers',
+  '/channels',
   '/skills',
   '/secrets',
   '/settings',

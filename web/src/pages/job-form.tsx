@@ -1,5 +1,6 @@
 import { McpServerChoice } from '../components/mcp-server-choice';
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { NotifyRulesEditor, type NotifyRule } from './notify-rules';
 import { api, ApiFailure, messageOf, type Job, type Preview } from '../api';
 import {
   controlsOf,
@@ -38,6 +39,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [previousResult, setPreviousResult] = useState(false);
   const [answer, setAnswer] = useState<AnswerValues>(EMPTY_ANSWER);
   const [mcpServers, setMcpServers] = useState<string[]>([]);
+  const [notify, setNotify] = useState<NotifyRule[] | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
@@ -59,6 +61,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setPreviousResult(job.context?.previous_result ?? false);
         setAnswer(answerOf(job));
         setMcpServers(job.mcp_servers ?? []);
+        setNotify(job.notify ?? null);
         setLoaded(true);
       })
       .catch((err: unknown) => setErrors({ form: messageOf(err) }));
@@ -124,6 +127,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
           .filter(Boolean),
         context: { previous_result: previousResult },
         mcp_servers: mcpServers,
+        notify,
         ...toBody(controls, Boolean(jobId)),
       };
       const job = jobId
@@ -233,6 +237,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
                 {...describedBy('description', errors.description, true)}
               />
             </Field>
+            <NotifyRulesEditor rules={notify} onChange={setNotify} />
             <Field
               id="skills"
               label="Skills to preload"

@@ -3,6 +3,7 @@ import { api, ApiFailure, messageOf, type RunDetail } from '../api';
 import { ModelBanner } from '../components/model-banner';
 import { Alert, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatDuration, formatInstant } from '../format';
+import { ChannelDeliveriesTable } from './channel-deliveries';
 import { attemptSummary, EarlierAttempts } from './run-attempts';
 import { ToolCalls } from './tool-calls';
 
@@ -217,6 +218,11 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
       )}
       <h2>Tool calls</h2>
       <ToolCalls runId={runId} />
+      <h2>Messages</h2>
+      <ChannelDeliveriesTable
+        path={`/v1/runs/${encodeURIComponent(runId)}/channel-deliveries`}
+        empty="No channel was told about this run."
+      />
       <h2>Prompt as sent</h2>
       {run.prompt_sent ? (
         run.prompt_sent.map((message, index) => (
