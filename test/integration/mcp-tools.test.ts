@@ -130,7 +130,7 @@ describe('discovery', () => {
   it("lists the server's tools with their schemas and read-only hints", async () => {
     const tools = await toolsOf(row(open.url));
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['broken', 'die', 'effect', 'huge', 'lookup', 'picture', 'slow'].sort(),
+      ['broken', 'die', 'effect', 'hold', 'huge', 'lookup', 'picture', 'slow'].sort(),
     );
     const lookup = tools.find((tool) => tool.name === 'lookup')!;
     expect(lookup.readOnly).toBe(true);
