@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCallDetail } from '../../src/agent/tool.js';
 import { createMcpTool, MCP_TOOL_LIMITS, type McpToolOffer } from '../../src/agent/tools/mcp.js';
 import type { Pool } from '../../src/db/pool.js';
-import { createMcpDirectory, type McpToolInfo } from '../../src/mcp/directory.js';
+import { createMcpDirectory, FAILURE_HOLD_MS, type McpToolInfo } from '../../src/mcp/directory.js';
 import { describeMcpFailure } from '../../src/mcp/failure.js';
 import { createMcpGates } from '../../src/mcp/gates.js';
 import type { McpSessionDeps } from '../../src/mcp/session.js';
@@ -149,6 +149,33 @@ describe('discovery', () => {
       sessionDeps({ ...SETTINGS, maxToolsPerServer: 3 }),
     );
     expect(bounded).toHaveLength(3);
+  });
+});
+
+describe('the discovery cache', () => {
+  it('lists a server once per version, and holds a failure for a while instead of asking again', async () => {
+    let nowMs = 1_000_000;
+    const directory = createMcpDirectory(pool, sessionDeps(), () => nowMs);
+    const signal = new AbortController().signal;
+    const before = open.requests;
+    await directory.tools(TENANT_A, '7', row(open.url), signal);
+    const listed = open.requests - before;
+    await directory.tools(TENANT_A, '7', row(open.url), signal);
+    expect(open.requests - before).toBe(listed);
+    await directory.tools(TENANT_A, '8', row(open.url), signal);
+    expect(open.requests - before).toBe(2 * listed);
+
+    const refused = guarded.requests;
+    const other = { ...row(guarded.url), id: '33333333-3333-4333-8333-333333333333' };
+    const failing = () => directory.tools(TENANT_A, '7', other, signal);
+    await expect(failing()).rejects.toThrow();
+    const asked = guarded.requests - refused;
+    expect(asked).toBeGreaterThan(0);
+    await expect(failing()).rejects.toThrow();
+    expect(guarded.requests - refused).toBe(asked);
+    nowMs += FAILURE_HOLD_MS + 1;
+    await expect(failing()).rejects.toThrow();
+    expect(guarded.requests - refused).toBe(2 * asked);
   });
 });
 
