@@ -3,7 +3,12 @@
 // What the model is shown (bounded, binary named, isError as a result), what the audit hears,
 // the idempotency key in _meta, what each failure is called, and the session bounds.
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCallDetail } from '../../src/agent/tool.js';
@@ -289,6 +294,42 @@ describe('what a failure is called', () => {
     await new Promise((done) => closed.close(done));
     expect(await failureOf(`http://127.0.0.1:${port}/mcp`)).toMatchObject({ code: 'refused' });
     expect(await failureOf(notMcpUrl)).toMatchObject({ code: 'not_mcp' });
+  });
+
+  it('tls: a certificate nobody vouches for', async () => {
+    // A self-signed certificate (the openssl binary; the test's boundary, like the DNS one).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-tls-'));
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ]);
+    expect(made.status).toBe(0);
+    const tls = https.createServer(
+      {
+        key: readFileSync(path.join(dir, 'key.pem')),
+        cert: readFileSync(path.join(dir, 'cert.pem')),
+      },
+      (_req, res) => res.end('{}'),
+    );
+    await new Promise<void>((done) => tls.listen(0, '127.0.0.1', done));
+    const { port } = tls.address() as AddressInfo;
+    try {
+      expect(await failureOf(`https://127.0.0.1:${port}/mcp`)).toMatchObject({ code: 'tls' });
+    } finally {
+      await new Promise((done) => tls.close(done));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('blocked_address without the private-network allowance', async () => {
