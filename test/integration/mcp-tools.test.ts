@@ -270,6 +270,22 @@ describe('a server requiring a bearer token from the secrets', () => {
     expect(text).toContain('[REDACTED:MCP_TOKEN]');
   });
 
+  it('refuses a secret that does not exist, sending nothing and holding no session', async () => {
+    const deps = sessionDeps();
+    const before = guarded.requests;
+    const failure = await toolsOf(
+      row(guarded.url, { Authorization: 'Bearer {{secrets.NO_SUCH}}' }),
+      deps,
+    ).then(
+      () => null,
+      (err: unknown) => describeMcpFailure(err),
+    );
+    expect(failure).toMatchObject({ code: 'secret_unavailable' });
+    expect(failure?.message).toContain('NO_SUCH');
+    expect(guarded.requests).toBe(before);
+    expect(deps.gates.open()).toBe(0);
+  });
+
   it('is unauthorized without it', async () => {
     const failure = await toolsOf(row(guarded.url)).then(
       () => null,
