@@ -1,9 +1,11 @@
 // What a pod knows of its tenants' MCP servers, under each tenant's run_context_version (which
 // every change to a server or a secret bumps, migration 345): the server rows, read once per
 // version, and each server's tool list, discovered with one tools/list per version. A run whose
-// tenant's version is the one held makes no round trip to a server before calling it.
+// tenant's version is the one held makes no round trip to a server before calling it. A server
+// that failed to list is not asked again for FAILURE_HOLD_MS (under the same version): the runs
+// of a job naming a server that hangs do not each wait MCP_CALL_TIMEOUT for it.
 //
-//   const directory = createMcpDirectory(pool, session deps)
+//   const directory = createMcpDirectory(pool, session deps, nowMs?)
 //   directory.servers(tenantId, version) → McpServerRow[]
 //   directory.tools(tenantId, version, server, signal) → McpToolInfo[]   (throws; failure.ts)
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -35,10 +37,17 @@ export interface McpDirectory {
 const MAX_ENTRIES = 2000;
 /** A server listing more tools than this is read no further (pages of tools/list). */
 const MAX_LIST_PAGES = 10;
+/** How long a failed tools/list answers for its server (under one version). */
+export const FAILURE_HOLD_MS = 30_000;
 
-export function createMcpDirectory(pool: Pool, deps: McpSessionDeps): McpDirectory {
+export function createMcpDirectory(
+  pool: Pool,
+  deps: McpSessionDeps,
+  nowMs: () => number = Date.now,
+): McpDirectory {
   const servers = new BoundedMap<McpServerRow[]>();
   const tools = new BoundedMap<McpToolInfo[]>();
+  const failures = new BoundedMap<{ error: unknown; untilMs: number }>();
   const discover = (tenantId: string, server: McpServerRow, signal: AbortSignal) =>
     openMcpSession(deps, tenantId, server, signal, async (client, request) => {
       const listed: Tool[] = [];
@@ -65,9 +74,17 @@ export function createMcpDirectory(pool: Pool, deps: McpSessionDeps): McpDirecto
       const key = `${tenantId}:${server.id}:${version}`;
       const held = tools.get(key);
       if (held) return held;
-      const found = await discover(tenantId, server, signal);
-      tools.set(key, found);
-      return found;
+      const failed = failures.get(key);
+      if (failed && failed.untilMs > nowMs()) throw failed.error;
+      try {
+        const found = await discover(tenantId, server, signal);
+        tools.set(key, found);
+        return found;
+      } catch (err) {
+        // A run cancelled meanwhile says nothing of the server.
+        if (!signal.aborted) failures.set(key, { error: err, untilMs: nowMs() + FAILURE_HOLD_MS });
+        throw err;
+      }
     },
   };
 }

@@ -41,8 +41,10 @@ export async function openMcpSession<T>(
   signal: AbortSignal,
   use: (client: Client, request: SessionRequest) => Promise<T>,
 ): Promise<T> {
-  const release = deps.gates.acquire(tenantId);
   const url = new URL(server.url);
+  // Before the slot: a secret that cannot be used refuses the session without holding one.
+  const headers = await substituteHeaders(deps.vault, tenantId, server, url);
+  const release = deps.gates.acquire(tenantId);
   const stop = new AbortController();
   const timeoutMs = deps.settings.callTimeoutMs;
   const ends = Date.now() + timeoutMs;
@@ -55,7 +57,7 @@ export async function openMcpSession<T>(
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
       onBodyFailure: (error) => stop.abort(error),
     }),
-    requestInit: { headers: await substituteHeaders(deps.vault, tenantId, server, url) },
+    requestInit: { headers },
     // One try: a session is short, and the caller's deadline covers it.
     reconnectionOptions: {
       maxRetries: 0,

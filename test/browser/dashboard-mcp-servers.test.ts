@@ -46,7 +46,7 @@ describe('MCP servers in the dashboard, in Chromium', () => {
     const card = page.getByTestId('mcp-crm');
     await card.getByText('crm__effect').waitFor();
     await card.getByText('crm__lookup').waitFor();
-    await card.getByText(/7 tools, listed in/).waitFor();
+    await card.getByText(/8 tools, listed in/).waitFor();
 
     await page.getByLabel('Name').fill('down');
     await page.getByLabel('URL').fill('http://127.0.0.1:9/mcp');

@@ -3,7 +3,8 @@
 // counted by the call's idempotency key in _meta), `lookup` (readOnlyHint), `slow` (answers
 // after `ms`, or when the client goes), `huge` (`bytes` of text), `picture` (a PNG-typed image
 // of `bytes` bytes), `broken` (an isError result), `die` (the server cuts the connection
-// mid-call). With a token, a request without `Authorization: Bearer <token>` gets a 401.
+// mid-call), `hold` (its first call with a key is held until the client goes; later ones with
+// that key answer at once). With a token, a request without `Authorization: Bearer <token>` gets a 401.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -22,6 +23,8 @@ export interface TestMcpServer {
   requests: number;
   /** `slow` calls under way now. */
   slowInFlight: () => number;
+  /** `hold` calls held so far. */
+  held: () => number;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,8 @@ export async function startMcpServer(
   const effects = new Map<string, number>();
   const calls: { tool: string; key: string | undefined }[] = [];
   let slow = 0;
+  let held = 0;
+  const holds = new Map<string, number>();
   const state = { requests: 0 };
   const keyOf = (meta: Record<string, unknown> | undefined) =>
     typeof meta?.[IDEMPOTENCY_META_KEY] === 'string'
@@ -86,6 +91,22 @@ export async function startMcpServer(
           slow -= 1;
         }
         return { content: [{ type: 'text', text: `waited ${ms}` }] };
+      },
+    );
+    server.registerTool(
+      'hold',
+      { description: 'Holds its first call', inputSchema: { note: z.string() } },
+      async ({ note }, extra) => {
+        const key = keyOf(extra._meta) ?? 'none';
+        calls.push({ tool: 'hold', key });
+        const seen = holds.get(key) ?? 0;
+        holds.set(key, seen + 1);
+        if (seen === 0) {
+          held += 1;
+          await new Promise((resolve) => req.once('close', resolve));
+          return { content: [{ type: 'text', text: 'too late' }] };
+        }
+        return { content: [{ type: 'text', text: `${note} applied` }] };
       },
     );
     server.registerTool(
@@ -160,6 +181,7 @@ export async function startMcpServer(
       return state.requests;
     },
     slowInFlight: () => slow,
+    held: () => held,
     close: () =>
       new Promise<void>((resolve) => {
         httpServer.closeAllConnections();

@@ -3,13 +3,18 @@
 // What the model is shown (bounded, binary named, isError as a result), what the audit hears,
 // the idempotency key in _meta, what each failure is called, and the session bounds.
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCallDetail } from '../../src/agent/tool.js';
 import { createMcpTool, MCP_TOOL_LIMITS, type McpToolOffer } from '../../src/agent/tools/mcp.js';
 import type { Pool } from '../../src/db/pool.js';
-import { createMcpDirectory, type McpToolInfo } from '../../src/mcp/directory.js';
+import { createMcpDirectory, FAILURE_HOLD_MS, type McpToolInfo } from '../../src/mcp/directory.js';
 import { describeMcpFailure } from '../../src/mcp/failure.js';
 import { createMcpGates } from '../../src/mcp/gates.js';
 import type { McpSessionDeps } from '../../src/mcp/session.js';
@@ -130,7 +135,7 @@ describe('discovery', () => {
   it("lists the server's tools with their schemas and read-only hints", async () => {
     const tools = await toolsOf(row(open.url));
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['broken', 'die', 'effect', 'huge', 'lookup', 'picture', 'slow'].sort(),
+      ['broken', 'die', 'effect', 'hold', 'huge', 'lookup', 'picture', 'slow'].sort(),
     );
     const lookup = tools.find((tool) => tool.name === 'lookup')!;
     expect(lookup.readOnly).toBe(true);
@@ -149,6 +154,33 @@ describe('discovery', () => {
       sessionDeps({ ...SETTINGS, maxToolsPerServer: 3 }),
     );
     expect(bounded).toHaveLength(3);
+  });
+});
+
+describe('the discovery cache', () => {
+  it('lists a server once per version, and holds a failure for a while instead of asking again', async () => {
+    let nowMs = 1_000_000;
+    const directory = createMcpDirectory(pool, sessionDeps(), () => nowMs);
+    const signal = new AbortController().signal;
+    const before = open.requests;
+    await directory.tools(TENANT_A, '7', row(open.url), signal);
+    const listed = open.requests - before;
+    await directory.tools(TENANT_A, '7', row(open.url), signal);
+    expect(open.requests - before).toBe(listed);
+    await directory.tools(TENANT_A, '8', row(open.url), signal);
+    expect(open.requests - before).toBe(2 * listed);
+
+    const refused = guarded.requests;
+    const other = { ...row(guarded.url), id: '33333333-3333-4333-8333-333333333333' };
+    const failing = () => directory.tools(TENANT_A, '7', other, signal);
+    await expect(failing()).rejects.toThrow();
+    const asked = guarded.requests - refused;
+    expect(asked).toBeGreaterThan(0);
+    await expect(failing()).rejects.toThrow();
+    expect(guarded.requests - refused).toBe(asked);
+    nowMs += FAILURE_HOLD_MS + 1;
+    await expect(failing()).rejects.toThrow();
+    expect(guarded.requests - refused).toBe(2 * asked);
   });
 });
 
@@ -238,6 +270,22 @@ describe('a server requiring a bearer token from the secrets', () => {
     expect(text).toContain('[REDACTED:MCP_TOKEN]');
   });
 
+  it('refuses a secret that does not exist, sending nothing and holding no session', async () => {
+    const deps = sessionDeps();
+    const before = guarded.requests;
+    const failure = await toolsOf(
+      row(guarded.url, { Authorization: 'Bearer {{secrets.NO_SUCH}}' }),
+      deps,
+    ).then(
+      () => null,
+      (err: unknown) => describeMcpFailure(err),
+    );
+    expect(failure).toMatchObject({ code: 'secret_unavailable' });
+    expect(failure?.message).toContain('NO_SUCH');
+    expect(guarded.requests).toBe(before);
+    expect(deps.gates.open()).toBe(0);
+  });
+
   it('is unauthorized without it', async () => {
     const failure = await toolsOf(row(guarded.url)).then(
       () => null,
@@ -262,6 +310,42 @@ describe('what a failure is called', () => {
     await new Promise((done) => closed.close(done));
     expect(await failureOf(`http://127.0.0.1:${port}/mcp`)).toMatchObject({ code: 'refused' });
     expect(await failureOf(notMcpUrl)).toMatchObject({ code: 'not_mcp' });
+  });
+
+  it('tls: a certificate nobody vouches for', async () => {
+    // A self-signed certificate (the openssl binary; the test's boundary, like the DNS one).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-tls-'));
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ]);
+    expect(made.status).toBe(0);
+    const tls = https.createServer(
+      {
+        key: readFileSync(path.join(dir, 'key.pem')),
+        cert: readFileSync(path.join(dir, 'cert.pem')),
+      },
+      (_req, res) => res.end('{}'),
+    );
+    await new Promise<void>((done) => tls.listen(0, '127.0.0.1', done));
+    const { port } = tls.address() as AddressInfo;
+    try {
+      expect(await failureOf(`https://127.0.0.1:${port}/mcp`)).toMatchObject({ code: 'tls' });
+    } finally {
+      await new Promise((done) => tls.close(done));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('blocked_address without the private-network allowance', async () => {

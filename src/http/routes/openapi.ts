@@ -20,6 +20,10 @@ const TAGS = [
     name: 'secrets',
     description: 'Write-only tenant secrets the agent uses as {{secrets.NAME}} in http_request',
   },
+  {
+    name: 'mcp-servers',
+    description: 'The tenant’s remote MCP servers, whose tools the agent gets as <server>__<tool>',
+  },
   { name: 'tenants (admin)', description: 'Tenants and their quotas (admin token)' },
   { name: 'api keys (admin)', description: 'Tenant API keys (admin token)' },
   {
