@@ -40,6 +40,8 @@ import { createResultStore } from './storage/run-results.js';
 import { ResultSweeper } from './storage/result-sweeper.js';
 import { IdempotencySweeper } from './http/idempotency-sweeper.js';
 import { startServices, stopServices, type Service } from './services/service.js';
+import { createUsage } from './usage/setup.js';
+import { BudgetResumeSweep } from './usage/resume-sweep.js';
 
 export interface RunningService {
   url: string;
@@ -92,7 +94,20 @@ export async function startService(config: Config, log: Logger): Promise<Running
   // One pool to the model server for chat and scheduled runs, handed out fairly across tenants.
   const modelConnections = createModelConnections(config.llm.url, config.modelConnections);
   const contexts = createTenantContexts(pool, vault, skills);
+  // Tokens, cost and budgets of every model call, scheduled or chat (src/usage/).
+  const usage = createUsage({
+    pool,
+    redis,
+    registry,
+    log,
+    settings: {
+      modelPricesFile: config.modelPricesFile,
+      budgetReserveMaxTokens: config.budgetReserveMaxTokens,
+      defaultModel: config.llm.model,
+    },
+  });
   const runnerDeps = {
+    usage,
     pool,
     vault,
     skills,
@@ -162,6 +177,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const resultSweeper = new ResultSweeper({ pool, store: objects, log, clock: systemClock });
   // Idempotency-Key answers past their window, of every tenant (src/http/idempotency-sweeper.ts).
   const idempotencySweeper = new IdempotencySweeper({ pool, log, clock: systemClock });
+  // Jobs paused by a spent budget resume when its period turns (src/usage/resume-sweep.ts).
+  const budgetResumeSweep = new BudgetResumeSweep({ pool, log, clock: systemClock });
 
   const model = createModelProbe(config.llm);
   const app = await buildApp({
@@ -183,6 +200,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     skills,
     sendHttp: sendOutbound,
     toolMetrics: runnerDeps.toolMetrics,
+    usage,
   });
   let address = '';
   const http: Service = {
@@ -202,6 +220,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     webhookSender,
     resultSweeper,
     idempotencySweeper,
+    budgetResumeSweep,
     http,
   ];
   await startServices(services);

@@ -6,7 +6,8 @@ import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
-import { AgentError, runAgent, truncateText } from './loop.js';
+import { AgentError, runAgent, truncateText, type CompleteStep } from './loop.js';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { deriveIdempotencyKey } from './idempotency-key.js';
 import {
   createRunJournal,
@@ -21,6 +22,12 @@ import type { ToolMetrics } from './tool-metrics.js';
 import { auditTools, type ToolCallRecord } from './tools/audit.js';
 import type { HttpSender } from './tools/http-request.js';
 import { createTools } from './tools/index.js';
+import {
+  BudgetExhausted,
+  meterStep,
+  type MeteredStep,
+  type UsageDeps,
+} from '../usage/metered-step.js';
 import { describeSkills, PRELOADED_SKILLS_BYTES } from './tools/skill.js';
 
 /**
@@ -49,6 +56,8 @@ export interface CronRunnerDeps {
   /** The pod's tenant contexts, shared with the scheduler's read-ahead (created if absent). */
   contexts?: TenantContexts | undefined;
   now?: () => Date;
+  /** Prices and budgets: each model call is counted and checked (src/usage/); absent: neither. */
+  usage?: UsageDeps | undefined;
 }
 
 /**
@@ -60,6 +69,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
     deps && (deps.contexts ?? createTenantContexts(deps.pool, deps.vault, deps.skills));
   return async (request, context) => {
     let redactor: Redactor = NO_SECRETS;
+    let metered: MeteredStep<Parameters<CompleteStep>[0], ChatCompletion> | undefined;
     try {
       const prepared =
         deps && contexts
@@ -77,13 +87,25 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
           content: redactor.text(message.content),
         })),
       });
-      const answer = await runAgent(withRunContext(llm, context, request.model, request.tenantId), {
+      const step = withRunContext(llm, context, request.model, request.tenantId);
+      metered = deps?.usage
+        ? meterStep<Parameters<CompleteStep>[0], ChatCompletion>(
+            (params, signal) => step.complete(params, signal),
+            deps.usage,
+            {
+              tenantId: request.tenantId,
+              jobId: request.jobId,
+            },
+          )
+        : undefined;
+      const answer = await runAgent(metered?.step ?? step, {
         messages,
         tools: prepared.tools,
         context: { tenantId: request.tenantId, signal: context.signal },
         limits: { maxToolResultBytes: RUN_TOOL_RESULT_BYTES },
       });
       context.report?.({
+        calls: metered?.calls ?? [],
         usage: {
           promptTokens: answer.usage.prompt_tokens,
           completionTokens: answer.usage.completion_tokens,
@@ -91,6 +113,10 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
       });
       return { ok: true, text: redactor.text(answer.content) };
     } catch (err) {
+      if (metered) context.report?.({ calls: metered.calls });
+      if (err instanceof BudgetExhausted) {
+        context.report?.({ budgetResetsAt: err.resetsAt?.toISOString() ?? null });
+      }
       const failure = describeFailure(err);
       return failure.ok ? failure : { ...failure, error: redactor.text(failure.error) };
     }
@@ -258,11 +284,13 @@ const KIND_OF: Record<LlmErrorKind, ErrorKind> = {
 function describeFailure(err: unknown): RunReply {
   const error = err instanceof Error ? err.message : String(err);
   const kind: ErrorKind =
-    err instanceof LlmError
-      ? KIND_OF[err.kind]
-      : err instanceof ToolLimitError || err instanceof AgentError
-        ? 'tool_limit'
-        : 'agent_error';
+    err instanceof BudgetExhausted
+      ? 'budget_exhausted'
+      : err instanceof LlmError
+        ? KIND_OF[err.kind]
+        : err instanceof ToolLimitError || err instanceof AgentError
+          ? 'tool_limit'
+          : 'agent_error';
   return { ok: false, errorKind: kind, error };
 }
 

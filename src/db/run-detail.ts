@@ -14,6 +14,13 @@ export interface RunDetailRow extends RunRow {
     model?: string | null;
     usage?: { prompt_tokens: number; completion_tokens: number } | null;
     attempt_log?: { started_at: string; duration_ms: number | null; outcome: string | null }[];
+    calls?: {
+      model: string;
+      prompt_tokens: number;
+      cached_tokens: number;
+      completion_tokens: number;
+      cost_micros: number | null;
+    }[];
   } | null;
   job_name: string;
   /** The attempts the job's retry policy allows now (1 without one); null once the job is gone. */

@@ -29,6 +29,9 @@ import { registerAdminClusterRoutes } from './routes/admin-cluster.js';
 import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerChatRoutes } from './routes/chat.js';
+import { registerUsageRoutes } from './routes/usage.js';
+import type { UsageDeps } from '../usage/metered-step.js';
+import { createUsage } from '../usage/setup.js';
 import { ChatTurnLimiter } from './chat-turns.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -70,6 +73,8 @@ export interface AppDeps {
   objects?: ObjectStore;
   /** Answers GET /health/model (defaults to one for the LLM_* settings). */
   modelProbe?: ModelProbe;
+  /** Prices, budgets and usage metrics (main.ts shares its set with the scheduler). */
+  usage?: UsageDeps;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -134,6 +139,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     failureLimiter: new RateLimiter(undefined),
   });
   const now = deps.now ?? (() => new Date());
+  const usage =
+    deps.usage ??
+    createUsage({
+      pool: deps.pool,
+      redis: deps.redis,
+      registry: deps.registry,
+      log: deps.log,
+      now,
+      settings: {
+        modelPricesFile: deps.config.modelPricesFile,
+        budgetReserveMaxTokens: deps.config.budgetReserveMaxTokens,
+        defaultModel: deps.config.llm.model,
+      },
+    });
   registerHealthRoutes(app, {
     pool: deps.pool,
     redis: deps.redis,
@@ -204,7 +223,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     turnTimeoutMs: deps.config.chatTurnTimeoutMs,
     idempotencyLeaseMs: deps.idempotencyLeaseMs,
     tools: (tenantId) => loadChatTools(chatTools, tenantId),
+    usage,
   });
+  registerUsageRoutes(app, { pool: deps.pool, usage });
   registerSecretRoutes(app, { vault });
   registerSkillRoutes(app, { skills: deps.skills });
   registerAgentSettingsRoutes(app, {

@@ -50,6 +50,17 @@ export const RunDetail = Run.extend({
     })
     .nullable()
     .describe('tokens over all model requests of the run, as the model server counted them'),
+  calls: z
+    .array(
+      z.object({
+        model: z.string(),
+        prompt_tokens: z.number().int().min(0),
+        cached_tokens: z.number().int().min(0),
+        completion_tokens: z.number().int().min(0),
+        cost_micros: z.number().int().min(0).nullable(),
+      }),
+    )
+    .describe('each model call of the last attempt: its tokens and cost (null: no price)'),
   model_requests: z
     .number()
     .int()
@@ -119,6 +130,15 @@ export const RunDetail = Run.extend({
       attempts: 2,
       attempt: 1,
       model_requests: 2,
+      calls: [
+        {
+          model: 'qwen3:30b',
+          prompt_tokens: 182,
+          cached_tokens: 0,
+          completion_tokens: 64,
+          cost_micros: 1095,
+        },
+      ],
       max_attempts: 3,
       duration_ms: 4518,
       pod_id: 'hermesx-7f9c-1',
@@ -127,6 +147,10 @@ export const RunDetail = Run.extend({
       origin: 'scheduled',
       result_bytes: 27,
       result_complete: true,
+      prompt_tokens: 182,
+      cached_tokens: 0,
+      completion_tokens: 64,
+      cost_micros: 1095,
       result_truncated: false,
       prompt_sent: [
         { role: 'system', content: 'You are HermesX, running the scheduled job …' },

@@ -135,6 +135,22 @@ export const Run = z
       .nullable()
       .describe('size of the whole stored answer in UTF-8 bytes'),
     result_complete: z.boolean().describe('`result` here is the whole stored answer'),
+    prompt_tokens: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe('prompt tokens over the run’s model calls and attempts; null: no call recorded'),
+    cached_tokens: z.number().int().min(0).nullable().describe('of prompt_tokens, cached'),
+    completion_tokens: z.number().int().min(0).nullable(),
+    cost_micros: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe(
+        'cost in micro-dollars (1e-6 USD) at the operator’s prices; null: no call, or a model without a price (unknown)',
+      ),
   })
   .meta({
     id: 'Run',
@@ -158,6 +174,10 @@ export const Run = z
         origin: 'scheduled',
         result_bytes: null,
         result_complete: true,
+        prompt_tokens: 182,
+        cached_tokens: 0,
+        completion_tokens: 64,
+        cost_micros: 1095,
       },
     ],
   });

@@ -25,6 +25,10 @@ export interface RunView {
   origin: RunOrigin;
   result_bytes: number | null;
   result_complete: boolean;
+  prompt_tokens: number | null;
+  cached_tokens: number | null;
+  completion_tokens: number | null;
+  cost_micros: number | null;
 }
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -54,6 +58,10 @@ export function toRunView(row: RunRow): RunView {
     origin: row.origin,
     result_bytes: row.result_bytes,
     result_complete: row.result_complete,
+    prompt_tokens: row.prompt_tokens,
+    cached_tokens: row.cached_tokens,
+    completion_tokens: row.completion_tokens,
+    cost_micros: row.cost_micros === null ? null : Number(row.cost_micros),
   };
 }
 

@@ -9,7 +9,13 @@ import { z } from 'zod';
 import { LlmError, type Llm } from '../../agent/llm.js';
 import { MAX_MODEL_NAME_CHARS, type StreamingLlm } from '../../agent/llm-stream.js';
 import type { ChatToolkit } from '../../agent/chat-tools.js';
-import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
+import {
+  describeStop,
+  runAgent,
+  truncateText,
+  type AgentAnswer,
+  type CompleteStep,
+} from '../../agent/loop.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
 import { checkChatParameters } from '../chat-parameters.js';
@@ -20,6 +26,8 @@ import { ApiError, ClientDisconnected } from '../errors.js';
 import { claimIdempotencyKey, type StoredAnswer } from '../idempotency.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
+import { recordChatUsage } from '../../usage/ledger.js';
+import { BudgetExhausted, meterStep, type UsageDeps } from '../../usage/metered-step.js';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() });
 const Message = z.object({
@@ -67,6 +75,8 @@ export interface ChatDeps extends TriggerDeps {
   turnTimeoutMs: number;
   /** The pending lease of an Idempotency-Key (default 10 min; tests shorten it). */
   idempotencyLeaseMs?: number | undefined;
+  /** Each model call counted in the usage ledger and checked against the tenant's budgets. */
+  usage?: UsageDeps | undefined;
 }
 
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
@@ -214,36 +224,38 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
       async function answerTurn() {
         const changes: string[] = [];
         let answer: AgentAnswer;
+        // Each model call waits for a connection in this tenant's turn (model-gate.ts).
+        const step: CompleteStep = stream
+          ? (params, signal) =>
+              deps.streamingLlm
+                .complete(
+                  params,
+                  signal,
+                  (text, model) => {
+                    // Before the delta: the chunk carrying it names the served model.
+                    if (isModelName(model)) base.model = model;
+                    stream.delta(text);
+                  },
+                  { tenantId },
+                )
+                .then(noteServedModel)
+          : (params, signal) =>
+              deps.llm.complete(params, signal, { tenantId }).then(noteServedModel);
+        const metered = deps.usage
+          ? meterStep(step, deps.usage, { tenantId, jobId: null })
+          : undefined;
         try {
-          answer = await runAgent(
-            // Each model call waits for a connection in this tenant's turn (model-gate.ts).
-            stream
-              ? (params, signal) =>
-                  deps.streamingLlm
-                    .complete(
-                      params,
-                      signal,
-                      (text, model) => {
-                        // Before the delta: the chunk carrying it names the served model.
-                        if (isModelName(model)) base.model = model;
-                        stream.delta(text);
-                      },
-                      { tenantId },
-                    )
-                    .then(noteServedModel)
-              : (params, signal) =>
-                  deps.llm.complete(params, signal, { tenantId }).then(noteServedModel),
-            {
-              messages: [{ role: 'system', content: system }, ...toMessages(body)],
-              tools: toolkit.tools,
-              context: { tenantId, signal: controller.signal, changes },
-              temperature: body.temperature,
-              maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-              beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
-              answerOnStop: true,
-            },
-          );
+          answer = await runAgent(metered?.step ?? step, {
+            messages: [{ role: 'system', content: system }, ...toMessages(body)],
+            tools: toolkit.tools,
+            context: { tenantId, signal: controller.signal, changes },
+            temperature: body.temperature,
+            maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+            beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
+            answerOnStop: true,
+          });
         } catch (err) {
+          await recordTurnUsage(deps, tenantId, metered?.calls, request);
           if (claim.kind === 'first') {
             // A turn cut short after a change keeps its key, so a retry does not repeat the change.
             const kept = changes.length > 0 ? interruptedAnswer(base, changes) : undefined;
@@ -251,7 +263,12 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
               () => undefined,
             );
           }
-          const failure = err instanceof LlmError ? toApiError(err, request) : undefined;
+          const failure =
+            err instanceof LlmError
+              ? toApiError(err, request)
+              : err instanceof BudgetExhausted
+                ? toBudgetError(err, reply, deps.now())
+                : undefined;
           if (!stream?.opened) {
             stream?.cancel();
             throw failure ?? err;
@@ -264,6 +281,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
           }
           return reply;
         }
+        await recordTurnUsage(deps, tenantId, metered?.calls, request);
         if (answer.failure)
           logModelFailure(request, answer.failure, 'after the turn changed state');
         const content = truncateText(toolkit.redactor.text(answer.content), MAX_ANSWER_BYTES);
@@ -309,6 +327,31 @@ async function chargeModelCall(
   return decision.allowed
     ? null
     : `this tenant's limit of ${rpm} requests per minute was reached (each model call counts); retry in ${decision.retryAfterSeconds}s`;
+}
+
+/** A turn's model calls into the usage ledger; a failure to write is logged, not the turn's. */
+async function recordTurnUsage(
+  deps: ChatDeps,
+  tenantId: string,
+  calls: Parameters<typeof recordChatUsage>[2] | undefined,
+  request: FastifyRequest,
+): Promise<void> {
+  if (!calls || calls.length === 0) return;
+  await recordChatUsage(deps.pool, tenantId, calls).catch((err: unknown) =>
+    request.log.error(
+      { error: String(err), request_id: request.id, tenant_id: tenantId },
+      'chat: cannot record the turn’s usage',
+    ),
+  );
+}
+
+/** A spent budget: 429 with the time it resets (Retry-After and the message). */
+function toBudgetError(err: BudgetExhausted, reply: FastifyReply, now: Date): ApiError {
+  if (err.resetsAt) {
+    const seconds = Math.max(1, Math.ceil((err.resetsAt.getTime() - now.getTime()) / 1000));
+    void reply.header('retry-after', seconds);
+  }
+  return new ApiError(429, 'budget_exhausted', err.message);
 }
 
 type Usage = AgentAnswer['usage'];

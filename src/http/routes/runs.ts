@@ -158,6 +158,7 @@ function toRunDetailView(
     model_requests: row.attempts,
     max_attempts: row.max_attempts,
     attempt_log: detail.attempt_log ?? [],
+    calls: detail.calls ?? [],
     previous_attempts: previous,
     timings: {
       scheduled_at: row.scheduled_at.toISOString(),
