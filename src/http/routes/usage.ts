@@ -81,7 +81,7 @@ const BudgetInput = z.strictObject({
 });
 
 const ModelParam = z.object({ model: z.string().min(1).max(200) });
-const TenantParam = z.object({ id: z.uuid() });
+const TenantParam = z.object({ id: z.guid() });
 
 export function registerUsageRoutes(
   app: FastifyInstance,
