@@ -117,6 +117,8 @@ describe('cron jobs API', () => {
         consecutive_failures: 0,
         ends_at: null,
         max_runs: null,
+        max_run_tokens: null,
+        daily_budget_micros: null,
         stopped_by: null,
         timeout: null,
         model: null,
@@ -454,6 +456,10 @@ describe('cron jobs API', () => {
           origin: 'scheduled',
           result_bytes: null,
           result_complete: true,
+          prompt_tokens: null,
+          cached_tokens: null,
+          completion_tokens: null,
+          cost_micros: null,
         });
       }
     });
