@@ -1442,6 +1442,52 @@ export interface components {
       object: string;
       data: components['schemas']['Model'][];
     };
+    UsageReport: {
+      from: string;
+      to: string;
+      group_by: string[];
+      data: {
+        day?: string;
+        job_id?: string | null;
+        job_name?: string | null;
+        model?: string;
+        origin?: string;
+        tenant_id?: string;
+        calls: number;
+        prompt_tokens: number;
+        cached_tokens: number;
+        completion_tokens: number;
+        /** @description micro-dollars of the priced calls */
+        cost_micros: number;
+        /** @description calls whose model had no price (cost unknown) */
+        unpriced_calls: number;
+      }[];
+    };
+    ModelPrice: {
+      model: string;
+      input: number;
+      cached_input: number;
+      output: number;
+      updated_at: string;
+    };
+    UsageBudget: {
+      monthly_budget_micros: number | null;
+      monthly_budget_tokens: number | null;
+      month_micros: {
+        limit: number | null;
+        spent: number;
+        remaining: number | null;
+        period: string;
+        resets_at: string;
+      };
+      month_tokens: {
+        limit: number | null;
+        spent: number;
+        remaining: number | null;
+        period: string;
+        resets_at: string;
+      };
+    };
     Liveness: {
       /** @constant */
       status: 'ok';
@@ -4625,27 +4671,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            from: string;
-            to: string;
-            group_by: string[];
-            data: {
-              day?: string;
-              job_id?: string | null;
-              job_name?: string | null;
-              model?: string;
-              origin?: string;
-              tenant_id?: string;
-              calls: number;
-              prompt_tokens: number;
-              cached_tokens: number;
-              completion_tokens: number;
-              /** @description micro-dollars of the priced calls */
-              cost_micros: number;
-              /** @description calls whose model had no price (cost unknown) */
-              unpriced_calls: number;
-            }[];
-          };
+          'application/json': components['schemas']['UsageReport'];
         };
       };
       /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
@@ -4712,24 +4738,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            monthly_budget_micros: number | null;
-            monthly_budget_tokens: number | null;
-            month_micros: {
-              limit: number | null;
-              spent: number;
-              remaining: number | null;
-              period: string;
-              resets_at: string;
-            };
-            month_tokens: {
-              limit: number | null;
-              spent: number;
-              remaining: number | null;
-              period: string;
-              resets_at: string;
-            };
-          };
+          'application/json': components['schemas']['UsageBudget'];
         };
       };
       /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
@@ -4803,27 +4812,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            from: string;
-            to: string;
-            group_by: string[];
-            data: {
-              day?: string;
-              job_id?: string | null;
-              job_name?: string | null;
-              model?: string;
-              origin?: string;
-              tenant_id?: string;
-              calls: number;
-              prompt_tokens: number;
-              cached_tokens: number;
-              completion_tokens: number;
-              /** @description micro-dollars of the priced calls */
-              cost_micros: number;
-              /** @description calls whose model had no price (cost unknown) */
-              unpriced_calls: number;
-            }[];
-          };
+          'application/json': components['schemas']['UsageReport'];
         };
       };
       /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
@@ -4891,13 +4880,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: {
-              model: string;
-              input: number;
-              cached_input: number;
-              output: number;
-              updated_at: string;
-            }[];
+            data: components['schemas']['ModelPrice'][];
           };
         };
       };
@@ -4978,13 +4961,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            model: string;
-            input: number;
-            cached_input: number;
-            output: number;
-            updated_at: string;
-          };
+          'application/json': components['schemas']['ModelPrice'];
         };
       };
       /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
@@ -5165,24 +5142,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            monthly_budget_micros: number | null;
-            monthly_budget_tokens: number | null;
-            month_micros: {
-              limit: number | null;
-              spent: number;
-              remaining: number | null;
-              period: string;
-              resets_at: string;
-            };
-            month_tokens: {
-              limit: number | null;
-              spent: number;
-              remaining: number | null;
-              period: string;
-              resets_at: string;
-            };
-          };
+          'application/json': components['schemas']['UsageBudget'];
         };
       };
       /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
@@ -5276,24 +5236,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            monthly_budget_micros: number | null;
-            monthly_budget_tokens: number | null;
-            month_micros: {
-              limit: number | null;
-              spent: number;
-              remaining: number | null;
-              period: string;
-              resets_at: string;
-            };
-            month_tokens: {
-              limit: number | null;
-              spent: number;
-              remaining: number | null;
-              period: string;
-              resets_at: string;
-            };
-          };
+          'application/json': components['schemas']['UsageBudget'];
         };
       };
       /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */

@@ -95,6 +95,8 @@ export type Tenant = Schemas['Tenant'];
 export type ApiKey = Schemas['ApiKey'];
 export type ApiKeyCreated = Schemas['ApiKeyCreated'];
 export type Cluster = Schemas['Cluster'];
+export type UsageReport = Schemas['UsageReport'];
+export type UsageBudget = Schemas['UsageBudget'];
 
 /** Every page of the tenant's jobs (a tenant has at most a few thousand). */
 export async function listAllJobs(maxPages = 50): Promise<Job[]> {

@@ -13,6 +13,7 @@ import { RunPage } from './pages/run';
 import { RunsPage } from './pages/runs';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
+import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
 import { navigate, usePath } from './router';
 import { loadSession, saveSession, type Session } from './session';
@@ -89,6 +90,9 @@ export function App() {
                 >
                   Webhooks
                 </a>
+                <a href="/usage" aria-current={path.startsWith('/usage') ? 'page' : undefined}>
+                  Usage
+                </a>
                 <a href="/skills" aria-current={path.startsWith('/skills') ? 'page' : undefined}>
                   Skills
                 </a>
@@ -134,9 +138,15 @@ export function App() {
 }
 
 function allowed(session: Session, path: string): boolean {
-  const tenantPaths = ['/jobs', '/runs', '/webhooks', '/skills', '/secrets', '/settings'].some(
-    (p) => path.startsWith(p),
-  );
+  const tenantPaths = [
+    '/jobs',
+    '/runs',
+    '/webhooks',
+    '/usage',
+    '/skills',
+    '/secrets',
+    '/settings',
+  ].some((p) => path.startsWith(p));
   const adminPaths = ['/tenants', '/keys', '/cluster'].some((p) => path.startsWith(p));
   // A path neither role has stays, to be told it does not exist.
   if (!tenantPaths && !adminPaths) return true;
@@ -148,6 +158,7 @@ function route(session: Session, path: string) {
   if (session.role === 'tenant') {
     if (parts[0] === 'runs' && parts.length === 1) return <RunsPage />;
     if (parts[0] === 'webhooks') return <WebhooksPage />;
+    if (parts[0] === 'usage') return <UsagePage />;
     if (parts[0] === 'skills') {
       if (parts.length === 1) return <SkillsPage />;
       return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
@@ -177,6 +188,7 @@ function titleOf(path: string): string {
   if (path.startsWith('/jobs')) return 'Jobs';
   if (path.startsWith('/runs')) return 'Runs';
   if (path.startsWith('/webhooks')) return 'Webhooks';
+  if (path.startsWith('/usage')) return 'Usage';
   if (path.startsWith('/skills')) return 'Skills';
   if (path.startsWith('/secrets')) return 'Secrets';
   if (path.startsWith('/settings')) return 'Settings';

@@ -18,6 +18,7 @@ export const DASHBOARD_PATHS = [
   '/jobs',
   '/runs',
   '/webhooks',
+  '/usage',
   '/skills',
   '/secrets',
   '/settings',

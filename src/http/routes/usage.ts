@@ -45,20 +45,24 @@ const UsageRow = z.object({
   unpriced_calls: z.number().int().describe('calls whose model had no price (cost unknown)'),
 });
 
-const UsageReport = z.object({
-  from: z.string(),
-  to: z.string(),
-  group_by: z.array(z.string()),
-  data: z.array(UsageRow),
-});
+const UsageReport = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    group_by: z.array(z.string()),
+    data: z.array(UsageRow),
+  })
+  .meta({ id: 'UsageReport' });
 
-const Price = z.object({
-  model: z.string(),
-  input: z.number().int(),
-  cached_input: z.number().int(),
-  output: z.number().int(),
-  updated_at: z.string(),
-});
+const Price = z
+  .object({
+    model: z.string(),
+    input: z.number().int(),
+    cached_input: z.number().int(),
+    output: z.number().int(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'ModelPrice' });
 
 const BudgetLine = z.object({
   limit: z.number().int().nullable(),
@@ -68,12 +72,14 @@ const BudgetLine = z.object({
   resets_at: z.string(),
 });
 
-const TenantBudget = z.object({
-  monthly_budget_micros: z.number().int().nullable(),
-  monthly_budget_tokens: z.number().int().nullable(),
-  month_micros: BudgetLine,
-  month_tokens: BudgetLine,
-});
+const TenantBudget = z
+  .object({
+    monthly_budget_micros: z.number().int().nullable(),
+    monthly_budget_tokens: z.number().int().nullable(),
+    month_micros: BudgetLine,
+    month_tokens: BudgetLine,
+  })
+  .meta({ id: 'UsageBudget' });
 
 const BudgetInput = z.strictObject({
   monthly_budget_micros: z.number().int().min(0).max(1e15).nullable(),
