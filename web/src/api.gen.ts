@@ -476,7 +476,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This tenant’s monthly budget and what is left of it */
+    /**
+     * This tenant’s monthly budget and what is left of it
+     * @description Spent this UTC month per the usage ledger, the limits the admin set (null: none), what is left and when it resets.
+     */
     get: operations['getUsageBudget'];
     put?: never;
     post?: never;
@@ -493,7 +496,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Tokens and cost of every tenant’s model calls, grouped */
+    /**
+     * Tokens and cost of every tenant’s model calls, grouped
+     * @description Admin token only. Like GET /v1/usage, with `tenant` also a dimension.
+     */
     get: operations['getAdminUsage'];
     put?: never;
     post?: never;
@@ -537,7 +543,10 @@ export interface paths {
      */
     put: operations['putModelPrice'];
     post?: never;
-    /** Remove a model’s price (its calls then cost null, unless the file prices it) */
+    /**
+     * Remove a model’s price (its calls then cost null, unless the file prices it)
+     * @description Admin token only. 404 when the API set no price for the model.
+     */
     delete: operations['deleteModelPrice'];
     options?: never;
     head?: never;
@@ -551,9 +560,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A tenant’s monthly budget and what is left of it */
+    /**
+     * A tenant’s monthly budget and what is left of it
+     * @description Admin token only. As GET /v1/usage/budget shows it to the tenant.
+     */
     get: operations['getTenantBudget'];
-    /** Set a tenant’s budget per UTC calendar month (micro-dollars, tokens; null: none) */
+    /**
+     * Set a tenant’s budget per UTC calendar month (micro-dollars, tokens; null: none)
+     * @description Admin token only. Applies to every model call within 5 s; jobs it paused stay paused until resumed or the month turns.
+     */
     put: operations['putTenantBudget'];
     post?: never;
     delete?: never;

@@ -20,6 +20,11 @@ const TAGS = [
     name: 'secrets',
     description: 'Write-only tenant secrets the agent uses as {{secrets.NAME}} in http_request',
   },
+  { name: 'usage', description: 'Tokens and cost of the tenant’s model calls, and its budget' },
+  {
+    name: 'usage (admin)',
+    description: 'Usage across tenants, model prices and tenant budgets (admin token)',
+  },
   { name: 'tenants (admin)', description: 'Tenants and their quotas (admin token)' },
   { name: 'api keys (admin)', description: 'Tenant API keys (admin token)' },
   {
