@@ -353,6 +353,7 @@ CREATE INDEX cron_job_runs_in_flight_job_idx ON public.cron_job_runs_in_flight U
 CREATE UNIQUE INDEX cron_job_runs_in_flight_pkey ON public.cron_job_runs_in_flight USING btree (run_id)
 CREATE INDEX cron_job_runs_in_flight_tenant_idx ON public.cron_job_runs_in_flight USING btree (tenant_id)
 CREATE INDEX cron_jobs_budget_resets ON public.cron_jobs USING btree (budget_resets_at) WHERE (budget_resets_at IS NOT NULL)
+CREATE INDEX cron_jobs_budgeted ON public.cron_jobs USING btree (tenant_id) WHERE ((daily_budget_micros IS NOT NULL) OR (max_run_tokens IS NOT NULL))
 CREATE INDEX cron_jobs_deleted_idx ON public.cron_jobs USING btree (deleted_at) WHERE (deleted_at IS NOT NULL)
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE (enabled AND (deleted_at IS NULL))
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)

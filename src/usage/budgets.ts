@@ -13,13 +13,6 @@ export interface BudgetLimits {
   runTokens: number | null;
 }
 
-export const NO_BUDGETS: BudgetLimits = {
-  monthlyMicros: null,
-  monthlyTokens: null,
-  jobDailyMicros: null,
-  runTokens: null,
-};
-
 export type BudgetName =
   'tenant_monthly_micros' | 'tenant_monthly_tokens' | 'job_daily_micros' | 'job_run_tokens';
 
@@ -94,39 +87,67 @@ export async function ledgerSum(
   return Number(rows[0]?.sum ?? 0);
 }
 
-/** The limits in force, read at most every `ttlMs` per tenant and job (a raise applies then). */
+/** A tenant's budgets and those of its jobs that have one, as read together. */
+interface TenantBudgets {
+  monthlyMicros: number | null;
+  monthlyTokens: number | null;
+  jobs: Map<string, { dailyMicros: number | null; runTokens: number | null }>;
+}
+
+/**
+ * The limits in force. One read per tenant at most every `ttlMs` (a raise applies then), shared
+ * by every run and chat turn of the tenant on this pod, with its jobs' budgets in it (a partial
+ * index holds only the jobs that have one), so a burst of runs costs no read per run.
+ */
 export function createBudgetLimits(pool: Pool, ttlMs = 5000, nowMs: () => number = Date.now) {
-  const cache = new Map<string, { atMs: number; limits: BudgetLimits }>();
-  return async (tenantId: string, jobId: string | null): Promise<BudgetLimits> => {
-    const key = `${tenantId}/${jobId ?? ''}`;
-    const hit = cache.get(key);
-    if (hit && nowMs() - hit.atMs < ttlMs) return hit.limits;
-    const limits = await withTenant(pool, tenantId, async (client) => {
+  const cache = new Map<string, { atMs: number; budgets: Promise<TenantBudgets> }>();
+  const read = (tenantId: string) =>
+    withTenant(pool, tenantId, async (client): Promise<TenantBudgets> => {
       const { rows } = await client.query<{
         monthly_budget_micros: string | null;
         monthly_budget_tokens: string | null;
-        daily_budget_micros: string | null;
-        max_run_tokens: number | null;
+        jobs: Record<string, [number | null, number | null]>;
       }>(
-        `SELECT t.monthly_budget_micros, t.monthly_budget_tokens, j.daily_budget_micros,
-                j.max_run_tokens
-           FROM tenants t LEFT JOIN cron_jobs j ON j.id = $2 AND j.tenant_id = t.id
-          WHERE t.id = $1`,
-        [tenantId, jobId],
+        `SELECT t.monthly_budget_micros, t.monthly_budget_tokens,
+                coalesce((SELECT jsonb_object_agg(j.id, jsonb_build_array(j.daily_budget_micros,
+                                                                          j.max_run_tokens))
+                            FROM cron_jobs j
+                           WHERE j.tenant_id = t.id AND j.deleted_at IS NULL
+                             AND (j.daily_budget_micros IS NOT NULL OR j.max_run_tokens IS NOT NULL)),
+                         '{}') AS jobs
+           FROM tenants t WHERE t.id = $1`,
+        [tenantId],
       );
       const row = rows[0];
-      if (!row) return NO_BUDGETS;
       const num = (v: string | number | null) => (v === null ? null : Number(v));
       return {
-        monthlyMicros: num(row.monthly_budget_micros),
-        monthlyTokens: num(row.monthly_budget_tokens),
-        jobDailyMicros: num(row.daily_budget_micros),
-        runTokens: row.max_run_tokens,
+        monthlyMicros: num(row?.monthly_budget_micros ?? null),
+        monthlyTokens: num(row?.monthly_budget_tokens ?? null),
+        jobs: new Map(
+          Object.entries(row?.jobs ?? {}).map(([id, [daily, run]]) => [
+            id,
+            { dailyMicros: num(daily), runTokens: run },
+          ]),
+        ),
       };
     });
-    // Bounded: a pod serving many tenants forgets them all rather than grow.
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(key, { atMs: nowMs(), limits });
-    return limits;
+  return async (tenantId: string, jobId: string | null): Promise<BudgetLimits> => {
+    let hit = cache.get(tenantId);
+    if (!hit || nowMs() - hit.atMs >= ttlMs) {
+      // Bounded: a pod serving many tenants forgets them all rather than grow.
+      if (cache.size >= 10_000) cache.clear();
+      hit = { atMs: nowMs(), budgets: read(tenantId) };
+      cache.set(tenantId, hit);
+      // A failed read is not kept: the next call reads again.
+      hit.budgets.catch(() => cache.delete(tenantId));
+    }
+    const budgets = await hit.budgets;
+    const job = jobId ? budgets.jobs.get(jobId) : undefined;
+    return {
+      monthlyMicros: budgets.monthlyMicros,
+      monthlyTokens: budgets.monthlyTokens,
+      jobDailyMicros: job?.dailyMicros ?? null,
+      runTokens: job?.runTokens ?? null,
+    };
   };
 }
