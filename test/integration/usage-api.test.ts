@@ -255,4 +255,52 @@ describe('usage API', () => {
     expect((daily as BudgetExhausted).resetsAt?.toISOString()).toBe('2031-03-04T00:00:00.000Z');
     expect(asked).toHaveLength(sent + 1);
   });
+
+  it('a budget counter Redis does not have is seeded from the ledger before the first call', async () => {
+    const a = await createTenantWithKey(test.app);
+    // Spent this month per the ledger (a Redis that lost its data, or a budget set mid-month).
+    await recordChatUsage(test.pool, a.tenant.id, [call1('m', 900)]);
+    let sent = 0;
+    const { step } = meterStep(
+      async () => {
+        sent++;
+        return { model: 'm', usage: { prompt_tokens: 1, completion_tokens: 1 } };
+      },
+      {
+        pool: test.pool,
+        prices: createPriceBook(
+          test.pool,
+          new Map([
+            [
+              'm',
+              {
+                inputMicrosPerMTok: 1_000_000,
+                cachedInputMicrosPerMTok: 0,
+                outputMicrosPerMTok: 1_000_000,
+              },
+            ],
+          ]),
+        ),
+        budgets: createBudgetStore(redis),
+        limits: async () => ({
+          monthlyMicros: 1000,
+          monthlyTokens: null,
+          jobDailyMicros: null,
+          runTokens: null,
+        }),
+        reserveMaxTokens: 200,
+        defaultModel: 'm',
+        now: () => new Date(),
+      },
+      { tenantId: a.tenant.id, jobId: null },
+    );
+    // 900 spent + a worst case of about 210 > 1000: refused, although Redis had no counter.
+    const refusal = await step({ messages: [] }, new AbortController().signal).catch(
+      (err: unknown) => err,
+    );
+    expect(refusal).toBeInstanceOf(BudgetExhausted);
+    expect(sent).toBe(0);
+    const [counter] = await redis.keys(`hermesx:budget:{${a.tenant.id}}:month:*`);
+    expect(await redis.hget(counter!, 'spent')).toBe('900');
+  });
 });
