@@ -110,6 +110,18 @@ describe('usage in the dashboard', () => {
     await page.getByTestId('job-month-cost').getByText('$0.003120').waitFor();
     await page.getByText('$0.001040 (average of 3)').waitFor();
     await page.getByText('$0.005000').waitFor();
+    // The job form shows the daily budget in dollars and saves it back in micro-dollars.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page.getByLabel('Daily budget (USD)').inputValue()).resolves.toBe('0.005');
+    await page.getByLabel('Daily budget (USD)').fill('0.0075');
+    await page.getByLabel('Tokens per run').fill('20000');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('$0.007500').waitFor();
+    const saved = await api<{ daily_budget_micros: number; max_run_tokens: number }>(
+      'GET',
+      `/v1/cron-jobs/${jobs[0]!.id}`,
+    );
+    expect(saved).toMatchObject({ daily_budget_micros: 7500, max_run_tokens: 20_000 });
 
     await page.goto(`${service.pod.url}/jobs/${jobs[0]!.id}/runs/${runs.data[0]!.id}`);
     await page.getByTestId('run-cost').getByText('$0.001040').waitFor();
