@@ -261,6 +261,14 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
     '1073741824 (1 GiB)',
     "a tenant's stored run answers (object store), unless its own quota says; 0: unlimited",
   ],
+  MODEL_PRICES_FILE: [
+    'unset',
+    'JSON prices per model (micro-dollars per 1M tokens); the admin API overrides',
+  ],
+  BUDGET_RESERVE_MAX_TOKENS: [
+    '4096',
+    'max_tokens given to a model call under a budget that sets none (its reservation)',
+  ],
   HERMES_SECRETS_KEY: ['unset (dev: generated)', 'seals tenant and webhook secrets (32 bytes)'],
   OTEL_EXPORTER_OTLP_ENDPOINT: [
     'unset (no traces)',

@@ -228,6 +228,8 @@ const envSchema = z.object({
   MCP_MAX_SESSIONS_PER_TENANT: integer(4, 1, 100_000),
   RUN_RESULT_MAX_BYTES: integer(1024 * 1024, 8192, 16 * 1024 * 1024),
   TENANT_RESULT_BYTES_QUOTA: integer(1024 ** 3, 0, 2 ** 50),
+  MODEL_PRICES_FILE: optionalText,
+  BUDGET_RESERVE_MAX_TOKENS: integer(4096, 1, 1_000_000),
   OBJECT_STORE_DIR: optionalText,
   S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com'),
   S3_BUCKET: optionalText,
@@ -336,6 +338,10 @@ export interface Config extends Readonly<RedisSettings> {
    * (tenants.result_bytes_quota); 0: unlimited (TENANT_RESULT_BYTES_QUOTA).
    */
   readonly tenantResultBytesQuota: number;
+  /** A JSON file of model prices (docs/usage.md); the admin API's prices override it. */
+  readonly modelPricesFile: string | undefined;
+  /** max_tokens of a call under a budget that sets none: it bounds the call's reservation. */
+  readonly budgetReserveMaxTokens: number;
   /** Where large objects (run results, skills) live: see objectStoreSettings(). */
   readonly objectStore: ObjectStoreSettings;
   readonly webhooks: WebhookSettings;
@@ -525,6 +531,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     runResultMaxBytes: s.RUN_RESULT_MAX_BYTES,
     tenantResultBytesQuota: s.TENANT_RESULT_BYTES_QUOTA,
+    modelPricesFile: s.MODEL_PRICES_FILE,
+    budgetReserveMaxTokens: s.BUDGET_RESERVE_MAX_TOKENS,
     objectStore: Object.freeze(objectStoreSettings(s)),
     publicUrl: s.PUBLIC_URL,
     oidc: oidcSettings(s),

@@ -48,6 +48,8 @@ import { AuditUpkeep } from './audit/upkeep.js';
 import { startServices, stopServices, type Service } from './services/service.js';
 import { traceJobStore } from './tracing/job-store.js';
 import { Tracing } from './tracing/tracing.js';
+import { createUsage } from './usage/setup.js';
+import { BudgetResumeSweep } from './usage/resume-sweep.js';
 
 export interface RunningService {
   url: string;
@@ -112,6 +114,18 @@ export async function startService(config: Config, log: Logger): Promise<Running
     config.modelConnections,
   );
   const contexts = createTenantContexts(pool, vault, skills);
+  // Tokens, cost and budgets of every model call, scheduled or chat (src/usage/).
+  const usage = createUsage({
+    pool,
+    redis,
+    registry,
+    log,
+    settings: {
+      modelPricesFile: config.modelPricesFile,
+      budgetReserveMaxTokens: config.budgetReserveMaxTokens,
+      defaultModel: config.llm.model,
+    },
+  });
   const modelSettings = {
     fallbackTimeoutMs: config.llmFallbackTimeoutMs,
     jsonSchema: config.llmJsonSchema,
@@ -130,6 +144,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const runnerDeps = {
     models: modelSettings,
     mcp,
+    usage,
     pool,
     vault,
     skills,
@@ -208,6 +223,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const idempotencySweeper = new IdempotencySweeper({ pool, log, clock: systemClock });
   // The audit log's monthly partitions and retention (src/audit/upkeep.ts).
   const auditUpkeep = new AuditUpkeep({ pool, log, clock: systemClock });
+  // Jobs paused by a spent budget resume when its period turns (src/usage/resume-sweep.ts).
+  const budgetResumeSweep = new BudgetResumeSweep({ pool, log, clock: systemClock });
 
   const model = createModelProbe(config.llm);
   const app = await buildApp({
@@ -229,6 +246,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     toolMetrics: runnerDeps.toolMetrics,
     tracing,
     mcp,
+    usage,
   });
   let address = '';
   const http: Service = {
@@ -250,6 +268,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     resultSweeper,
     idempotencySweeper,
     auditUpkeep,
+    budgetResumeSweep,
     http,
   ];
   await startServices(services);

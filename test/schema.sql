@@ -77,6 +77,10 @@ cron_job_runs.attempt integer NOT NULL DEFAULT 1
 cron_job_runs.not_before timestamp with time zone
 cron_job_runs.previous_attempts jsonb NOT NULL DEFAULT '[]'::jsonb
 cron_job_runs.output jsonb
+cron_job_runs.prompt_tokens integer
+cron_job_runs.cached_tokens integer
+cron_job_runs.completion_tokens integer
+cron_job_runs.cost_micros bigint
 cron_job_runs_in_flight.run_id uuid NOT NULL
 cron_job_runs_in_flight.cron_job_id uuid NOT NULL
 cron_job_runs_in_flight.tenant_id uuid NOT NULL
@@ -122,6 +126,9 @@ cron_jobs.mcp_servers text[] DEFAULT '{}'::text[]
 cron_jobs.output_schema jsonb
 cron_jobs.models text[]
 cron_jobs.notify_rules jsonb
+cron_jobs.max_run_tokens integer
+cron_jobs.daily_budget_micros bigint
+cron_jobs.budget_resets_at timestamp with time zone
 cron_run_tool_calls.run_id uuid NOT NULL
 cron_run_tool_calls.seq integer NOT NULL
 cron_run_tool_calls.tenant_id uuid NOT NULL
@@ -156,6 +163,22 @@ mcp_servers.allowed_tools text[]
 mcp_servers.description text NOT NULL DEFAULT ''::text
 mcp_servers.created_at timestamp with time zone NOT NULL DEFAULT now()
 mcp_servers.updated_at timestamp with time zone NOT NULL DEFAULT now()
+model_prices.model text NOT NULL
+model_prices.input_micros_per_mtok bigint NOT NULL
+model_prices.cached_input_micros_per_mtok bigint NOT NULL
+model_prices.output_micros_per_mtok bigint NOT NULL
+model_prices.updated_at timestamp with time zone NOT NULL DEFAULT now()
+model_usage.id bigint NOT NULL
+model_usage.tenant_id uuid NOT NULL
+model_usage.cron_job_id uuid
+model_usage.run_id uuid
+model_usage.origin text NOT NULL
+model_usage.model text NOT NULL
+model_usage.prompt_tokens integer NOT NULL
+model_usage.cached_tokens integer NOT NULL
+model_usage.completion_tokens integer NOT NULL
+model_usage.cost_micros bigint
+model_usage.created_at timestamp with time zone NOT NULL DEFAULT now()
 notify_channels.id uuid NOT NULL DEFAULT gen_random_uuid()
 notify_channels.tenant_id uuid NOT NULL
 notify_channels.kind text NOT NULL
@@ -230,6 +253,8 @@ tenants.max_concurrent_runs integer DEFAULT 10
 tenants.run_retention_days integer NOT NULL DEFAULT 30
 tenants.run_context_version bigint NOT NULL DEFAULT 0
 tenants.result_bytes_quota bigint
+tenants.monthly_budget_micros bigint
+tenants.monthly_budget_tokens bigint
 tenants.audit_retention_days integer NOT NULL DEFAULT 365
 user_sessions.id_hash text NOT NULL
 user_sessions.user_id uuid NOT NULL
@@ -343,10 +368,12 @@ cron_job_runs cron_job_runs_result_object_key_check CHECK ((length(result_object
 cron_job_runs cron_job_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'claimed'::text, 'running'::text, 'success'::text, 'failed'::text])))
 cron_job_runs_in_flight cron_job_runs_in_flight_pkey PRIMARY KEY (run_id)
 cron_jobs cron_jobs_consecutive_failures_check CHECK ((consecutive_failures >= 0))
+cron_jobs cron_jobs_daily_budget_micros_check CHECK ((daily_budget_micros >= 0))
 cron_jobs cron_jobs_description_check CHECK ((length(description) <= 2000))
 cron_jobs cron_jobs_id_tenant_id_key UNIQUE (id, tenant_id)
 cron_jobs cron_jobs_jitter_ms_check CHECK (((jitter_ms >= 1000) AND (jitter_ms <= 3600000)))
 cron_jobs cron_jobs_labels_check CHECK ((jsonb_typeof(labels) = 'object'::text))
+cron_jobs cron_jobs_max_run_tokens_check CHECK ((max_run_tokens >= 1))
 cron_jobs cron_jobs_max_runs_check CHECK ((max_runs >= 1))
 cron_jobs cron_jobs_mcp_servers_check CHECK ((cardinality(mcp_servers) <= 16))
 cron_jobs cron_jobs_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
@@ -394,6 +421,18 @@ mcp_servers mcp_servers_pkey PRIMARY KEY (id)
 mcp_servers mcp_servers_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 mcp_servers mcp_servers_tenant_id_name_key UNIQUE (tenant_id, name)
 mcp_servers mcp_servers_url_check CHECK ((length(url) <= 2048))
+model_prices model_prices_cached_input_micros_per_mtok_check CHECK ((cached_input_micros_per_mtok >= 0))
+model_prices model_prices_input_micros_per_mtok_check CHECK ((input_micros_per_mtok >= 0))
+model_prices model_prices_model_check CHECK (((length(model) >= 1) AND (length(model) <= 200)))
+model_prices model_prices_output_micros_per_mtok_check CHECK ((output_micros_per_mtok >= 0))
+model_prices model_prices_pkey PRIMARY KEY (model)
+model_usage model_usage_cached_tokens_check CHECK ((cached_tokens >= 0))
+model_usage model_usage_completion_tokens_check CHECK ((completion_tokens >= 0))
+model_usage model_usage_cost_micros_check CHECK ((cost_micros >= 0))
+model_usage model_usage_model_check CHECK ((length(model) <= 200))
+model_usage model_usage_origin_check CHECK ((origin = ANY (ARRAY['scheduled'::text, 'manual'::text, 'catch_up'::text, 'backfill'::text, 'chat'::text])))
+model_usage model_usage_pkey PRIMARY KEY (id)
+model_usage model_usage_prompt_tokens_check CHECK ((prompt_tokens >= 0))
 notify_channels notify_channels_config_check CHECK (((jsonb_typeof(config) = 'object'::text) AND (octet_length((config)::text) <= 8192)))
 notify_channels notify_channels_disabled_reason_check CHECK ((disabled_reason = 'failing'::text))
 notify_channels notify_channels_id_tenant_id_key UNIQUE (id, tenant_id)
@@ -443,6 +482,8 @@ tenants tenants_audit_retention_days_check CHECK (((audit_retention_days >= 1) A
 tenants tenants_max_concurrent_runs_check CHECK ((max_concurrent_runs >= 0))
 tenants tenants_max_cron_jobs_check CHECK ((max_cron_jobs >= 0))
 tenants tenants_min_schedule_interval_seconds_check CHECK ((min_schedule_interval_seconds >= 0))
+tenants tenants_monthly_budget_micros_check CHECK ((monthly_budget_micros >= 0))
+tenants tenants_monthly_budget_tokens_check CHECK ((monthly_budget_tokens >= 0))
 tenants tenants_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 tenants tenants_pkey PRIMARY KEY (id)
 tenants tenants_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
@@ -510,6 +551,8 @@ CREATE INDEX cron_job_runs_tenant_scheduled_idx ON ONLY public.cron_job_runs USI
 CREATE INDEX cron_job_runs_in_flight_job_idx ON public.cron_job_runs_in_flight USING btree (cron_job_id)
 CREATE UNIQUE INDEX cron_job_runs_in_flight_pkey ON public.cron_job_runs_in_flight USING btree (run_id)
 CREATE INDEX cron_job_runs_in_flight_tenant_idx ON public.cron_job_runs_in_flight USING btree (tenant_id)
+CREATE INDEX cron_jobs_budget_resets ON public.cron_jobs USING btree (budget_resets_at) WHERE (budget_resets_at IS NOT NULL)
+CREATE INDEX cron_jobs_budgeted ON public.cron_jobs USING btree (tenant_id) WHERE ((daily_budget_micros IS NOT NULL) OR (max_run_tokens IS NOT NULL))
 CREATE INDEX cron_jobs_deleted_idx ON public.cron_jobs USING btree (deleted_at) WHERE (deleted_at IS NOT NULL)
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE (enabled AND (deleted_at IS NULL))
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
@@ -525,6 +568,11 @@ CREATE UNIQUE INDEX installation_pkey ON public.installation USING btree (id)
 CREATE UNIQUE INDEX installation_singleton_key ON public.installation USING btree (singleton)
 CREATE UNIQUE INDEX mcp_servers_pkey ON public.mcp_servers USING btree (id)
 CREATE UNIQUE INDEX mcp_servers_tenant_id_name_key ON public.mcp_servers USING btree (tenant_id, name)
+CREATE UNIQUE INDEX model_prices_pkey ON public.model_prices USING btree (model)
+CREATE INDEX model_usage_job_time ON public.model_usage USING btree (cron_job_id, created_at) WHERE (cron_job_id IS NOT NULL)
+CREATE UNIQUE INDEX model_usage_pkey ON public.model_usage USING btree (id)
+CREATE INDEX model_usage_run ON public.model_usage USING btree (run_id) WHERE (run_id IS NOT NULL)
+CREATE INDEX model_usage_tenant_time ON public.model_usage USING btree (tenant_id, created_at)
 CREATE UNIQUE INDEX notify_channels_id_tenant_id_key ON public.notify_channels USING btree (id, tenant_id)
 CREATE UNIQUE INDEX notify_channels_pkey ON public.notify_channels USING btree (id)
 CREATE INDEX notify_channels_tenant_idx ON public.notify_channels USING btree (tenant_id, created_at DESC)
@@ -579,6 +627,8 @@ cron_run_tool_calls rls=true force=true
 idempotency_keys rls=true force=true
 installation rls=true force=true
 mcp_servers rls=true force=true
+model_prices rls=true force=true
+model_usage rls=true force=true
 notify_channels rls=true force=true
 notify_tenant_rules rls=true force=true
 schema_functions rls=false force=false
@@ -642,6 +692,14 @@ idempotency_keys idempotency_keys_tenant ALL TO hermesx_app USING ((tenant_id = 
 installation installation_owner ALL TO <owner> USING (true) WITH CHECK (true)
 mcp_servers mcp_servers_owner ALL TO <owner> USING (true) WITH CHECK (true)
 mcp_servers mcp_servers_tenant ALL TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
+model_prices model_prices_delete DELETE TO hermesx_app USING (app_is_admin())
+model_prices model_prices_insert INSERT TO hermesx_app WITH CHECK (app_is_admin())
+model_prices model_prices_owner ALL TO <owner> USING (true) WITH CHECK (true)
+model_prices model_prices_select SELECT TO hermesx_app USING (true)
+model_prices model_prices_update UPDATE TO hermesx_app USING (app_is_admin()) WITH CHECK (app_is_admin())
+model_usage model_usage_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
+model_usage model_usage_owner ALL TO <owner> USING (true) WITH CHECK (true)
+model_usage model_usage_select SELECT TO hermesx_app USING ((app_is_admin() OR (tenant_id = app_current_tenant())))
 notify_channels notify_channels_delete DELETE TO hermesx_app USING ((tenant_id = app_current_tenant()))
 notify_channels notify_channels_insert INSERT TO hermesx_app WITH CHECK ((tenant_id = app_current_tenant()))
 notify_channels notify_channels_owner ALL TO <owner> USING (true) WITH CHECK (true)
@@ -791,8 +849,10 @@ tenant_result_bytes_cleared() SECURITY DEFINER execute:
 tenant_result_bytes_count() SECURITY DEFINER execute:
 tenants_bump_run_context() SECURITY DEFINER execute:
 tenants_notify_jobs() SECURITY DEFINER execute:
+usage_resume_budget_jobs(p_now timestamp with time zone, p_limit integer) SECURITY DEFINER execute: hermesx_app
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
+webhook_enqueue_budget_warning(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_job_paused_trigger() INVOKER execute:
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
@@ -1954,19 +2014,53 @@ AS $function$
              error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
              attempts = i.attempts,
              finished_at = now(),
-             duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
+             duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer,
+             prompt_tokens = CASE WHEN i.d ? 'usage' THEN coalesce(r.prompt_tokens, 0)
+                               + (i.d->'usage'->>'prompt_tokens')::integer ELSE r.prompt_tokens END,
+             cached_tokens = CASE WHEN i.d ? 'usage' THEN coalesce(r.cached_tokens, 0)
+                               + (i.d->'usage'->>'cached_tokens')::integer ELSE r.cached_tokens END,
+             completion_tokens = CASE WHEN i.d ? 'usage' THEN coalesce(r.completion_tokens, 0)
+                               + (i.d->'usage'->>'completion_tokens')::integer
+                               ELSE r.completion_tokens END,
+             cost_micros = CASE WHEN NOT i.d ? 'usage' THEN r.cost_micros
+                                WHEN r.prompt_tokens IS NOT NULL AND r.cost_micros IS NULL THEN NULL
+                                ELSE coalesce(r.cost_micros, 0)
+                                     + (i.d->'usage'->>'cost_micros')::bigint END
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
          AND r.scheduled_at BETWEEN v_from AND v_to
-      RETURNING r.id, r.cron_job_id, r.started_at, r.status, i.success, i.error, r.error_kind
+      RETURNING r.id, r.cron_job_id, r.tenant_id, r.origin, r.started_at, r.status, i.success,
+                i.error, r.error_kind, i.d
+    ), ledger AS (
+      INSERT INTO model_usage (tenant_id, cron_job_id, run_id, origin, model, prompt_tokens,
+                               cached_tokens, completion_tokens, cost_micros)
+      SELECT run.tenant_id, run.cron_job_id, run.id, coalesce(run.origin, 'scheduled'),
+             left(c->>'model', 200), (c->>'prompt_tokens')::integer,
+             (c->>'cached_tokens')::integer, (c->>'completion_tokens')::integer,
+             (c->>'cost_micros')::bigint
+        FROM run, jsonb_array_elements(coalesce(run.d->'usage_calls', '[]')) AS c
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
              last_run_error_kind = run.error_kind,
+             budget_resets_at = CASE WHEN run.paused_by_budget
+                                     THEN (run.d->>'budget_resets_at')::timestamptz
+                                     ELSE j.budget_resets_at END,
+             enabled = j.enabled AND NOT run.paused_by_budget,
+             paused_at = CASE WHEN run.paused_by_budget AND j.enabled THEN now() ELSE j.paused_at END,
+             paused_by = CASE WHEN run.paused_by_budget AND j.enabled THEN 'system' ELSE j.paused_by END,
+             stopped_by = CASE WHEN run.paused_by_budget AND j.enabled THEN 'budget'
+                               ELSE j.stopped_by END,
+             paused_reason = CASE WHEN run.paused_by_budget AND j.enabled
+                                  THEN left(run.error, 500) ELSE j.paused_reason END,
+             next_run_at = CASE WHEN run.paused_by_budget AND j.enabled THEN NULL
+                                ELSE j.next_run_at END,
              run_count = j.run_count + 1
-        FROM run
+        FROM (SELECT run.*, (run.error_kind = 'budget_exhausted'
+                             AND run.d->>'budget_resets_at' IS NOT NULL) AS paused_by_budget
+                FROM run) AS run
        WHERE j.id = run.cron_job_id AND run.status <> 'queued'
     )
     SELECT run.id, run.status = 'queued' FROM run;
@@ -2384,6 +2478,23 @@ AS $function$
     RETURN NULL;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.usage_resume_budget_jobs(p_now timestamp with time zone, p_limit integer)
+ RETURNS TABLE(cron_job_id uuid, tenant_id uuid)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_jobs j
+       SET enabled = true, paused_at = NULL, paused_by = NULL, stopped_by = NULL,
+           paused_reason = NULL, budget_resets_at = NULL, consecutive_failures = 0
+     WHERE j.id IN (SELECT c.id FROM cron_jobs c
+                     WHERE c.budget_resets_at <= p_now AND NOT c.enabled
+                       AND c.stopped_by = 'budget'
+                     ORDER BY c.budget_resets_at
+                     LIMIT p_limit
+                       FOR UPDATE SKIP LOCKED)
+    RETURNING j.id, j.tenant_id
+  $function$
 CREATE OR REPLACE FUNCTION public.webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text)
  RETURNS void
  LANGUAGE sql
@@ -2449,6 +2560,25 @@ AS $function$
       FROM leased l
       JOIN webhook_endpoints e ON e.id = l.endpoint_id;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.webhook_enqueue_budget_warning(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH queued AS (
+      INSERT INTO webhook_deliveries (tenant_id, endpoint_id, cron_job_id, run_id, event_type,
+                                      payload)
+      SELECT e.tenant_id, e.id, p_cron_job_id, NULL, 'budget.warning', p_payload
+        FROM webhook_endpoints e
+       WHERE e.tenant_id = p_tenant_id
+         AND e.enabled
+         AND (e.cron_job_id IS NULL OR e.cron_job_id = p_cron_job_id)
+         AND (cardinality(e.events) = 0 OR 'budget.warning' = ANY (e.events))
+      RETURNING 1
+    )
+    SELECT count(*)::integer FROM queued
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
  RETURNS void
@@ -2658,6 +2788,10 @@ AS $function$
              'result_complete', (r.result_object_key IS NULL AND NOT r.result_truncated
                                  AND coalesce(length(r.result), 0) <= 4096),
              'output', r.output,
+             'prompt_tokens', r.prompt_tokens,
+             'cached_tokens', r.cached_tokens,
+             'completion_tokens', r.completion_tokens,
+             'cost_micros', r.cost_micros,
              'job_id', r.cron_job_id,
              'job_name', coalesce(j.name, ''))
       FROM cron_job_runs r

@@ -10,6 +10,12 @@
 -- p_scheduled_ats (each run's nominal time, NULL where the caller does not know it) prunes the
 -- run lookup to the day partitions of the batch: without it the lookup by id probes an index of
 -- every partition, which with a month of history cost a third of the statement.
+-- Usage (migration 360): p_details' `usage` ({prompt_tokens, cached_tokens, completion_tokens,
+-- cost_micros}, cost NULL when some call had no price) adds to the run's totals, so a retried
+-- run sums its attempts; its `usage_calls` (one per model call) go into the model_usage ledger in
+-- this same statement. A run refused by a period budget (`budget_resets_at` set) pauses its job
+-- (paused_by 'system', stopped_by 'budget') until that time: the budget resume sweep resumes it
+-- then (usage_resume_budget_jobs), or the tenant does after raising the budget.
 -- No bitmap scans: the planner finds the batch's runs through a partial index of in-flight runs,
 -- which during a burst fills with entries of runs already finished; a plain index scan marks
 -- those dead as it passes them, a bitmap scan reads them all again on every call.
@@ -52,19 +58,53 @@ CREATE FUNCTION scheduler_finish(p_run_ids uuid[], p_success boolean[], p_result
              error_kind = CASE WHEN i.success THEN NULL ELSE i.error_kind END,
              attempts = i.attempts,
              finished_at = now(),
-             duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer
+             duration_ms = greatest(0, (extract(epoch FROM now() - r.started_at) * 1000))::integer,
+             prompt_tokens = CASE WHEN i.d ? 'usage' THEN coalesce(r.prompt_tokens, 0)
+                               + (i.d->'usage'->>'prompt_tokens')::integer ELSE r.prompt_tokens END,
+             cached_tokens = CASE WHEN i.d ? 'usage' THEN coalesce(r.cached_tokens, 0)
+                               + (i.d->'usage'->>'cached_tokens')::integer ELSE r.cached_tokens END,
+             completion_tokens = CASE WHEN i.d ? 'usage' THEN coalesce(r.completion_tokens, 0)
+                               + (i.d->'usage'->>'completion_tokens')::integer
+                               ELSE r.completion_tokens END,
+             cost_micros = CASE WHEN NOT i.d ? 'usage' THEN r.cost_micros
+                                WHEN r.prompt_tokens IS NOT NULL AND r.cost_micros IS NULL THEN NULL
+                                ELSE coalesce(r.cost_micros, 0)
+                                     + (i.d->'usage'->>'cost_micros')::bigint END
         FROM input i
        WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
          AND r.scheduled_at BETWEEN v_from AND v_to
-      RETURNING r.id, r.cron_job_id, r.started_at, r.status, i.success, i.error, r.error_kind
+      RETURNING r.id, r.cron_job_id, r.tenant_id, r.origin, r.started_at, r.status, i.success,
+                i.error, r.error_kind, i.d
+    ), ledger AS (
+      INSERT INTO model_usage (tenant_id, cron_job_id, run_id, origin, model, prompt_tokens,
+                               cached_tokens, completion_tokens, cost_micros)
+      SELECT run.tenant_id, run.cron_job_id, run.id, coalesce(run.origin, 'scheduled'),
+             left(c->>'model', 200), (c->>'prompt_tokens')::integer,
+             (c->>'cached_tokens')::integer, (c->>'completion_tokens')::integer,
+             (c->>'cost_micros')::bigint
+        FROM run, jsonb_array_elements(coalesce(run.d->'usage_calls', '[]')) AS c
     ), job AS (
       UPDATE cron_jobs j
          SET last_run_at = run.started_at,
              last_run_success = run.success,
              last_run_error = left(run.error, 1024),
              last_run_error_kind = run.error_kind,
+             budget_resets_at = CASE WHEN run.paused_by_budget
+                                     THEN (run.d->>'budget_resets_at')::timestamptz
+                                     ELSE j.budget_resets_at END,
+             enabled = j.enabled AND NOT run.paused_by_budget,
+             paused_at = CASE WHEN run.paused_by_budget AND j.enabled THEN now() ELSE j.paused_at END,
+             paused_by = CASE WHEN run.paused_by_budget AND j.enabled THEN 'system' ELSE j.paused_by END,
+             stopped_by = CASE WHEN run.paused_by_budget AND j.enabled THEN 'budget'
+                               ELSE j.stopped_by END,
+             paused_reason = CASE WHEN run.paused_by_budget AND j.enabled
+                                  THEN left(run.error, 500) ELSE j.paused_reason END,
+             next_run_at = CASE WHEN run.paused_by_budget AND j.enabled THEN NULL
+                                ELSE j.next_run_at END,
              run_count = j.run_count + 1
-        FROM run
+        FROM (SELECT run.*, (run.error_kind = 'budget_exhausted'
+                             AND run.d->>'budget_resets_at' IS NOT NULL) AS paused_by_budget
+                FROM run) AS run
        WHERE j.id = run.cron_job_id AND run.status <> 'queued'
     )
     SELECT run.id, run.status = 'queued' FROM run;

@@ -2,7 +2,8 @@
 -- (webhook_enqueue_run; webhook_claim_deliveries for a delivery queued without it while a
 -- version upgrade was applying its migrations): the run as the runs list shows it (the result's
 -- short form, times in RFC 3339 with milliseconds, UTC; `output`, the parsed answer of a job
--- with an output schema, else null), plus job_id and job_name. Null when
+-- with an output schema, else null; its tokens and cost in micro-dollars, migration 360), plus
+-- job_id and job_name. Null when
 -- the run is gone. Inside a tenant's transaction it answers for that tenant's runs only.
 CREATE FUNCTION webhook_run_event_data(p_run_id uuid, p_tenant_id uuid)
   RETURNS jsonb
@@ -30,6 +31,10 @@ CREATE FUNCTION webhook_run_event_data(p_run_id uuid, p_tenant_id uuid)
              'result_complete', (r.result_object_key IS NULL AND NOT r.result_truncated
                                  AND coalesce(length(r.result), 0) <= 4096),
              'output', r.output,
+             'prompt_tokens', r.prompt_tokens,
+             'cached_tokens', r.cached_tokens,
+             'completion_tokens', r.completion_tokens,
+             'cost_micros', r.cost_micros,
              'job_id', r.cron_job_id,
              'job_name', coalesce(j.name, ''))
       FROM cron_job_runs r

@@ -7,7 +7,8 @@ import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
 import type { Tracing } from '../tracing/tracing.js';
 import { LlmError, type Llm, type LlmErrorKind } from './llm.js';
-import { AgentError, truncateText } from './loop.js';
+import { AgentError, truncateText, type CompleteStep } from './loop.js';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { resolveModels } from './model-fallback.js';
 import {
   answerRun,
@@ -33,6 +34,12 @@ import type { ToolMetrics } from './tool-metrics.js';
 import { auditTools, type ToolCallRecord } from './tools/audit.js';
 import type { HttpSender } from './tools/http-request.js';
 import { createTools } from './tools/index.js';
+import {
+  BudgetExhausted,
+  meterStep,
+  type MeteredStep,
+  type UsageDeps,
+} from '../usage/metered-step.js';
 import { describeSkills, PRELOADED_SKILLS_BYTES } from './tools/skill.js';
 
 /**
@@ -67,6 +74,8 @@ export interface CronRunnerDeps {
   now?: () => Date;
   /** The run's model and tool calls as spans of its trace (src/tracing/); absent or off: none. */
   tracing?: Tracing | undefined;
+  /** Prices and budgets: each model call is counted and checked (src/usage/); absent: neither. */
+  usage?: UsageDeps | undefined;
 }
 
 /**
@@ -78,6 +87,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
     deps && (deps.contexts ?? createTenantContexts(deps.pool, deps.vault, deps.skills));
   return async (request, context) => {
     let redactor: Redactor = NO_SECRETS;
+    let metered: MeteredStep<Parameters<CompleteStep>[0], ChatCompletion> | undefined;
     try {
       const prepared =
         deps && contexts
@@ -102,9 +112,16 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
         })),
       });
       const settings = deps?.models ?? DEFAULT_RUN_MODEL_SETTINGS;
+      // Each model call, fallbacks included, is counted and checked against the budgets.
       const step = createRunStep(llm, context, prepared.models, request.tenantId, settings);
+      metered = deps?.usage
+        ? meterStep<Parameters<CompleteStep>[0], ChatCompletion>(step, deps.usage, {
+            tenantId: request.tenantId,
+            jobId: request.jobId,
+          })
+        : undefined;
       const answer = await answerRun(
-        step,
+        metered?.step ?? step,
         {
           messages,
           tools: prepared.tools,
@@ -119,6 +136,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
         settings,
       );
       context.report?.({
+        calls: metered?.calls ?? [],
         usage: {
           promptTokens: answer.usage.prompt_tokens,
           completionTokens: answer.usage.completion_tokens,
@@ -133,6 +151,10 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
         output: text === answer.content ? answer.output : parseOrNull(text),
       };
     } catch (err) {
+      if (metered) context.report?.({ calls: metered.calls });
+      if (err instanceof BudgetExhausted) {
+        context.report?.({ budgetResetsAt: err.resetsAt?.toISOString() ?? null });
+      }
       const failure = describeFailure(err);
       return failure.ok ? failure : { ...failure, error: redactor.text(failure.error) };
     }
@@ -310,13 +332,15 @@ const KIND_OF: Record<LlmErrorKind, ErrorKind> = {
 function describeFailure(err: unknown): RunReply {
   const error = err instanceof Error ? err.message : String(err);
   const kind: ErrorKind =
-    err instanceof LlmError
-      ? KIND_OF[err.kind]
-      : err instanceof InvalidOutputError
-        ? 'invalid_output'
-        : err instanceof ToolLimitError || err instanceof AgentError
-          ? 'tool_limit'
-          : 'agent_error';
+    err instanceof BudgetExhausted
+      ? 'budget_exhausted'
+      : err instanceof LlmError
+        ? KIND_OF[err.kind]
+        : err instanceof InvalidOutputError
+          ? 'invalid_output'
+          : err instanceof ToolLimitError || err instanceof AgentError
+            ? 'tool_limit'
+            : 'agent_error';
   return { ok: false, errorKind: kind, error };
 }
 

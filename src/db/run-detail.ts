@@ -21,6 +21,13 @@ export interface RunDetailRow extends RunRow {
       outcome: string | null;
       model?: string | null;
     }[];
+    calls?: {
+      model: string;
+      prompt_tokens: number;
+      cached_tokens: number;
+      completion_tokens: number;
+      cost_micros: number | null;
+    }[];
   } | null;
   job_name: string;
   /** The attempts the job's retry policy allows now (1 without one); null once the job is gone. */

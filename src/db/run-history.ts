@@ -30,6 +30,12 @@ export interface RunRow {
   result_complete: boolean;
   /** Each earlier attempt's [started_at, finished_at], oldest first (see run-timings.ts). */
   previous_spans: [string | null, string | null][];
+  /** Summed over the run's model calls and attempts (migration 360); null: no call recorded. */
+  prompt_tokens: number | null;
+  cached_tokens: number | null;
+  completion_tokens: number | null;
+  /** bigint as text; null: no call, or some call's model had no price. */
+  cost_micros: string | null;
 }
 
 /** The list columns: `result` is the short form (4,096 characters) of the whole answer. */
@@ -37,6 +43,7 @@ export const RUN_LIST_COLUMNS = `id, cron_job_id, scheduled_at, started_at, fini
             left(result, 4096) AS result, error, error_kind, attempts, attempt, duration_ms, pod_id,
             not_before,
             created_at, origin, result_bytes,
+            prompt_tokens, cached_tokens, completion_tokens, cost_micros,
             (result_object_key IS NULL AND NOT result_truncated
               AND coalesce(length(result), 0) <= 4096) AS result_complete,
             (SELECT coalesce(jsonb_agg(jsonb_build_array(p.a->>'started_at', p.a->>'finished_at')

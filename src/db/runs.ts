@@ -5,6 +5,7 @@ import type {
   RunHistoryUpkeep,
   RunOrigin,
   RunOutcome,
+  UsageCall,
 } from '../domain/run.js';
 import type { ClaimAnswer, RecordAnswer } from '../scheduler/ports.js';
 import type { ErrorKind } from '../domain/vocabulary.js';
@@ -195,10 +196,40 @@ function finishDetails(outcome: RunOutcome): string {
               completion_tokens: detail.usage.completionTokens,
             },
             attempt_log: detail.attemptLog.map(attemptJson),
+            calls: (detail.calls ?? []).map(callJson),
           },
+          ...usageDetails(detail.calls ?? []),
+          budget_resets_at: detail.budgetResetsAt ?? null,
         }
       : {}),
   });
+}
+
+function callJson(call: UsageCall) {
+  return {
+    model: call.model,
+    prompt_tokens: call.promptTokens,
+    cached_tokens: call.cachedTokens,
+    completion_tokens: call.completionTokens,
+    cost_micros: call.costMicros,
+  };
+}
+
+/** The run's totals and its ledger rows, for scheduler_finish (none: no model call). */
+function usageDetails(calls: readonly UsageCall[]) {
+  if (calls.length === 0) return {};
+  const sum = (pick: (call: UsageCall) => number) =>
+    calls.reduce((total, call) => total + pick(call), 0);
+  const unknown = calls.some((call) => call.costMicros === null);
+  return {
+    usage: {
+      prompt_tokens: sum((c) => c.promptTokens),
+      cached_tokens: sum((c) => c.cachedTokens),
+      completion_tokens: sum((c) => c.completionTokens),
+      cost_micros: unknown ? null : sum((c) => c.costMicros ?? 0),
+    },
+    usage_calls: calls.map(callJson),
+  };
 }
 
 export interface FinishRequest {

@@ -70,6 +70,20 @@ export interface RunDetail {
   model: string | null;
   usage: { promptTokens: number; completionTokens: number } | null;
   attemptLog: AttemptRecord[];
+  /** Each model call's tokens and cost (the usage ledger's rows of this run). */
+  calls?: UsageCall[];
+  /** A period budget refused the run: when its period turns (the job pauses until then). */
+  budgetResetsAt?: string | null;
+}
+
+/** One model call's usage as the answer reported it, priced (docs/usage.md). */
+export interface UsageCall {
+  model: string;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  /** Micro-dollars; null: the model has no price (unknown, never guessed). */
+  costMicros: number | null;
 }
 
 /** A run in flight on some pod: claimed (nothing sent to the model yet) or running. */

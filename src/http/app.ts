@@ -35,6 +35,9 @@ import { registerAgentSettingsRoutes } from './routes/agent-settings.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerAuditLogRoutes } from './routes/audit-log.js';
 import { registerChatRoutes } from './routes/chat.js';
+import { registerUsageRoutes } from './routes/usage.js';
+import type { UsageDeps } from '../usage/metered-step.js';
+import { createUsage } from '../usage/setup.js';
 import { ChatTurnLimiter } from './chat-turns.js';
 import { registerCronJobRoutes } from './routes/cron-jobs.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -89,6 +92,8 @@ export interface AppDeps {
   oidc?: OidcClient;
   /** The pod's MCP gates and directory, shared with its runs (default: new ones). */
   mcp?: McpToolkitDeps;
+  /** Prices, budgets and usage metrics (main.ts shares its set with the scheduler). */
+  usage?: UsageDeps;
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -155,6 +160,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPermissions(app);
   registerAuditHook(app, { pool: deps.pool, log: deps.log });
   const now = deps.now ?? (() => new Date());
+  const usage =
+    deps.usage ??
+    createUsage({
+      pool: deps.pool,
+      redis: deps.redis,
+      registry: deps.registry,
+      log: deps.log,
+      now,
+      settings: {
+        modelPricesFile: deps.config.modelPricesFile,
+        budgetReserveMaxTokens: deps.config.budgetReserveMaxTokens,
+        defaultModel: deps.config.llm.model,
+      },
+    });
   registerHealthRoutes(app, {
     pool: deps.pool,
     redis: deps.redis,
@@ -256,7 +275,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     idempotencyLeaseMs: deps.idempotencyLeaseMs,
     tools: (tenantId, access) => loadChatTools(chatTools, tenantId, access),
     tracing: deps.tracing,
+    usage,
   });
+  registerUsageRoutes(app, { pool: deps.pool, usage });
   registerSecretRoutes(app, { vault });
   registerSkillRoutes(app, { skills: deps.skills });
   registerMcpServerRoutes(app, {

@@ -59,6 +59,17 @@ export const RunDetail = Run.extend({
     })
     .nullable()
     .describe('tokens over all model requests of the run, as the model server counted them'),
+  calls: z
+    .array(
+      z.object({
+        model: z.string(),
+        prompt_tokens: z.number().int().min(0),
+        cached_tokens: z.number().int().min(0),
+        completion_tokens: z.number().int().min(0),
+        cost_micros: z.number().int().min(0).nullable(),
+      }),
+    )
+    .describe('each model call of the last attempt: its tokens and cost (null: no price)'),
   model_requests: z
     .number()
     .int()
@@ -128,6 +139,15 @@ export const RunDetail = Run.extend({
       attempts: 2,
       attempt: 1,
       model_requests: 2,
+      calls: [
+        {
+          model: 'qwen3:30b',
+          prompt_tokens: 182,
+          cached_tokens: 0,
+          completion_tokens: 64,
+          cost_micros: 1095,
+        },
+      ],
       max_attempts: 3,
       duration_ms: 4518,
       pod_id: 'hermesx-7f9c-1',
@@ -138,6 +158,10 @@ export const RunDetail = Run.extend({
       result_complete: true,
       start_lag_ms: 12,
       retry_wait_ms: 0,
+      prompt_tokens: 182,
+      cached_tokens: 0,
+      completion_tokens: 64,
+      cost_micros: 1095,
       result_truncated: false,
       output: null,
       prompt_sent: [

@@ -157,6 +157,22 @@ export const Run = z
       .describe(
         'the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt',
       ),
+    prompt_tokens: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe('prompt tokens over the run’s model calls and attempts; null: no call recorded'),
+    cached_tokens: z.number().int().min(0).nullable().describe('of prompt_tokens, cached'),
+    completion_tokens: z.number().int().min(0).nullable(),
+    cost_micros: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .describe(
+        'cost in micro-dollars (1e-6 USD) at the operator’s prices; null: no call, or a model without a price (unknown)',
+      ),
   })
   .meta({
     id: 'Run',
@@ -183,6 +199,10 @@ export const Run = z
         model_requests: 1,
         start_lag_ms: 12,
         retry_wait_ms: 0,
+        prompt_tokens: 182,
+        cached_tokens: 0,
+        completion_tokens: 64,
+        cost_micros: 1095,
       },
     ],
   });

@@ -399,6 +399,54 @@ export const JOB_FIELDS = {
     notify: false,
     dueWindow: false,
   }),
+  // Budgets (docs/usage.md): enforced before each model call of the job's runs.
+  max_run_tokens: field({
+    columns: { max_run_tokens: column<number | null>('written') },
+    output: z.number().int().nullable(),
+    example: null,
+    show: (row) => row.max_run_tokens,
+    input: {
+      ...control(
+        z
+          .number()
+          .int()
+          .min(1)
+          .max(100_000_000)
+          .nullable()
+          .describe(
+            'tokens (prompt + completion) one run may use over all its model calls; a call that could pass it is not sent and the run fails budget_exhausted',
+          ),
+      ),
+      plain: true,
+    },
+    tool: { schema: z.number().int().nullable().optional(), json: { type: ['integer', 'null'] } },
+    notify: false,
+    dueWindow: false,
+  }),
+  daily_budget_micros: field({
+    // bigint: node-postgres reads it as text.
+    columns: { daily_budget_micros: column<string | null>('written') },
+    output: z.number().int().nullable(),
+    example: null,
+    show: (row) => (row.daily_budget_micros === null ? null : Number(row.daily_budget_micros)),
+    input: {
+      ...control(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(1e15)
+          .nullable()
+          .describe(
+            'micro-dollars the job may spend per UTC day; spent, its runs fail budget_exhausted and the job pauses until the next UTC day',
+          ),
+      ),
+      plain: true,
+    },
+    tool: { schema: z.number().int().nullable().optional(), json: { type: ['integer', 'null'] } },
+    notify: false,
+    dueWindow: false,
+  }),
   /** The limit that stopped the job: max_runs, pause_after_failures, budget, or ends_at once passed. */
   stopped_by: field({
     columns: { stopped_by: column<StoppedBy | null>('written'), ends_at: column<Date | null>() },

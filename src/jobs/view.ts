@@ -32,6 +32,10 @@ export interface RunView {
   start_lag_ms: number | null;
   /** The time spent between attempts (the retry back-off), apart from start_lag_ms. */
   retry_wait_ms: number;
+  prompt_tokens: number | null;
+  cached_tokens: number | null;
+  completion_tokens: number | null;
+  cost_micros: number | null;
 }
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -63,6 +67,10 @@ export function toRunView(row: RunRow): RunView {
     result_complete: row.result_complete,
     model_requests: row.attempts,
     ...lagOf(row),
+    prompt_tokens: row.prompt_tokens,
+    cached_tokens: row.cached_tokens,
+    completion_tokens: row.completion_tokens,
+    cost_micros: row.cost_micros === null ? null : Number(row.cost_micros),
   };
 }
 

@@ -103,6 +103,8 @@ export async function callAgent(
     model: reported.model ?? null,
     usage: reported.usage ?? null,
     attemptLog: attemptLog.records(),
+    calls: reported.calls ?? [],
+    budgetResetsAt: reported.budgetResetsAt ?? null,
   };
   return { outcome, startedMs, finishedMs: clock.now() };
 }

@@ -12,6 +12,7 @@ import type {
   RunHistoryUpkeep,
   RunOrigin,
   RunOutcome,
+  UsageCall,
 } from '../domain/run.js';
 import type { ErrorKind, LockState } from '../domain/vocabulary.js';
 
@@ -258,6 +259,10 @@ export interface RunReplyDetail {
   /** The request just made failed and the call goes on to the next model, for this reason. */
   fallback?: string;
   usage?: { promptTokens: number; completionTokens: number } | null;
+  /** Each model call's usage and cost, in order (the usage ledger). */
+  calls?: UsageCall[];
+  /** A period budget refused a call: when it turns (ISO 8601). */
+  budgetResetsAt?: string | null;
 }
 
 /** How a runner ended: the reply, or a failure with its kind. */

@@ -215,6 +215,9 @@ export const JOB_FIELDS = [
   'consecutive_failures',
   'ends_at',
   'max_runs',
+  // Budgets (docs/usage.md).
+  'max_run_tokens',
+  'daily_budget_micros',
   'stopped_by',
   'timeout',
   'model',

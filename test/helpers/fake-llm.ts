@@ -35,6 +35,9 @@ export interface FakeReply {
   chunkChars?: number;
   /** The model the answer names (default: the one asked for), as a server may resolve an alias. */
   model?: string;
+  /** The usage the answer reports (default: 10 prompt tokens, content / 4 completion); streamed
+   * answers then end with a usage chunk, as `stream_options.include_usage` asks. */
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
 }
 
 export type Handler = (body: unknown, callIndex: number) => FakeReply | Promise<FakeReply>;
@@ -248,7 +251,18 @@ function completion(reply: FakeReply, model: string) {
         finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       },
     ],
-    usage: { prompt_tokens: 10, completion_tokens: tokens, total_tokens: 10 + tokens },
+    usage: reply.usage
+      ? usageOf(reply.usage)
+      : { prompt_tokens: 10, completion_tokens: tokens, total_tokens: 10 + tokens },
+  };
+}
+
+function usageOf(usage: NonNullable<FakeReply['usage']>) {
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+    prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
   };
 }
 
@@ -280,6 +294,7 @@ async function streamCompletion(
     );
   });
   events.push(chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop'));
+  if (reply.usage) events.push({ ...base, choices: [], usage: usageOf(reply.usage) });
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',

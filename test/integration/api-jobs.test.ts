@@ -118,6 +118,8 @@ describe('cron jobs API', () => {
         consecutive_failures: 0,
         ends_at: null,
         max_runs: null,
+        max_run_tokens: null,
+        daily_budget_micros: null,
         stopped_by: null,
         timeout: null,
         model: null,
@@ -462,6 +464,10 @@ describe('cron jobs API', () => {
           model_requests: run.status === 'running' ? 0 : 1,
           start_lag_ms: expect.any(Number),
           retry_wait_ms: 0,
+          prompt_tokens: null,
+          cached_tokens: null,
+          completion_tokens: null,
+          cost_micros: null,
         });
         expect(run.start_lag_ms).toBe(Date.parse(run.started_at) - Date.parse(run.scheduled_at));
       }

@@ -172,6 +172,8 @@ describe('OpenAPI description and /docs', () => {
         'pause_after_failures',
         'ends_at',
         'max_runs',
+        'max_run_tokens',
+        'daily_budget_micros',
         'timeout',
         'model',
         'models',

@@ -700,6 +700,134 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Tokens and cost of this tenant’s model calls, grouped
+     * @description From the usage ledger: every model call of runs and chat turns. Days in UTC.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage/budget': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This tenant’s monthly budget and what is left of it
+     * @description Spent this UTC month per the usage ledger, the limits the admin set (null: none), what is left and when it resets.
+     */
+    get: operations['getUsageBudget'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Tokens and cost of every tenant’s model calls, grouped
+     * @description Admin token only. Like GET /v1/usage, with `tenant` also a dimension.
+     */
+    get: operations['getAdminUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/model-prices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Model prices set through the API (micro-dollars per million tokens)
+     * @description MODEL_PRICES_FILE entries apply where the API sets none.
+     */
+    get: operations['listModelPrices'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/model-prices/{model}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set a model’s price
+     * @description Integers in micro-dollars per million tokens: $2.50 per 1M input tokens is 2500000. Applies on every pod within 10 s.
+     */
+    put: operations['putModelPrice'];
+    post?: never;
+    /**
+     * Remove a model’s price (its calls then cost null, unless the file prices it)
+     * @description Admin token only. 404 when the API set no price for the model.
+     */
+    delete: operations['deleteModelPrice'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/tenants/{id}/budget': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A tenant’s monthly budget and what is left of it
+     * @description Admin token only. As GET /v1/usage/budget shows it to the tenant.
+     */
+    get: operations['getTenantBudget'];
+    /**
+     * Set a tenant’s budget per UTC calendar month (micro-dollars, tokens; null: none)
+     * @description Admin token only. Applies to every model call within 5 s; jobs it paused stay paused until resumed or the month turns.
+     */
+    put: operations['putTenantBudget'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/secrets/{name}': {
     parameters: {
       query?: never;
@@ -1350,6 +1478,8 @@ export interface components {
      *       "consecutive_failures": 0,
      *       "ends_at": null,
      *       "max_runs": null,
+     *       "max_run_tokens": null,
+     *       "daily_budget_micros": null,
      *       "stopped_by": null,
      *       "timeout": "30s",
      *       "model": null,
@@ -1433,6 +1563,8 @@ export interface components {
       consecutive_failures: number;
       ends_at: string | null;
       max_runs: number | null;
+      max_run_tokens: number | null;
+      daily_budget_micros: number | null;
       /** @description the limit that stopped the job, if one did */
       stopped_by: ('max_runs' | 'pause_after_failures' | 'budget' | 'ends_at') | null;
       /** @description the job’s own timeout; null: SCHEDULER_EXEC_TIMEOUT */
@@ -1499,7 +1631,11 @@ export interface components {
      *       "result_complete": true,
      *       "model_requests": 1,
      *       "start_lag_ms": 12,
-     *       "retry_wait_ms": 0
+     *       "retry_wait_ms": 0,
+     *       "prompt_tokens": 182,
+     *       "cached_tokens": 0,
+     *       "completion_tokens": 64,
+     *       "cost_micros": 1095
      *     }
      */
     Run: {
@@ -1573,6 +1709,13 @@ export interface components {
       start_lag_ms: number | null;
       /** @description the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt */
       retry_wait_ms: number;
+      /** @description prompt tokens over the run’s model calls and attempts; null: no call recorded */
+      prompt_tokens: number | null;
+      /** @description of prompt_tokens, cached */
+      cached_tokens: number | null;
+      completion_tokens: number | null;
+      /** @description cost in micro-dollars (1e-6 USD) at the operator’s prices; null: no call, or a model without a price (unknown) */
+      cost_micros: number | null;
     };
     CronJobPage: {
       data: components['schemas']['CronJob'][];
@@ -1655,6 +1798,13 @@ export interface components {
       start_lag_ms: number | null;
       /** @description the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt */
       retry_wait_ms: number;
+      /** @description prompt tokens over the run’s model calls and attempts; null: no call recorded */
+      prompt_tokens: number | null;
+      /** @description of prompt_tokens, cached */
+      cached_tokens: number | null;
+      completion_tokens: number | null;
+      /** @description cost in micro-dollars (1e-6 USD) at the operator’s prices; null: no call, or a model without a price (unknown) */
+      cost_micros: number | null;
       job_name: string;
       /** @description the job’s labels */
       labels: {
@@ -1962,6 +2112,52 @@ export interface components {
       /** @description always list */
       object: string;
       data: components['schemas']['Model'][];
+    };
+    UsageReport: {
+      from: string;
+      to: string;
+      group_by: string[];
+      data: {
+        day?: string;
+        job_id?: string | null;
+        job_name?: string | null;
+        model?: string;
+        origin?: string;
+        tenant_id?: string;
+        calls: number;
+        prompt_tokens: number;
+        cached_tokens: number;
+        completion_tokens: number;
+        /** @description micro-dollars of the priced calls */
+        cost_micros: number;
+        /** @description calls whose model had no price (cost unknown) */
+        unpriced_calls: number;
+      }[];
+    };
+    ModelPrice: {
+      model: string;
+      input: number;
+      cached_input: number;
+      output: number;
+      updated_at: string;
+    };
+    UsageBudget: {
+      monthly_budget_micros: number | null;
+      monthly_budget_tokens: number | null;
+      month_micros: {
+        limit: number | null;
+        spent: number;
+        remaining: number | null;
+        period: string;
+        resets_at: string;
+      };
+      month_tokens: {
+        limit: number | null;
+        spent: number;
+        remaining: number | null;
+        period: string;
+        resets_at: string;
+      };
     };
     Liveness: {
       /** @constant */
@@ -2378,6 +2574,15 @@ export interface components {
      *       "attempts": 2,
      *       "attempt": 1,
      *       "model_requests": 2,
+     *       "calls": [
+     *         {
+     *           "model": "qwen3:30b",
+     *           "prompt_tokens": 182,
+     *           "cached_tokens": 0,
+     *           "completion_tokens": 64,
+     *           "cost_micros": 1095
+     *         }
+     *       ],
      *       "max_attempts": 3,
      *       "duration_ms": 4518,
      *       "pod_id": "hermesx-7f9c-1",
@@ -2388,6 +2593,10 @@ export interface components {
      *       "result_complete": true,
      *       "start_lag_ms": 12,
      *       "retry_wait_ms": 0,
+     *       "prompt_tokens": 182,
+     *       "cached_tokens": 0,
+     *       "completion_tokens": 64,
+     *       "cost_micros": 1095,
      *       "result_truncated": false,
      *       "output": null,
      *       "prompt_sent": [
@@ -2503,6 +2712,13 @@ export interface components {
       start_lag_ms: number | null;
       /** @description the time between attempts (the retry back-off, or until a retry by hand), summed over the attempts that started; 0 for a first attempt */
       retry_wait_ms: number;
+      /** @description prompt tokens over the run’s model calls and attempts; null: no call recorded */
+      prompt_tokens: number | null;
+      /** @description of prompt_tokens, cached */
+      cached_tokens: number | null;
+      completion_tokens: number | null;
+      /** @description cost in micro-dollars (1e-6 USD) at the operator’s prices; null: no call, or a model without a price (unknown) */
+      cost_micros: number | null;
       /** @description the job’s name now */
       job_name: string;
       /** @description the answer was longer than RUN_RESULT_MAX_BYTES and `result` is cut there */
@@ -2523,6 +2739,14 @@ export interface components {
         prompt_tokens: number;
         completion_tokens: number;
       } | null;
+      /** @description each model call of the last attempt: its tokens and cost (null: no price) */
+      calls: {
+        model: string;
+        prompt_tokens: number;
+        cached_tokens: number;
+        completion_tokens: number;
+        cost_micros: number | null;
+      }[];
       /** @description the attempts the job's retry policy allows now (1 without one; a retry by hand may go past it); null once the job is deleted */
       max_attempts: number | null;
       /** @description each model request of the current attempt in order; grows while it retries */
@@ -2739,6 +2963,10 @@ export interface components {
       ends_at?: string | null;
       /** @description the job disables itself once it has run this many times (every run counts) */
       max_runs?: number | null;
+      /** @description tokens (prompt + completion) one run may use over all its model calls; a call that could pass it is not sent and the run fails budget_exhausted */
+      max_run_tokens?: number | null;
+      /** @description micro-dollars the job may spend per UTC day; spent, its runs fail budget_exhausted and the job pauses until the next UTC day */
+      daily_budget_micros?: number | null;
       /** @description Go duration, 1s to SCHEDULER_EXEC_TIMEOUT: a run still going then fails `timeout` */
       timeout?: string | null;
       /** @description one of LLM_MODELS (unset: the model server's /models); null: the default */
@@ -2809,6 +3037,10 @@ export interface components {
       ends_at?: string | null;
       /** @description the job disables itself once it has run this many times (every run counts) */
       max_runs?: number | null;
+      /** @description tokens (prompt + completion) one run may use over all its model calls; a call that could pass it is not sent and the run fails budget_exhausted */
+      max_run_tokens?: number | null;
+      /** @description micro-dollars the job may spend per UTC day; spent, its runs fail budget_exhausted and the job pauses until the next UTC day */
+      daily_budget_micros?: number | null;
       /** @description Go duration, 1s to SCHEDULER_EXEC_TIMEOUT: a run still going then fails `timeout` */
       timeout?: string | null;
       /** @description one of LLM_MODELS (unset: the model server's /models); null: the default */
@@ -6713,6 +6945,681 @@ export interface operations {
       };
       /** @description The model server did not answer in time */
       504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description comma-separated, at most two of day, job, model, origin (admin: also tenant) */
+        group_by?: string;
+        /** @description inclusive; default: the start of the UTC month */
+        from?: string;
+        /** @description exclusive; default: now */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageReport'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsageBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageBudget'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAdminUsage: {
+    parameters: {
+      query?: {
+        /** @description comma-separated, at most two of day, job, model, origin (admin: also tenant) */
+        group_by?: string;
+        /** @description inclusive; default: the start of the UTC month */
+        from?: string;
+        /** @description exclusive; default: now */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageReport'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listModelPrices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ModelPrice'][];
+          };
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putModelPrice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        model: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description micro-dollars per million uncached prompt tokens */
+          input: number;
+          /** @description micro-dollars per million cached prompt tokens */
+          cached_input: number;
+          /** @description micro-dollars per million completion tokens */
+          output: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModelPrice'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteModelPrice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        model: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getTenantBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageBudget'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putTenantBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          monthly_budget_micros: number | null;
+          monthly_budget_tokens: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageBudget'];
+        };
+      };
+      /** @description Bad request: the body, query or URL is invalid (error.code says which rule) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The token cannot use this route (admin token vs tenant API key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource (for this tenant) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A path parameter is longer than 100 characters */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after the Retry-After header */
+      429: {
+        headers: {
+          /** @description seconds until a request may succeed */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details are in the log, not the answer) */
+      500: {
         headers: {
           [name: string]: unknown;
         };

@@ -126,6 +126,8 @@ export type ApiKeyCreated = Schemas['ApiKeyCreated'];
 export type Cluster = Schemas['Cluster'];
 export type AuditEntry = Schemas['AuditEntry'];
 export type AuditPage = Schemas['AuditPage'];
+export type UsageReport = Schemas['UsageReport'];
+export type UsageBudget = Schemas['UsageBudget'];
 
 /** Every page of the tenant's jobs (a tenant has at most a few thousand). */
 export async function listAllJobs(maxPages = 50): Promise<Job[]> {

@@ -16,6 +16,7 @@ import { RunPage } from './pages/run';
 import { RunsPage } from './pages/runs';
 import { SignInPage } from './pages/sign-in';
 import { TenantPage, TenantsPage } from './pages/tenants';
+import { UsagePage } from './pages/usage';
 import { WebhooksPage } from './pages/webhooks';
 import { McpServersPage } from './pages/mcp-servers';
 import { ChannelsPage } from './pages/channels';
@@ -39,6 +40,7 @@ const TENANT_NAV: { path: string; label: string; scope: Scope }[] = [
   { path: '/webhooks', label: 'Webhooks', scope: 'integrations:read' },
   { path: '/channels', label: 'Channels', scope: 'integrations:read' },
   { path: '/mcp-servers', label: 'MCP', scope: 'integrations:read' },
+  { path: '/usage', label: 'Usage', scope: 'usage:read' },
   { path: '/skills', label: 'Skills', scope: 'jobs:read' },
   { path: '/secrets', label: 'Secrets', scope: 'secrets:read' },
   { path: '/settings', label: 'Settings', scope: 'jobs:read' },
@@ -210,6 +212,7 @@ function route(session: Session, path: string) {
     if (parts[0] === 'webhooks') return <WebhooksPage />;
     if (parts[0] === 'mcp-servers') return <McpServersPage />;
     if (parts[0] === 'channels') return <ChannelsPage />;
+    if (parts[0] === 'usage') return <UsagePage />;
     if (parts[0] === 'skills') {
       if (parts.length === 1) return <SkillsPage />;
       return parts[1] === 'new' ? <SkillEditorPage /> : <SkillEditorPage name={parts[1]!} />;
@@ -241,6 +244,7 @@ function titleOf(path: string): string {
   if (path.startsWith('/webhooks')) return 'Webhooks';
   if (path.startsWith('/mcp-servers')) return 'MCP servers';
   if (path.startsWith('/channels')) return 'Channels';
+  if (path.startsWith('/usage')) return 'Usage';
   if (path.startsWith('/skills')) return 'Skills';
   if (path.startsWith('/secrets')) return 'Secrets';
   if (path.startsWith('/settings')) return 'Settings';

@@ -131,3 +131,10 @@ export function zoneNames(): string[] {
   const zones = intl.supportedValuesOf?.('timeZone') ?? [];
   return zones.includes('UTC') ? zones : ['UTC', ...zones];
 }
+
+/** Micro-dollars as dollars: $0.001040, $12.35. */
+export function formatMicros(micros: number | null | undefined): string {
+  if (micros === null || micros === undefined) return 'unknown';
+  const dollars = micros / 1e6;
+  return `$${dollars >= 1 ? dollars.toFixed(2) : dollars.toFixed(6)}`;
+}

@@ -15,7 +15,13 @@ import type { RunModelSettings } from '../../agent/run-model.js';
 import { answerStructured, InvalidOutputError } from '../../agent/structured-answer.js';
 import type { ToolAccess } from '../../agent/tool.js';
 import { toolAccessOf } from '../audit-hook.js';
-import { describeStop, runAgent, truncateText, type AgentAnswer } from '../../agent/loop.js';
+import {
+  describeStop,
+  runAgent,
+  truncateText,
+  type AgentAnswer,
+  type CompleteStep,
+} from '../../agent/loop.js';
 import type { TriggerDeps } from '../../jobs/commands.js';
 import { tenantOf } from '../auth.js';
 import { checkChatParameters } from '../chat-parameters.js';
@@ -29,6 +35,8 @@ import type { RateLimiter } from '../rate-limit.js';
 import { startChatTurn } from '../../tracing/chat-turn.js';
 import type { Tracing } from '../../tracing/tracing.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
+import { recordChatUsage } from '../../usage/ledger.js';
+import { BudgetExhausted, meterStep, type UsageDeps } from '../../usage/metered-step.js';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() });
 const Message = z.object({
@@ -81,6 +89,8 @@ export interface ChatDeps extends TriggerDeps {
   idempotencyLeaseMs?: number | undefined;
   /** Each turn a `chat.turn` trace (src/tracing/); absent or off: none. */
   tracing?: Tracing | undefined;
+  /** Each model call counted in the usage ledger and checked against the tenant's budgets. */
+  usage?: UsageDeps | undefined;
 }
 
 /** OpenAI-compatible chat whose agent manages the caller's cron jobs with the cronjob tool. */
@@ -236,21 +246,26 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         let answer: AgentAnswer;
         // A structured answer is held back until it validates, then sent whole.
         const shape = shapeOf(body.response_format);
+        const call = {
+          models: resolveModels(null, null, toolkit.defaultModels, deps.llm.model),
+          tenantId,
+          settings: deps.modelSettings,
+          onAnswer: noteServedModel,
+        };
+        // Each model call waits for a connection in this tenant's turn (model-gate.ts).
+        const modelStep: CompleteStep = stream
+          ? createChatStreamStep(deps.streamingLlm, call, (text, model) => {
+              // Before the delta: the chunk carrying it names the served model.
+              if (isModelName(model)) base.model = model;
+              if (!shape) stream.delta(text);
+            })
+          : createChatStep(deps.llm, call);
+        // Each call, fallbacks included, is counted and checked against the tenant's budgets.
+        const metered = deps.usage
+          ? meterStep(modelStep, deps.usage, { tenantId, jobId: null })
+          : undefined;
+        const step = metered?.step ?? modelStep;
         try {
-          const call = {
-            models: resolveModels(null, null, toolkit.defaultModels, deps.llm.model),
-            tenantId,
-            settings: deps.modelSettings,
-            onAnswer: noteServedModel,
-          };
-          // Each model call waits for a connection in this tenant's turn (model-gate.ts).
-          const step = stream
-            ? createChatStreamStep(deps.streamingLlm, call, (text, model) => {
-                // Before the delta: the chunk carrying it names the served model.
-                if (isModelName(model)) base.model = model;
-                if (!shape) stream.delta(text);
-              })
-            : createChatStep(deps.llm, call);
           const turn = {
             messages: [{ role: 'system' as const, content: system }, ...toMessages(body)],
             tools: toolkit.tools,
@@ -266,6 +281,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
             : await runAgent(step, turn);
         } catch (err) {
           turnTrace?.end('failed', err instanceof LlmError ? err.kind : 'error');
+          await recordTurnUsage(deps, tenantId, metered?.calls, request);
           if (claim.kind === 'first') {
             // A turn cut short after a change keeps its key, so a retry does not repeat the change.
             const kept = changes.length > 0 ? interruptedAnswer(base, changes) : undefined;
@@ -278,7 +294,9 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
               ? toApiError(err, request)
               : err instanceof InvalidOutputError
                 ? invalidOutput(err, changes)
-                : undefined;
+                : err instanceof BudgetExhausted
+                  ? toBudgetError(err, reply, deps.now())
+                  : undefined;
           if (!stream?.opened) {
             stream?.cancel();
             throw failure ?? err;
@@ -292,6 +310,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
           return reply;
         }
         turnTrace?.end(answer.stopped ? 'stopped' : 'answered', answer.stopped);
+        await recordTurnUsage(deps, tenantId, metered?.calls, request);
         if (answer.failure)
           logModelFailure(request, answer.failure, 'after the turn changed state');
         const content = truncateText(toolkit.redactor.text(answer.content), MAX_ANSWER_BYTES);
@@ -337,6 +356,31 @@ async function chargeModelCall(
   return decision.allowed
     ? null
     : `this tenant's limit of ${rpm} requests per minute was reached (each model call counts); retry in ${decision.retryAfterSeconds}s`;
+}
+
+/** A turn's model calls into the usage ledger; a failure to write is logged, not the turn's. */
+async function recordTurnUsage(
+  deps: ChatDeps,
+  tenantId: string,
+  calls: Parameters<typeof recordChatUsage>[2] | undefined,
+  request: FastifyRequest,
+): Promise<void> {
+  if (!calls || calls.length === 0) return;
+  await recordChatUsage(deps.pool, tenantId, calls).catch((err: unknown) =>
+    request.log.error(
+      { error: String(err), request_id: request.id, tenant_id: tenantId },
+      'chat: cannot record the turn’s usage',
+    ),
+  );
+}
+
+/** A spent budget: 429 with the time it resets (Retry-After and the message). */
+function toBudgetError(err: BudgetExhausted, reply: FastifyReply, now: Date): ApiError {
+  if (err.resetsAt) {
+    const seconds = Math.max(1, Math.ceil((err.resetsAt.getTime() - now.getTime()) / 1000));
+    void reply.header('retry-after', seconds);
+  }
+  return new ApiError(429, 'budget_exhausted', err.message);
 }
 
 type Usage = AgentAnswer['usage'];

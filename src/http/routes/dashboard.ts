@@ -20,6 +20,7 @@ export const DASHBOARD_PATHS = [
   '/webhooks',
   '/mcp-servers',
   '/channels',
+  '/usage',
   '/skills',
   '/secrets',
   '/settings',

@@ -24,6 +24,11 @@ const TAGS = [
     name: 'mcp-servers',
     description: 'The tenant’s remote MCP servers, whose tools the agent gets as <server>__<tool>',
   },
+  { name: 'usage', description: 'Tokens and cost of the tenant’s model calls, and its budget' },
+  {
+    name: 'usage (admin)',
+    description: 'Usage across tenants, model prices and tenant budgets (admin token)',
+  },
   { name: 'tenants (admin)', description: 'Tenants and their quotas (admin token)' },
   { name: 'api keys (admin)', description: 'Tenant API keys (admin token)' },
   {

@@ -167,6 +167,7 @@ function toRunDetailView(
       ...entry,
       model: entry.model ?? null,
     })),
+    calls: detail.calls ?? [],
     previous_attempts: previous,
     timings: {
       scheduled_at: row.scheduled_at.toISOString(),

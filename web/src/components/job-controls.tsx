@@ -9,6 +9,10 @@ export interface ControlValues {
   model: string;
   pauseAfterFailures: string;
   maxRuns: string;
+  /** Tokens one run may use (max_run_tokens). */
+  maxRunTokens: string;
+  /** US dollars per UTC day (daily_budget_micros / 10^6). */
+  dailyBudget: string;
   /** datetime-local text, in the browser's zone. */
   endsAt: string;
   jitter: string;
@@ -35,6 +39,8 @@ export const EMPTY_CONTROLS: ControlValues = {
   model: '',
   pauseAfterFailures: '',
   maxRuns: '',
+  maxRunTokens: '',
+  dailyBudget: '',
   endsAt: '',
   jitter: '',
   overlap: 'skip',
@@ -53,6 +59,8 @@ export function controlsOf(job: Job): ControlValues {
     model: job.model ?? '',
     pauseAfterFailures: job.pause_after_failures?.toString() ?? '',
     maxRuns: job.max_runs?.toString() ?? '',
+    maxRunTokens: job.max_run_tokens?.toString() ?? '',
+    dailyBudget: job.daily_budget_micros === null ? '' : (job.daily_budget_micros / 1e6).toString(),
     endsAt: job.ends_at ? toLocalInput(job.ends_at) : '',
     jitter: job.jitter ?? '',
     overlap: job.overlap ?? 'skip',
@@ -73,6 +81,8 @@ export function toBody(values: ControlValues, clear: boolean): Record<string, un
   put('model', values.model, (t) => t);
   put('pause_after_failures', values.pauseAfterFailures, Number);
   put('max_runs', values.maxRuns, Number);
+  put('max_run_tokens', values.maxRunTokens, Number);
+  put('daily_budget_micros', values.dailyBudget, (t) => Math.round(Number(t) * 1e6));
   put('ends_at', values.endsAt, (t) => new Date(t).toISOString());
   put('jitter', values.jitter, (t) => t);
   body.overlap = values.overlap;
@@ -193,6 +203,37 @@ export function JobControls(props: {
             value={values.endsAt}
             onInput={set('endsAt')}
             {...describedBy('ends-at', undefined, true)}
+          />
+        </Field>
+      </div>
+      <div class="row-3">
+        <Field
+          id="max-run-tokens"
+          label="Tokens per run"
+          hint="A model call that could pass it is not sent; the run fails (budget_exhausted)."
+        >
+          <input
+            id="max-run-tokens"
+            type="number"
+            min={1}
+            value={values.maxRunTokens}
+            onInput={set('maxRunTokens')}
+            {...describedBy('max-run-tokens', undefined, true)}
+          />
+        </Field>
+        <Field
+          id="daily-budget"
+          label="Daily budget (USD)"
+          hint="Per UTC day; spent, the job pauses until the next day."
+        >
+          <input
+            id="daily-budget"
+            type="number"
+            min={0}
+            step="0.000001"
+            value={values.dailyBudget}
+            onInput={set('dailyBudget')}
+            {...describedBy('daily-budget', undefined, true)}
           />
         </Field>
       </div>

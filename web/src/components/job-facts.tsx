@@ -6,6 +6,7 @@ const STOPPED_BY: Record<string, string> = {
   max_runs: 'max runs reached',
   pause_after_failures: 'too many failures in a row',
   ends_at: 'its end time passed',
+  budget: 'its budget is spent (it resumes when the period turns)',
 };
 
 export function ControlFacts({ job }: { job: Job }) {

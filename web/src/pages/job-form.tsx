@@ -364,7 +364,9 @@ function fieldErrorOf(err: unknown): Errors {
     case 'validation_error':
       if (/output_schema|models/.test(message)) return { answer: message };
       if (
-        /label|timeout|jitter|paused_reason|pause_after_failures|max_runs|ends_at/.test(message)
+        /label|timeout|jitter|paused_reason|pause_after_failures|max_runs|ends_at|max_run_tokens|daily_budget_micros/.test(
+          message,
+        )
       ) {
         return { controls: message };
       }

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Page, type Preview, type Run } from '../api';
 import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components/ui';
 import { ControlFacts } from '../components/job-facts';
+import { JobCostFacts } from '../components/job-cost';
 import { BackfillForm } from '../components/backfill-form';
 import { RunCharts } from '../components/run-charts';
 import { browserZone, formatInZone, relative } from '../format';
@@ -208,6 +209,7 @@ export function JobPage({ jobId }: { jobId: string }) {
             <ControlFacts job={job} />
             <dt>Runs so far</dt>
             <dd>{job.run_count}</dd>
+            <JobCostFacts job={job} runs={runs?.data ?? []} />
             <dt>Last run</dt>
             <dd>
               {job.last_run_at ? (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type RunDetail } from '../api';
 import { ModelBanner } from '../components/model-banner';
 import { Alert, StatusBadge, usePoll } from '../components/ui';
-import { browserZone, formatDuration, formatInstant } from '../format';
+import { browserZone, formatDuration, formatInstant, formatMicros } from '../format';
 import { ChannelDeliveriesTable } from './channel-deliveries';
 import { attemptSummary, EarlierAttempts } from './run-attempts';
 import { ToolCalls } from './tool-calls';
@@ -152,11 +152,48 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
                 ? `${run.usage.prompt_tokens} prompt, ${run.usage.completion_tokens} completion`
                 : '—'}
             </dd>
+            <dt>Cost</dt>
+            <dd data-testid="run-cost">
+              {run.cost_micros !== null
+                ? formatMicros(run.cost_micros)
+                : run.prompt_tokens !== null
+                  ? 'unknown (no price for the model)'
+                  : '—'}
+            </dd>
             <dt>Model calls</dt>
             <dd>
               {run.model_requests} in attempt {run.attempt}
             </dd>
           </dl>
+          {run.calls.length > 0 ? (
+            <div class="table-wrap">
+              <table class="attempts">
+                <caption class="sr-only">Tokens and cost of each model call</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Call</th>
+                    <th scope="col">Model</th>
+                    <th scope="col">Prompt (cached)</th>
+                    <th scope="col">Completion</th>
+                    <th scope="col">Cost</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {run.calls.map((call, i) => (
+                    <tr key={i}>
+                      <td data-label="Call">{i + 1}</td>
+                      <td data-label="Model">{call.model}</td>
+                      <td data-label="Prompt (cached)">
+                        {call.prompt_tokens} ({call.cached_tokens})
+                      </td>
+                      <td data-label="Completion">{call.completion_tokens}</td>
+                      <td data-label="Cost">{formatMicros(call.cost_micros)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
           {run.attempt_log.length > 0 ? (
             <div class="table-wrap">
               <table class="attempts">
