@@ -49,6 +49,12 @@ describe('diffFields', () => {
   });
 });
 
+it('cuts long text to its beginning and its length', () => {
+  expect(withoutSecrets({ content: 'x'.repeat(5000) })).toEqual({
+    content: `${'x'.repeat(1000)}… (5000 characters)`,
+  });
+});
+
 describe('deriveAudit', () => {
   it('names a route without a declared action from its method and URL', () => {
     expect(deriveAudit('POST', '/v1/channels')).toEqual({
