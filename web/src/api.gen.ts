@@ -1219,6 +1219,7 @@ export interface components {
      *       "rate_limit_rpm": 600,
      *       "max_concurrent_runs": 10,
      *       "run_retention_days": 30,
+     *       "audit_retention_days": 365,
      *       "result_bytes_quota": null,
      *       "result_bytes_stored": 52428800,
      *       "result_bytes_quota_in_force": 1073741824,
@@ -1237,6 +1238,8 @@ export interface components {
       max_concurrent_runs: number | null;
       /** @description days a run stays in the history (by its scheduled time); older ones are removed */
       run_retention_days: number;
+      /** @description days an audit log entry is kept; older ones are removed */
+      audit_retention_days: number;
       /** @description bytes of run answers over 8 KiB the tenant's runs may keep in the object store; a longer answer past it fails its run (result_quota) with its first 4,096 characters kept. null: the server's TENANT_RESULT_BYTES_QUOTA; 0: unlimited */
       result_bytes_quota: number | null;
       /** @description bytes of the tenant's run answers in the object store now */
@@ -2057,6 +2060,8 @@ export interface components {
       max_concurrent_runs?: number | null;
       /** @description default 30 */
       run_retention_days?: number;
+      /** @description default 365 */
+      audit_retention_days?: number;
       /** @description default null */
       result_bytes_quota?: number | null;
     };
@@ -2073,6 +2078,8 @@ export interface components {
       max_concurrent_runs?: number | null;
       /** @description default 30 */
       run_retention_days?: number;
+      /** @description default 365 */
+      audit_retention_days?: number;
       /** @description default null */
       result_bytes_quota?: number | null;
     };
