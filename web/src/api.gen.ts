@@ -186,13 +186,13 @@ export interface paths {
     };
     /**
      * List the tenant’s API keys (without the keys)
-     * @description Needs access:manage. Revoked and expired keys are listed too.
+     * @description Needs access:manage. Revoked and expired keys are listed too. Needs the scope `access:manage`. Needs the scope `access:manage`.
      */
     get: operations['listTenantApiKeys'];
     put?: never;
     /**
      * Create one of the tenant’s API keys
-     * @description Needs access:manage. The key holds the scopes asked for (default: every scope of the caller); asking for a scope the caller lacks answers 403 insufficient_scope. The raw key is in this answer only.
+     * @description Needs access:manage. The key holds the scopes asked for (default: every scope of the caller); asking for a scope the caller lacks answers 403 insufficient_scope. The raw key is in this answer only. Needs the scope `access:manage`.
      */
     post: operations['createTenantApiKey'];
     delete?: never;
@@ -213,7 +213,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke one of the tenant’s API keys
-     * @description Needs access:manage. The key stops working at once (the caller’s own too).
+     * @description Needs access:manage. The key stops working at once (the caller’s own too). Needs the scope `access:manage`.
      */
     delete: operations['revokeTenantApiKey'];
     options?: never;
@@ -230,13 +230,13 @@ export interface paths {
     };
     /**
      * List cron jobs, newest first
-     * @description One page of the tenant’s jobs; follow `next_cursor` for the next. `label=team=ops` keeps jobs with that label, `label=team` jobs with that key; repeated, all must hold.
+     * @description One page of the tenant’s jobs; follow `next_cursor` for the next. `label=team=ops` keeps jobs with that label, `label=team` jobs with that key; repeated, all must hold. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['listCronJobs'];
     put?: never;
     /**
      * Create a cron job
-     * @description Creates a job of the caller's tenant; it fires from its next occurrence on.
+     * @description Creates a job of the caller's tenant; it fires from its next occurrence on. Needs the scope `jobs:write`.
      */
     post: operations['createCronJob'];
     delete?: never;
@@ -256,7 +256,7 @@ export interface paths {
     put?: never;
     /**
      * Validate a schedule and list its next fire times
-     * @description Nothing is stored: a dry run of the schedule rules.
+     * @description Nothing is stored: a dry run of the schedule rules. Needs the scope `jobs:read`.
      */
     post: operations['previewSchedule'];
     delete?: never;
@@ -274,21 +274,21 @@ export interface paths {
     };
     /**
      * Get a cron job
-     * @description The job with its last run outcome and next fire time.
+     * @description The job with its last run outcome and next fire time. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['getCronJob'];
     put?: never;
     post?: never;
     /**
      * Delete a cron job
-     * @description Nothing fires afterwards, and a run in progress is stopped (recorded `failed` with `error_kind` `cancelled`). The job leaves every list; its runs stay in `GET /v1/runs` and `GET /v1/runs/{id}`, with the job’s name, until the tenant’s run retention removes them.
+     * @description Nothing fires afterwards, and a run in progress is stopped (recorded `failed` with `error_kind` `cancelled`). The job leaves every list; its runs stay in `GET /v1/runs` and `GET /v1/runs/{id}`, with the job’s name, until the tenant’s run retention removes them. Needs the scope `jobs:write`.
      */
     delete: operations['deleteCronJob'];
     options?: never;
     head?: never;
     /**
      * Change a cron job
-     * @description Changes only the given fields; a new schedule takes effect at once.
+     * @description Changes only the given fields; a new schedule takes effect at once. Needs the scope `jobs:write`.
      */
     patch: operations['updateCronJob'];
     trace?: never;
@@ -304,7 +304,7 @@ export interface paths {
     put?: never;
     /**
      * Run a cron job once now
-     * @description A pod picks the run up within moments; it is recorded like a scheduled one.
+     * @description A pod picks the run up within moments; it is recorded like a scheduled one. Needs the scope `runs:write`.
      */
     post: operations['triggerCronJob'];
     delete?: never;
@@ -322,7 +322,7 @@ export interface paths {
     };
     /**
      * A job's runs, newest first
-     * @description One page of runs, `status` only when given; follow `next_cursor` for the next.
+     * @description One page of runs, `status` only when given; follow `next_cursor` for the next. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['listCronJobRuns'];
     put?: never;
@@ -342,7 +342,7 @@ export interface paths {
     };
     /**
      * The tenant's runs across jobs, newest first
-     * @description Filters combine (all must hold): `status`, `error_kind`, `origin`, `job_id`, `label` (repeatable, as for jobs) and the occurrence time range `from` (inclusive) to `to` (exclusive). Follow `next_cursor` for the next page.
+     * @description Filters combine (all must hold): `status`, `error_kind`, `origin`, `job_id`, `label` (repeatable, as for jobs) and the occurrence time range `from` (inclusive) to `to` (exclusive). Follow `next_cursor` for the next page. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['listRuns'];
     put?: never;
@@ -364,7 +364,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a run in flight
-     * @description The pod holding the run stops it within a second (a notification every pod hears); it is recorded `failed` with `error_kind` `cancelled`. A run already finished answers 409 `run_not_active`.
+     * @description The pod holding the run stops it within a second (a notification every pod hears); it is recorded `failed` with `error_kind` `cancelled`. A run already finished answers 409 `run_not_active`. Needs the scope `runs:write`.
      */
     post: operations['cancelRun'];
     delete?: never;
@@ -382,7 +382,7 @@ export interface paths {
     };
     /**
      * A run, whole: its answer, the prompt as sent, the model, usage and attempts
-     * @description The run detail. `result` is the whole answer (lists show its first 4,096 characters). `attempt` counts the executions of the occurrence (the earlier ones are in `previous_attempts`); `model_requests` (also `attempts`) the requests the current attempt sent to the model server, which grow, with `attempt_log`, while it retries a throttled call. `timings.start_lag_ms` is how late the first attempt started, `timings.retry_wait_ms` the time spent waiting between attempts.
+     * @description The run detail. `result` is the whole answer (lists show its first 4,096 characters). `attempt` counts the executions of the occurrence (the earlier ones are in `previous_attempts`); `model_requests` (also `attempts`) the requests the current attempt sent to the model server, which grow, with `attempt_log`, while it retries a throttled call. `timings.start_lag_ms` is how late the first attempt started, `timings.retry_wait_ms` the time spent waiting between attempts. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['getRun'];
     put?: never;
@@ -404,7 +404,7 @@ export interface paths {
     put?: never;
     /**
      * Run the occurrences of a past range that have no run yet
-     * @description Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on), 1,000 waiting per tenant (429 `backfill_quota`), the tenant’s queued runs at most `MAX_QUEUED_RUNS_PER_TENANT` (429 `queue_full`), and `BACKFILL_RUNS_PER_DAY` occurrences per tenant per UTC day, which deleting the job does not give back (429 `backfill_budget`, `Retry-After` until the day ends). Repeating a request adds nothing: an occurrence with a run is skipped.
+     * @description Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on), 1,000 waiting per tenant (429 `backfill_quota`), the tenant’s queued runs at most `MAX_QUEUED_RUNS_PER_TENANT` (429 `queue_full`), and `BACKFILL_RUNS_PER_DAY` occurrences per tenant per UTC day, which deleting the job does not give back (429 `backfill_budget`, `Retry-After` until the day ends). Repeating a request adds nothing: an occurrence with a run is skipped. Needs the scope `runs:write`.
      */
     post: operations['backfillCronJob'];
     delete?: never;
@@ -424,7 +424,7 @@ export interface paths {
     put?: never;
     /**
      * Run a failed run’s occurrence again
-     * @description A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`) and its queued runs (429 `queue_full`).
+     * @description A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`) and its queued runs (429 `queue_full`). Needs the scope `runs:write`.
      */
     post: operations['retryRun'];
     delete?: never;
@@ -442,7 +442,7 @@ export interface paths {
     };
     /**
      * The model the agent uses
-     * @description OpenAI-compatible: one entry, the configured LLM_MODEL.
+     * @description OpenAI-compatible: one entry, the configured LLM_MODEL. Needs the scope `chat`. Needs the scope `chat`.
      */
     get: operations['listModels'];
     put?: never;
@@ -462,7 +462,7 @@ export interface paths {
     };
     /**
      * One model (only the one the agent uses exists)
-     * @description OpenAI-compatible; 404 for any other id.
+     * @description OpenAI-compatible; 404 for any other id. Needs the scope `chat`. Needs the scope `chat`.
      */
     get: operations['getModel'];
     put?: never;
@@ -484,7 +484,7 @@ export interface paths {
     put?: never;
     /**
      * Chat with the agent (OpenAI-compatible, stream or not)
-     * @description The agent may create, change or list the tenant’s cron jobs with its cronjob tool before it answers.
+     * @description The agent may create, change or list the tenant’s cron jobs with its cronjob tool before it answers. Needs the scope `chat`.
      */
     post: operations['createChatCompletion'];
     delete?: never;
@@ -503,13 +503,13 @@ export interface paths {
     get?: never;
     /**
      * Store a secret
-     * @description Creates or replaces a secret (its value and its allowed_hosts). The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header. With allowed_hosts, http_request refuses to send it to any other host, before anything is sent.
+     * @description Creates or replaces a secret (its value and its allowed_hosts). The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header. With allowed_hosts, http_request refuses to send it to any other host, before anything is sent. Needs the scope `secrets:write`.
      */
     put: operations['putSecret'];
     post?: never;
     /**
      * Delete a secret
-     * @description Runs that still reference it get an unknown_secret error from http_request.
+     * @description Runs that still reference it get an unknown_secret error from http_request. Needs the scope `secrets:write`.
      */
     delete: operations['deleteSecret'];
     options?: never;
@@ -526,7 +526,7 @@ export interface paths {
     };
     /**
      * List secrets
-     * @description Names, allowed hosts and dates; values cannot be read back.
+     * @description Names, allowed hosts and dates; values cannot be read back. Needs the scope `secrets:read`. Needs the scope `secrets:read`.
      */
     get: operations['listSecrets'];
     put?: never;
@@ -546,7 +546,7 @@ export interface paths {
     };
     /**
      * Get a skill
-     * @description The skill and its whole document.
+     * @description The skill and its whole document. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['getSkill'];
     /**
@@ -558,13 +558,13 @@ export interface paths {
      *     description: How to write the team's daily summary and where to post it.
      *     ---
      *     # Daily summary
-     *     1. ...
+     *     1. ... Needs the scope `jobs:write`.
      */
     put: operations['putSkill'];
     post?: never;
     /**
      * Delete a skill
-     * @description Jobs that preload it are told it is missing at their next run.
+     * @description Jobs that preload it are told it is missing at their next run. Needs the scope `jobs:write`.
      */
     delete: operations['deleteSkill'];
     options?: never;
@@ -581,7 +581,7 @@ export interface paths {
     };
     /**
      * List skills
-     * @description Name, description, size and dates of each skill, by name.
+     * @description Name, description, size and dates of each skill, by name. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['listSkills'];
     put?: never;
@@ -601,7 +601,7 @@ export interface paths {
     };
     /**
      * The agent's settings for this tenant
-     * @description Read-only for the tenant: the admin sets the allow-list.
+     * @description Read-only for the tenant: the admin sets the allow-list. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['getAgentSettings'];
     put?: never;
@@ -645,7 +645,7 @@ export interface paths {
     };
     /**
      * A run's tool calls
-     * @description Every tool call of the run in order: tool, arguments (secret values redacted), outcome, HTTP status, duration and bytes.
+     * @description Every tool call of the run in order: tool, arguments (secret values redacted), outcome, HTTP status, duration and bytes. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['listRunToolCalls'];
     put?: never;
@@ -665,13 +665,13 @@ export interface paths {
     };
     /**
      * List webhook endpoints, newest first
-     * @description One page; follow `next_cursor` for the next. `job_id` filters by job.
+     * @description One page; follow `next_cursor` for the next. `job_id` filters by job. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['listWebhooks'];
     put?: never;
     /**
      * Create a webhook endpoint
-     * @description Runs that finish from now on are signed and sent to the URL (Standard Webhooks). The secret is in this answer only.
+     * @description Runs that finish from now on are signed and sent to the URL (Standard Webhooks). The secret is in this answer only. Needs the scope `integrations:write`.
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -689,21 +689,21 @@ export interface paths {
     };
     /**
      * Get a webhook endpoint
-     * @description Whether it is enabled, and why the system disabled it if it did.
+     * @description Whether it is enabled, and why the system disabled it if it did. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['getWebhook'];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint and its deliveries
-     * @description Nothing more is sent to it.
+     * @description Nothing more is sent to it. Needs the scope `integrations:write`.
      */
     delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
     /**
      * Change a webhook endpoint
-     * @description Changes only the given fields; `enabled: true` re-enables a disabled one.
+     * @description Changes only the given fields; `enabled: true` re-enables a disabled one. Needs the scope `integrations:write`.
      */
     patch: operations['updateWebhook'];
     trace?: never;
@@ -719,7 +719,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description A new secret (in this answer only); for 24 hours every delivery carries signatures by both the new and the previous one.
+     * @description A new secret (in this answer only); for 24 hours every delivery carries signatures by both the new and the previous one. Needs the scope `integrations:write`.
      */
     post: operations['rotateWebhookSecret'];
     delete?: never;
@@ -737,7 +737,7 @@ export interface paths {
     };
     /**
      * An endpoint's deliveries, newest first, with their attempts
-     * @description One page; follow `next_cursor` for the next.
+     * @description One page; follow `next_cursor` for the next. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['listWebhookDeliveries'];
     put?: never;
@@ -757,7 +757,7 @@ export interface paths {
     };
     /**
      * The webhook deliveries of a job's runs, newest first
-     * @description One page; follow `next_cursor` for the next.
+     * @description One page; follow `next_cursor` for the next. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['listCronJobDeliveries'];
     put?: never;
@@ -779,7 +779,7 @@ export interface paths {
     put?: never;
     /**
      * Send a delivery again
-     * @description Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled.
+     * @description Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled. Needs the scope `runs:write`.
      */
     post: operations['redeliverWebhook'];
     delete?: never;
@@ -797,7 +797,7 @@ export interface paths {
     };
     /**
      * The tenant’s audit log, newest first
-     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON.
+     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON. Needs the scope `audit:read`. Needs the scope `audit:read`.
      */
     get: operations['listAuditLog'];
     put?: never;
@@ -817,7 +817,7 @@ export interface paths {
     };
     /**
      * Export the tenant’s audit log as NDJSON
-     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON.
+     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON. Needs the scope `audit:read`. Needs the scope `audit:read`.
      */
     get: operations['exportAuditLog'];
     put?: never;
