@@ -10,6 +10,8 @@ export interface TenantRow {
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
   run_retention_days: number;
+  /** Days an audit log entry is kept (audit_log_maintain). */
+  audit_retention_days: number;
   /** Stored result bytes allowed; null: the server's TENANT_RESULT_BYTES_QUOTA; 0: unlimited. */
   result_bytes_quota: number | null;
   created_at: Date;
@@ -19,8 +21,8 @@ export interface TenantRow {
 
 // bigint as a JS number (exact: the API caps it at 2^50).
 const TENANT_COLUMNS = `id, name, max_cron_jobs, min_schedule_interval_seconds, rate_limit_rpm,
-  max_concurrent_runs, run_retention_days, result_bytes_quota::float8 AS result_bytes_quota,
-  created_at, updated_at, deleted_at`;
+  max_concurrent_runs, run_retention_days, audit_retention_days,
+  result_bytes_quota::float8 AS result_bytes_quota, created_at, updated_at, deleted_at`;
 
 export interface TenantFields {
   name: string;
@@ -29,14 +31,15 @@ export interface TenantFields {
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
   run_retention_days: number;
+  audit_retention_days: number;
   result_bytes_quota: number | null;
 }
 
 export async function insertTenant(client: PoolClient, fields: TenantFields): Promise<TenantRow> {
   const { rows } = await client.query<TenantRow>(
     `INSERT INTO tenants (name, max_cron_jobs, min_schedule_interval_seconds, rate_limit_rpm,
-       max_concurrent_runs, run_retention_days, result_bytes_quota)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${TENANT_COLUMNS}`,
+       max_concurrent_runs, run_retention_days, result_bytes_quota, audit_retention_days)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${TENANT_COLUMNS}`,
     [
       fields.name,
       fields.max_cron_jobs,
@@ -45,6 +48,7 @@ export async function insertTenant(client: PoolClient, fields: TenantFields): Pr
       fields.max_concurrent_runs,
       fields.run_retention_days,
       fields.result_bytes_quota,
+      fields.audit_retention_days,
     ],
   );
   return rows[0] as TenantRow;
@@ -76,7 +80,7 @@ export async function updateTenant(
   const { rows } = await client.query<TenantRow>(
     `UPDATE tenants SET name = $2, max_cron_jobs = $3, min_schedule_interval_seconds = $4,
        rate_limit_rpm = $5, max_concurrent_runs = $6, run_retention_days = $7,
-       result_bytes_quota = $8, updated_at = now()
+       result_bytes_quota = $8, audit_retention_days = $9, updated_at = now()
      WHERE id = $1 AND deleted_at IS NULL RETURNING ${TENANT_COLUMNS}`,
     [
       id,
@@ -87,6 +91,7 @@ export async function updateTenant(
       fields.max_concurrent_runs,
       fields.run_retention_days,
       fields.result_bytes_quota,
+      fields.audit_retention_days,
     ],
   );
   return rows[0];

@@ -34,9 +34,18 @@ export interface AuditEntry {
 const SECRET_FIELDS = /(^|[_-])(secret|secrets|value|key|token|password|authorization)$/i;
 export const REDACTED = '[redacted]';
 
-/** A copy of the object with secret-named fields redacted, at every depth. */
+/** Longer text (a skill's document, a prompt) keeps its beginning and says how long it was. */
+const SHOWN_CHARS = 1000;
+
+/**
+ * A copy of the object with secret-named fields redacted and long text cut, at every depth, so
+ * an entry stays far below the table's 64 KiB bound.
+ */
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (typeof value === 'string' && value.length > SHOWN_CHARS) {
+    return `${value.slice(0, SHOWN_CHARS)}… (${value.length} characters)`;
+  }
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>).map(([name, inner]) => [

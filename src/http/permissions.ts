@@ -37,7 +37,7 @@ export function missingScope(principal: Principal, needed: Scope | undefined): S
 /**
  * Registers the check (an onRequest step: the auth step, registered before it, has set the
  * principal) and records every route's access; a route's declared scope is also written into its
- * OpenAPI operation (`security: [{ bearer: [scope] }]` and `x-required-scope`).
+ * OpenAPI operation (`x-required-scope`, and a sentence of its description).
  */
 export function registerPermissions(app: FastifyInstance): void {
   const routes: RouteAccess[] = [];
@@ -56,9 +56,12 @@ export function registerPermissions(app: FastifyInstance): void {
         hidden: schema?.hide === true,
       });
     }
+    // An extension, not `security: [{bearer: [scope]}]`: linters hold scope lists to OAuth
+    // schemes. The description says it for people reading the reference.
     if (scope && schema) {
-      schema.security = [{ bearer: [scope] }];
       schema['x-required-scope'] = scope;
+      const description = typeof schema.description === 'string' ? `${schema.description} ` : '';
+      schema.description = `${description}Needs the scope \`${scope}\`.`;
     }
   });
   app.addHook('onRequest', async (request) => {

@@ -264,6 +264,13 @@ const maxConcurrentRuns = z
   .max(1_000_000)
   .nullable()
   .describe('runs of this tenant in flight at once across all replicas; null or 0: unlimited');
+const auditRetentionDays = z
+  .number()
+  .int()
+  .min(1)
+  .max(3650)
+  .describe('days an audit log entry is kept; older ones are removed');
+
 const runRetentionDays = z
   .number()
   .int()
@@ -291,6 +298,7 @@ export const TenantCreateBody = z
     rate_limit_rpm: tenantQuotas.rate_limit_rpm.optional().describe('default 600'),
     max_concurrent_runs: maxConcurrentRuns.optional().describe('default 10'),
     run_retention_days: runRetentionDays.optional().describe('default 30'),
+    audit_retention_days: auditRetentionDays.optional().describe('default 365'),
     result_bytes_quota: resultBytesQuota.optional().describe('default null'),
   })
   .meta({ id: 'TenantCreate' });
@@ -306,6 +314,7 @@ export const Tenant = z
     ...tenantQuotas,
     max_concurrent_runs: maxConcurrentRuns,
     run_retention_days: runRetentionDays,
+    audit_retention_days: auditRetentionDays,
     result_bytes_quota: resultBytesQuota,
     result_bytes_stored: z
       .number()
@@ -331,6 +340,7 @@ export const Tenant = z
         rate_limit_rpm: 600,
         max_concurrent_runs: 10,
         run_retention_days: 30,
+        audit_retention_days: 365,
         result_bytes_quota: null,
         result_bytes_stored: 52428800,
         result_bytes_quota_in_force: 1073741824,

@@ -114,6 +114,7 @@ export interface TenantView {
   rate_limit_rpm: number;
   max_concurrent_runs: number | null;
   run_retention_days: number;
+  audit_retention_days: number;
   created_at: string;
   updated_at: string;
 }

@@ -116,14 +116,18 @@ describe('scoped API keys and the permission check', () => {
 
   it('every tenant operation of /openapi.json declares its scope', async () => {
     const document = (await call(app, undefined, 'GET', '/openapi.json')).json<{
-      paths: Record<string, Record<string, { security?: unknown; 'x-required-scope'?: string }>>;
+      paths: Record<
+        string,
+        Record<string, { security?: unknown; description?: string; 'x-required-scope'?: string }>
+      >;
     }>();
     for (const route of tenantRoutes()) {
       const path = route.url.replace(/:(\w+)/g, '{$1}');
       const operation = document.paths[path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${path}`).toBeDefined();
-      expect(operation?.security).toEqual([{ bearer: [route.scope] }]);
+      expect(operation?.security).toEqual([{ bearer: [] }]);
       expect(operation?.['x-required-scope']).toBe(route.scope);
+      expect(operation?.description).toContain(`Needs the scope \`${route.scope}\`.`);
     }
   });
 

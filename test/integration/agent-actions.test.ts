@@ -345,6 +345,17 @@ describe('a scheduled run that acts', () => {
     ]);
     const job = await api('GET', `/v1/cron-jobs/${jobId}`);
     expect(job.body.enabled).toBe(false);
+    // The audit log names the system, at its run's prompt, as the one who paused it.
+    const pauses = await api('GET', `/v1/audit-log?action=job.pause&target_id=${jobId}`);
+    expect(pauses.body.data).toEqual([
+      expect.objectContaining({
+        actor: { type: 'system', id: null, name: null, reason: 'the agent of a scheduled run' },
+        change: {
+          before: expect.objectContaining({ enabled: true }),
+          after: expect.objectContaining({ enabled: false }),
+        },
+      }),
+    ]);
   });
 
   it('offers skill and http_request in chat too, with the same substitution and redaction', async () => {

@@ -35,7 +35,6 @@ interface Operation {
   operationId?: string;
   summary?: string;
   security?: unknown[];
-  'x-required-scope'?: string;
   parameters?: { in: string; name: string }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
@@ -90,9 +89,7 @@ describe('OpenAPI description and /docs', () => {
       for (const method of methods) {
         const op = operations?.[method];
         expect(op?.summary, `${method} ${path}`).toEqual(expect.any(String));
-        // A tenant operation names the scope it needs (src/http/permissions.ts); the admin's none.
-        const scope = op?.['x-required-scope'];
-        expect(op?.security, `${method} ${path}`).toEqual([{ bearer: scope ? [scope] : [] }]);
+        expect(op?.security, `${method} ${path}`).toEqual([{ bearer: [] }]);
         if (path.includes('{id}')) {
           expect(op?.parameters, `${method} ${path}`).toContainEqual(
             expect.objectContaining({ in: 'path', name: 'id' }),

@@ -21,6 +21,7 @@ const TENANT_SHAPE = {
   // A number (default 10), or null where the admin lifted the cap.
   max_concurrent_runs: expect.toBeOneOf([null, expect.any(Number)]),
   run_retention_days: expect.any(Number),
+  audit_retention_days: expect.any(Number),
   // null: the server's TENANT_RESULT_BYTES_QUOTA.
   result_bytes_quota: expect.toBeOneOf([null, expect.any(Number)]),
   result_bytes_stored: expect.any(Number),
@@ -54,6 +55,7 @@ describe('tenants (admin)', () => {
       rate_limit_rpm: 600,
       max_concurrent_runs: 10,
       run_retention_days: 30,
+      audit_retention_days: 365,
     });
     expect(Object.keys(tenant)).not.toContain('deleted_at');
   });
@@ -101,6 +103,21 @@ describe('tenants (admin)', () => {
     for (const bad of [0, 3651, 1.5, '30']) {
       const refused = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
         run_retention_days: bad,
+      });
+      expectError(refused, 400, 'validation_error');
+    }
+  });
+
+  it('sets how long a tenant keeps its audit log (1 to 3650 days, default 365)', async () => {
+    const tenant = await createTenant(app, { name: 'audited', audit_retention_days: 90 });
+    expect(tenant.audit_retention_days).toBe(90);
+    const longer = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
+      audit_retention_days: 730,
+    });
+    expect(longer.json()).toMatchObject({ audit_retention_days: 730 });
+    for (const bad of [0, 3651, 1.5, '365']) {
+      const refused = await call(app, ADMIN_TOKEN, 'PATCH', `/v1/tenants/${tenant.id}`, {
+        audit_retention_days: bad,
       });
       expectError(refused, 400, 'validation_error');
     }

@@ -3,10 +3,15 @@
 // actor; no entry holds a secret value or a webhook secret; the application's role can append
 // and read but never alter or delete an entry; reads filter, page and export; a key's scopes
 // bound the cronjob tool as they bound the REST routes.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maintainAuditLog } from '../../src/audit/upkeep.js';
-import { withTenant } from '../../src/db/pool.js';
+import { withTenant, type Pool } from '../../src/db/pool.js';
+import { createSkillLibrary } from '../../src/skills/library.js';
+import { DiskObjectStore } from '../../src/storage/disk-store.js';
 import { generateSecretsKey } from '../../src/secrets/key.js';
 import {
   ADMIN_TOKEN,
@@ -18,7 +23,7 @@ import {
   type CreatedKey,
   type TestApp,
 } from '../helpers/api.js';
-import { createTestDatabase, withOwner } from '../helpers/database.js';
+import { createAppPool, createTestDatabase, withOwner } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 
 interface Entry {
@@ -42,6 +47,8 @@ describe('the audit log', () => {
   let url: string;
   let tenantId: string;
   let key: CreatedKey;
+  let skillsDir: string;
+  let skillsPool: Pool;
   const webhookSecrets: string[] = [];
   /** What each surface did: action, actor type, target id. */
   const expected: { action: string; actor: string; target: string }[] = [];
@@ -91,8 +98,11 @@ describe('the audit log', () => {
   beforeAll(async () => {
     url = await createTestDatabase();
     llm = await startFakeLlm();
+    skillsDir = await mkdtemp(path.join(os.tmpdir(), 'hermesx-audit-skills-'));
+    skillsPool = createAppPool(url);
     testApp = await buildTestApp({
       databaseUrl: url,
+      skills: createSkillLibrary(skillsPool, new DiskObjectStore(skillsDir)),
       schedulerRunning: () => true,
       config: {
         LLM_API_URL: llm.url,
@@ -106,6 +116,8 @@ describe('the audit log', () => {
   afterAll(async () => {
     await testApp?.close();
     await llm?.close();
+    await skillsPool?.end();
+    await rm(skillsDir, { recursive: true, force: true });
   });
 
   it('the admin API: tenant created and changed, a key created and revoked', async () => {
@@ -162,6 +174,32 @@ describe('the audit log', () => {
     expected.push({ action: 'key.create', actor: 'key', target: made.id as string });
     await ok(token, 'DELETE', `/v1/tenant/api-keys/${made.id as string}`);
     expected.push({ action: 'key.revoke', actor: 'key', target: made.id as string });
+
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    const range = { from: hourAgo, to: new Date().toISOString() };
+    await ok(token, 'POST', `/v1/cron-jobs/${jobId}/backfill`, range);
+    expected.push({ action: 'job.backfill', actor: 'key', target: jobId });
+    const failed = await withOwner(url, (owner) =>
+      owner.query<{ id: string }>(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, pod_id, status, error,
+                                    error_kind, finished_at)
+         VALUES ($1, $2, '2030-01-02T00:00:00Z', 'pod-a', 'failed', 'boom', 'model_error', now())
+         RETURNING id`,
+        [jobId, tenantId],
+      ),
+    );
+    const failedId = failed.rows[0]?.id as string;
+    await ok(token, 'POST', `/v1/runs/${failedId}/retry`);
+    expected.push({ action: 'run.retry', actor: 'key', target: failedId });
+    const doc = '---\nname: notes\ndescription: How to take notes.\n---\n# Notes\n';
+    await ok(token, 'PUT', '/v1/skills/notes', { content: doc });
+    expected.push({ action: 'skill.put', actor: 'key', target: 'notes' });
+    await ok(token, 'DELETE', '/v1/skills/notes');
+    expected.push({ action: 'skill.delete', actor: 'key', target: 'notes' });
+    await ok(ADMIN_TOKEN, 'PUT', `/v1/tenants/${tenantId}/agent-settings`, {
+      http_allowed_hosts: ['api.example.com'],
+    });
+    expected.push({ action: 'tenant.agent_settings_set', actor: 'admin', target: tenantId });
 
     await ok(token, 'DELETE', `/v1/webhooks/${hookId}`);
     expected.push({ action: 'webhook.delete', actor: 'key', target: hookId });

@@ -186,13 +186,13 @@ export interface paths {
     };
     /**
      * List the tenant’s API keys (without the keys)
-     * @description Needs access:manage. Revoked and expired keys are listed too.
+     * @description Needs access:manage. Revoked and expired keys are listed too. Needs the scope `access:manage`. Needs the scope `access:manage`.
      */
     get: operations['listTenantApiKeys'];
     put?: never;
     /**
      * Create one of the tenant’s API keys
-     * @description Needs access:manage. The key holds the scopes asked for (default: every scope of the caller); asking for a scope the caller lacks answers 403 insufficient_scope. The raw key is in this answer only.
+     * @description Needs access:manage. The key holds the scopes asked for (default: every scope of the caller); asking for a scope the caller lacks answers 403 insufficient_scope. The raw key is in this answer only. Needs the scope `access:manage`.
      */
     post: operations['createTenantApiKey'];
     delete?: never;
@@ -213,7 +213,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke one of the tenant’s API keys
-     * @description Needs access:manage. The key stops working at once (the caller’s own too).
+     * @description Needs access:manage. The key stops working at once (the caller’s own too). Needs the scope `access:manage`.
      */
     delete: operations['revokeTenantApiKey'];
     options?: never;
@@ -339,7 +339,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the tenant's members */
+    /**
+     * List the tenant's members
+     * @description Needs the scope `access:manage`. Needs the scope `access:manage`.
+     */
     get: operations['listMembers'];
     put?: never;
     post?: never;
@@ -361,14 +364,14 @@ export interface paths {
     post?: never;
     /**
      * Remove a member
-     * @description Ends the member's sessions on this tenant at once. The last owner stays.
+     * @description Ends the member's sessions on this tenant at once. The last owner stays. Needs the scope `access:manage`.
      */
     delete: operations['removeMember'];
     options?: never;
     head?: never;
     /**
      * Change a member's role
-     * @description Granting owner, or changing an owner, needs an owner. The last owner stays.
+     * @description Granting owner, or changing an owner, needs an owner. The last owner stays. Needs the scope `access:manage`.
      */
     patch: operations['updateMemberRole'];
     trace?: never;
@@ -380,12 +383,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List open invitations */
+    /**
+     * List open invitations
+     * @description Needs the scope `access:manage`. Needs the scope `access:manage`.
+     */
     get: operations['listInvitations'];
     put?: never;
     /**
      * Invite someone by email
-     * @description The person joins with this role at their next sign-in whose email the provider has verified. Inviting the same address again renews the invitation.
+     * @description The person joins with this role at their next sign-in whose email the provider has verified. Inviting the same address again renews the invitation. Needs the scope `access:manage`.
      */
     post: operations['createInvitation'];
     delete?: never;
@@ -404,7 +410,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Withdraw an open invitation */
+    /**
+     * Withdraw an open invitation
+     * @description Needs the scope `access:manage`.
+     */
     delete: operations['deleteInvitation'];
     options?: never;
     head?: never;
@@ -437,13 +446,13 @@ export interface paths {
     };
     /**
      * List cron jobs, newest first
-     * @description One page of the tenant’s jobs; follow `next_cursor` for the next. `label=team=ops` keeps jobs with that label, `label=team` jobs with that key; repeated, all must hold.
+     * @description One page of the tenant’s jobs; follow `next_cursor` for the next. `label=team=ops` keeps jobs with that label, `label=team` jobs with that key; repeated, all must hold. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['listCronJobs'];
     put?: never;
     /**
      * Create a cron job
-     * @description Creates a job of the caller's tenant; it fires from its next occurrence on.
+     * @description Creates a job of the caller's tenant; it fires from its next occurrence on. Needs the scope `jobs:write`.
      */
     post: operations['createCronJob'];
     delete?: never;
@@ -463,7 +472,7 @@ export interface paths {
     put?: never;
     /**
      * Validate a schedule and list its next fire times
-     * @description Nothing is stored: a dry run of the schedule rules.
+     * @description Nothing is stored: a dry run of the schedule rules. Needs the scope `jobs:read`.
      */
     post: operations['previewSchedule'];
     delete?: never;
@@ -481,21 +490,21 @@ export interface paths {
     };
     /**
      * Get a cron job
-     * @description The job with its last run outcome and next fire time.
+     * @description The job with its last run outcome and next fire time. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['getCronJob'];
     put?: never;
     post?: never;
     /**
      * Delete a cron job
-     * @description Nothing fires afterwards, and a run in progress is stopped (recorded `failed` with `error_kind` `cancelled`). The job leaves every list; its runs stay in `GET /v1/runs` and `GET /v1/runs/{id}`, with the job’s name, until the tenant’s run retention removes them.
+     * @description Nothing fires afterwards, and a run in progress is stopped (recorded `failed` with `error_kind` `cancelled`). The job leaves every list; its runs stay in `GET /v1/runs` and `GET /v1/runs/{id}`, with the job’s name, until the tenant’s run retention removes them. Needs the scope `jobs:write`.
      */
     delete: operations['deleteCronJob'];
     options?: never;
     head?: never;
     /**
      * Change a cron job
-     * @description Changes only the given fields; a new schedule takes effect at once. Pausing or resuming (`enabled` changed) is bounded per job: JOB_TOGGLES_PER_MINUTE (default 6), then 429 `toggle_budget` with Retry-After.
+     * @description Changes only the given fields; a new schedule takes effect at once. Pausing or resuming (`enabled` changed) is bounded per job: JOB_TOGGLES_PER_MINUTE (default 6), then 429 `toggle_budget` with Retry-After. Needs the scope `jobs:write`.
      */
     patch: operations['updateCronJob'];
     trace?: never;
@@ -511,7 +520,7 @@ export interface paths {
     put?: never;
     /**
      * Run a cron job once now
-     * @description A pod picks the run up within moments; it is recorded like a scheduled one.
+     * @description A pod picks the run up within moments; it is recorded like a scheduled one. Needs the scope `runs:write`.
      */
     post: operations['triggerCronJob'];
     delete?: never;
@@ -529,7 +538,7 @@ export interface paths {
     };
     /**
      * A job's runs, newest first
-     * @description One page of runs, `status` only when given; follow `next_cursor` for the next.
+     * @description One page of runs, `status` only when given; follow `next_cursor` for the next. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['listCronJobRuns'];
     put?: never;
@@ -549,7 +558,7 @@ export interface paths {
     };
     /**
      * The tenant's runs across jobs, newest first
-     * @description Filters combine (all must hold): `status`, `error_kind`, `origin`, `job_id`, `label` (repeatable, as for jobs) and the occurrence time range `from` (inclusive) to `to` (exclusive). Follow `next_cursor` for the next page.
+     * @description Filters combine (all must hold): `status`, `error_kind`, `origin`, `job_id`, `label` (repeatable, as for jobs) and the occurrence time range `from` (inclusive) to `to` (exclusive). Follow `next_cursor` for the next page. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['listRuns'];
     put?: never;
@@ -571,7 +580,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a run in flight
-     * @description The pod holding the run stops it within a second (a notification every pod hears); it is recorded `failed` with `error_kind` `cancelled`. A run already finished answers 409 `run_not_active`.
+     * @description The pod holding the run stops it within a second (a notification every pod hears); it is recorded `failed` with `error_kind` `cancelled`. A run already finished answers 409 `run_not_active`. Needs the scope `runs:write`.
      */
     post: operations['cancelRun'];
     delete?: never;
@@ -589,7 +598,7 @@ export interface paths {
     };
     /**
      * A run, whole: its answer, the prompt as sent, the model, usage and attempts
-     * @description The run detail. `result` is the whole answer (lists show its first 4,096 characters). `attempt` counts the executions of the occurrence (the earlier ones are in `previous_attempts`); `model_requests` (also `attempts`) the requests the current attempt sent to the model server, which grow, with `attempt_log`, while it retries a throttled call. `timings.start_lag_ms` is how late the first attempt started, `timings.retry_wait_ms` the time spent waiting between attempts.
+     * @description The run detail. `result` is the whole answer (lists show its first 4,096 characters). `attempt` counts the executions of the occurrence (the earlier ones are in `previous_attempts`); `model_requests` (also `attempts`) the requests the current attempt sent to the model server, which grow, with `attempt_log`, while it retries a throttled call. `timings.start_lag_ms` is how late the first attempt started, `timings.retry_wait_ms` the time spent waiting between attempts. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['getRun'];
     put?: never;
@@ -611,7 +620,7 @@ export interface paths {
     put?: never;
     /**
      * Run the occurrences of a past range that have no run yet
-     * @description Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on), 1,000 waiting per tenant (429 `backfill_quota`), the tenant’s queued runs at most `MAX_QUEUED_RUNS_PER_TENANT` (429 `queue_full`), and `BACKFILL_RUNS_PER_DAY` occurrences per tenant per UTC day, which deleting the job does not give back (429 `backfill_budget`, `Retry-After` until the day ends). Repeating a request adds nothing: an occurrence with a run is skipped.
+     * @description Each occurrence of the job’s schedule in [`from`, `to`) without a run becomes a queued run (origin `backfill`), run once, oldest first, one at a time, fairly against other tenants. At most 100 per request (`next_from` says where to go on), 1,000 waiting per tenant (429 `backfill_quota`), the tenant’s queued runs at most `MAX_QUEUED_RUNS_PER_TENANT` (429 `queue_full`), and `BACKFILL_RUNS_PER_DAY` occurrences per tenant per UTC day, which deleting the job does not give back (429 `backfill_budget`, `Retry-After` until the day ends). Repeating a request adds nothing: an occurrence with a run is skipped. Needs the scope `runs:write`.
      */
     post: operations['backfillCronJob'];
     delete?: never;
@@ -631,7 +640,7 @@ export interface paths {
     put?: never;
     /**
      * Run a failed run’s occurrence again
-     * @description A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`) and its queued runs (429 `queue_full`).
+     * @description A new attempt of the same run (its id, occurrence and origin stay): it is queued, due at once, and a pod takes it within a second or so. The failed attempt joins `previous_attempts`. 409 `run_not_finished` while the run is queued or in flight, `run_succeeded` for a success. Counts against the tenant’s manual runs (429 `manual_run_budget`) and its queued runs (429 `queue_full`). Needs the scope `runs:write`.
      */
     post: operations['retryRun'];
     delete?: never;
@@ -649,7 +658,7 @@ export interface paths {
     };
     /**
      * The model the agent uses
-     * @description OpenAI-compatible: one entry, the configured LLM_MODEL.
+     * @description OpenAI-compatible: one entry, the configured LLM_MODEL. Needs the scope `chat`. Needs the scope `chat`.
      */
     get: operations['listModels'];
     put?: never;
@@ -669,7 +678,7 @@ export interface paths {
     };
     /**
      * One model (only the one the agent uses exists)
-     * @description OpenAI-compatible; 404 for any other id.
+     * @description OpenAI-compatible; 404 for any other id. Needs the scope `chat`. Needs the scope `chat`.
      */
     get: operations['getModel'];
     put?: never;
@@ -691,7 +700,7 @@ export interface paths {
     put?: never;
     /**
      * Chat with the agent (OpenAI-compatible, stream or not)
-     * @description The agent may create, change or list the tenant’s cron jobs with its cronjob tool before it answers.
+     * @description The agent may create, change or list the tenant’s cron jobs with its cronjob tool before it answers. Needs the scope `chat`.
      */
     post: operations['createChatCompletion'];
     delete?: never;
@@ -709,7 +718,7 @@ export interface paths {
     };
     /**
      * Tokens and cost of this tenant’s model calls, grouped
-     * @description From the usage ledger: every model call of runs and chat turns. Days in UTC.
+     * @description From the usage ledger: every model call of runs and chat turns. Days in UTC. Needs the scope `usage:read`. Needs the scope `usage:read`.
      */
     get: operations['getUsage'];
     put?: never;
@@ -729,7 +738,7 @@ export interface paths {
     };
     /**
      * This tenant’s monthly budget and what is left of it
-     * @description Spent this UTC month per the usage ledger, the limits the admin set (null: none), what is left and when it resets.
+     * @description Spent this UTC month per the usage ledger, the limits the admin set (null: none), what is left and when it resets. Needs the scope `usage:read`. Needs the scope `usage:read`.
      */
     get: operations['getUsageBudget'];
     put?: never;
@@ -838,13 +847,13 @@ export interface paths {
     get?: never;
     /**
      * Store a secret
-     * @description Creates or replaces a secret (its value and its allowed_hosts). The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header. With allowed_hosts, http_request refuses to send it to any other host, before anything is sent.
+     * @description Creates or replaces a secret (its value and its allowed_hosts). The value is encrypted at rest (AES-256-GCM) and never returned; the agent uses it as {{secrets.NAME}} in an http_request URL or header. With allowed_hosts, http_request refuses to send it to any other host, before anything is sent. Needs the scope `secrets:write`.
      */
     put: operations['putSecret'];
     post?: never;
     /**
      * Delete a secret
-     * @description Runs that still reference it get an unknown_secret error from http_request.
+     * @description Runs that still reference it get an unknown_secret error from http_request. Needs the scope `secrets:write`.
      */
     delete: operations['deleteSecret'];
     options?: never;
@@ -861,7 +870,7 @@ export interface paths {
     };
     /**
      * List secrets
-     * @description Names, allowed hosts and dates; values cannot be read back.
+     * @description Names, allowed hosts and dates; values cannot be read back. Needs the scope `secrets:read`. Needs the scope `secrets:read`.
      */
     get: operations['listSecrets'];
     put?: never;
@@ -881,7 +890,7 @@ export interface paths {
     };
     /**
      * Get a skill
-     * @description The skill and its whole document.
+     * @description The skill and its whole document. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['getSkill'];
     /**
@@ -893,13 +902,13 @@ export interface paths {
      *     description: How to write the team's daily summary and where to post it.
      *     ---
      *     # Daily summary
-     *     1. ...
+     *     1. ... Needs the scope `jobs:write`.
      */
     put: operations['putSkill'];
     post?: never;
     /**
      * Delete a skill
-     * @description Jobs that preload it are told it is missing at their next run.
+     * @description Jobs that preload it are told it is missing at their next run. Needs the scope `jobs:write`.
      */
     delete: operations['deleteSkill'];
     options?: never;
@@ -916,7 +925,7 @@ export interface paths {
     };
     /**
      * List skills
-     * @description Name, description, size and dates of each skill, by name.
+     * @description Name, description, size and dates of each skill, by name. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['listSkills'];
     put?: never;
@@ -936,13 +945,13 @@ export interface paths {
     };
     /**
      * List MCP servers
-     * @description By name. Header values show their {{secrets.NAME}} templates.
+     * @description By name. Header values show their {{secrets.NAME}} templates. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['listMcpServers'];
     put?: never;
     /**
      * Register an MCP server
-     * @description Stores the server, then lists its tools once (`test`: the tools, or what failed). Its host must be on the tenant's allow-list (http_allowed_hosts). Jobs name it in `mcp_servers`; chat gets every server.
+     * @description Stores the server, then lists its tools once (`test`: the tools, or what failed). Its host must be on the tenant's allow-list (http_allowed_hosts). Jobs name it in `mcp_servers`; chat gets every server. Needs the scope `integrations:write`.
      */
     post: operations['createMcpServer'];
     delete?: never;
@@ -960,21 +969,21 @@ export interface paths {
     };
     /**
      * Get an MCP server
-     * @description Header values show their {{secrets.NAME}} templates.
+     * @description Header values show their {{secrets.NAME}} templates. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['getMcpServer'];
     put?: never;
     post?: never;
     /**
      * Remove an MCP server
-     * @description Jobs that name it run without its tools (the run is told).
+     * @description Jobs that name it run without its tools (the run is told). Needs the scope `integrations:write`.
      */
     delete: operations['deleteMcpServer'];
     options?: never;
     head?: never;
     /**
      * Change an MCP server
-     * @description Fields given replace the stored ones (headers as a whole). Runs claimed after the change use it.
+     * @description Fields given replace the stored ones (headers as a whole). Runs claimed after the change use it. Needs the scope `integrations:write`.
      */
     patch: operations['patchMcpServer'];
     trace?: never;
@@ -990,7 +999,7 @@ export interface paths {
     put?: never;
     /**
      * Test an MCP server
-     * @description Connects now and lists its tools (200 with ok true), or names what failed (200 with ok false: dns, refused, tls, unauthorized, not_mcp, timeout...).
+     * @description Connects now and lists its tools (200 with ok true), or names what failed (200 with ok false: dns, refused, tls, unauthorized, not_mcp, timeout...). Needs the scope `integrations:write`.
      */
     post: operations['testMcpServer'];
     delete?: never;
@@ -1008,7 +1017,7 @@ export interface paths {
     };
     /**
      * The agent's settings for this tenant
-     * @description Read-only for the tenant: the admin sets the allow-list.
+     * @description Read-only for the tenant: the admin sets the allow-list. Needs the scope `jobs:read`. Needs the scope `jobs:read`.
      */
     get: operations['getAgentSettings'];
     put?: never;
@@ -1052,7 +1061,7 @@ export interface paths {
     };
     /**
      * A run's tool calls
-     * @description Every tool call of the run in order: tool, arguments (secret values redacted), outcome, HTTP status, duration and bytes.
+     * @description Every tool call of the run in order: tool, arguments (secret values redacted), outcome, HTTP status, duration and bytes. Needs the scope `runs:read`. Needs the scope `runs:read`.
      */
     get: operations['listRunToolCalls'];
     put?: never;
@@ -1072,13 +1081,13 @@ export interface paths {
     };
     /**
      * List webhook endpoints, newest first
-     * @description One page; follow `next_cursor` for the next. `job_id` filters by job.
+     * @description One page; follow `next_cursor` for the next. `job_id` filters by job. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['listWebhooks'];
     put?: never;
     /**
      * Create a webhook endpoint
-     * @description Runs that finish from now on are signed and sent to the URL (Standard Webhooks). The secret is in this answer only.
+     * @description Runs that finish from now on are signed and sent to the URL (Standard Webhooks). The secret is in this answer only. Needs the scope `integrations:write`.
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -1096,21 +1105,21 @@ export interface paths {
     };
     /**
      * Get a webhook endpoint
-     * @description Whether it is enabled, and why the system disabled it if it did.
+     * @description Whether it is enabled, and why the system disabled it if it did. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['getWebhook'];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint and its deliveries
-     * @description Nothing more is sent to it.
+     * @description Nothing more is sent to it. Needs the scope `integrations:write`.
      */
     delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
     /**
      * Change a webhook endpoint
-     * @description Changes only the given fields; `enabled: true` re-enables a disabled one.
+     * @description Changes only the given fields; `enabled: true` re-enables a disabled one. Needs the scope `integrations:write`.
      */
     patch: operations['updateWebhook'];
     trace?: never;
@@ -1126,7 +1135,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description A new secret (in this answer only); for 24 hours every delivery carries signatures by both the new and the previous one.
+     * @description A new secret (in this answer only); for 24 hours every delivery carries signatures by both the new and the previous one. Needs the scope `integrations:write`.
      */
     post: operations['rotateWebhookSecret'];
     delete?: never;
@@ -1144,7 +1153,7 @@ export interface paths {
     };
     /**
      * An endpoint's deliveries, newest first, with their attempts
-     * @description One page; follow `next_cursor` for the next.
+     * @description One page; follow `next_cursor` for the next. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['listWebhookDeliveries'];
     put?: never;
@@ -1164,7 +1173,7 @@ export interface paths {
     };
     /**
      * The webhook deliveries of a job's runs, newest first
-     * @description One page; follow `next_cursor` for the next.
+     * @description One page; follow `next_cursor` for the next. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['listCronJobDeliveries'];
     put?: never;
@@ -1186,7 +1195,7 @@ export interface paths {
     put?: never;
     /**
      * Send a delivery again
-     * @description Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled. At most WEBHOOK_REDELIVERIES_PER_HOUR (default 100) per tenant, then 429 `redelivery_budget` with Retry-After.
+     * @description Queues a delivered, failed or cancelled delivery for one more attempt now, with the same webhook-id (receivers dedupe on it). 409 while it is still pending or its endpoint is disabled. At most WEBHOOK_REDELIVERIES_PER_HOUR (default 100) per tenant, then 429 `redelivery_budget` with Retry-After. Needs the scope `runs:write`.
      */
     post: operations['redeliverWebhook'];
     delete?: never;
@@ -1202,12 +1211,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List notification channels, newest first */
+    /**
+     * List notification channels, newest first
+     * @description Needs the scope `integrations:read`. Needs the scope `integrations:read`.
+     */
     get: operations['listChannels'];
     put?: never;
     /**
      * Create a notification channel
-     * @description Email, Slack, Discord, Telegram or Teams; jobs and tenant rules name it.
+     * @description Email, Slack, Discord, Telegram or Teams; jobs and tenant rules name it. Needs the scope `integrations:write`.
      */
     post: operations['createChannel'];
     delete?: never;
@@ -1225,12 +1237,12 @@ export interface paths {
     };
     /**
      * The tenant's notify rules
-     * @description Defaults for jobs without their own `notify`, and failure alerts.
+     * @description Defaults for jobs without their own `notify`, and failure alerts. Needs the scope `integrations:read`. Needs the scope `integrations:read`.
      */
     get: operations['getChannelRules'];
     /**
      * Replace the tenant's notify rules
-     * @description At most 20; each names one of the tenant’s channels.
+     * @description At most 20; each names one of the tenant’s channels. Needs the scope `integrations:write`.
      */
     put: operations['putChannelRules'];
     post?: never;
@@ -1247,17 +1259,23 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a notification channel */
+    /**
+     * Get a notification channel
+     * @description Needs the scope `integrations:read`. Needs the scope `integrations:read`.
+     */
     get: operations['getChannel'];
     put?: never;
     post?: never;
-    /** Delete a notification channel and its deliveries */
+    /**
+     * Delete a notification channel and its deliveries
+     * @description Needs the scope `integrations:write`.
+     */
     delete: operations['deleteChannel'];
     options?: never;
     head?: never;
     /**
      * Change a notification channel
-     * @description `enabled: true` re-enables one the system disabled.
+     * @description `enabled: true` re-enables one the system disabled. Needs the scope `integrations:write`.
      */
     patch: operations['updateChannel'];
     trace?: never;
@@ -1273,7 +1291,7 @@ export interface paths {
     put?: never;
     /**
      * Send a test message
-     * @description Sent now, once; the answer says what the platform said.
+     * @description Sent now, once; the answer says what the platform said. Needs the scope `integrations:write`.
      */
     post: operations['testChannel'];
     delete?: never;
@@ -1289,7 +1307,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A channel's deliveries, newest first */
+    /**
+     * A channel's deliveries, newest first
+     * @description Needs the scope `integrations:read`. Needs the scope `integrations:read`.
+     */
     get: operations['listChannelDeliveries'];
     put?: never;
     post?: never;
@@ -1306,7 +1327,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A run's channel deliveries */
+    /**
+     * A run's channel deliveries
+     * @description Needs the scope `runs:read`. Needs the scope `runs:read`.
+     */
     get: operations['listRunChannelDeliveries'];
     put?: never;
     post?: never;
@@ -1327,7 +1351,7 @@ export interface paths {
     put?: never;
     /**
      * Send a channel delivery again
-     * @description The same message, now; 409 while it is pending or the channel is disabled.
+     * @description The same message, now; 409 while it is pending or the channel is disabled. Needs the scope `runs:write`.
      */
     post: operations['redeliverChannelDelivery'];
     delete?: never;
@@ -1345,7 +1369,7 @@ export interface paths {
     };
     /**
      * The tenant’s audit log, newest first
-     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON.
+     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON. Needs the scope `audit:read`. Needs the scope `audit:read`.
      */
     get: operations['listAuditLog'];
     put?: never;
@@ -1365,7 +1389,7 @@ export interface paths {
     };
     /**
      * Export the tenant’s audit log as NDJSON
-     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON.
+     * @description Filters combine: `actor`, `action`, `target_type`, `target_id`, `from` (inclusive) and `to` (exclusive). Follow `next_cursor` for the next page; `format=ndjson` answers every matching entry as NDJSON. Needs the scope `audit:read`. Needs the scope `audit:read`.
      */
     get: operations['exportAuditLog'];
     put?: never;
@@ -1847,6 +1871,7 @@ export interface components {
      *       "rate_limit_rpm": 600,
      *       "max_concurrent_runs": 10,
      *       "run_retention_days": 30,
+     *       "audit_retention_days": 365,
      *       "result_bytes_quota": null,
      *       "result_bytes_stored": 52428800,
      *       "result_bytes_quota_in_force": 1073741824,
@@ -1865,6 +1890,8 @@ export interface components {
       max_concurrent_runs: number | null;
       /** @description days a run stays in the history (by its scheduled time); older ones are removed */
       run_retention_days: number;
+      /** @description days an audit log entry is kept; older ones are removed */
+      audit_retention_days: number;
       /** @description bytes of run answers over 8 KiB the tenant's runs may keep in the object store; a longer answer past it fails its run (result_quota) with its first 4,096 characters kept. null: the server's TENANT_RESULT_BYTES_QUOTA; 0: unlimited */
       result_bytes_quota: number | null;
       /** @description bytes of the tenant's run answers in the object store now */
@@ -3111,6 +3138,8 @@ export interface components {
       max_concurrent_runs?: number | null;
       /** @description default 30 */
       run_retention_days?: number;
+      /** @description default 365 */
+      audit_retention_days?: number;
       /** @description default null */
       result_bytes_quota?: number | null;
     };
@@ -3127,6 +3156,8 @@ export interface components {
       max_concurrent_runs?: number | null;
       /** @description default 30 */
       run_retention_days?: number;
+      /** @description default 365 */
+      audit_retention_days?: number;
       /** @description default null */
       result_bytes_quota?: number | null;
     };

@@ -2,7 +2,9 @@
 // itself. It cannot create, change or delete jobs, nor touch any other job, so a scheduled prompt
 // cannot multiply itself or reach the tenant's other jobs.
 import { z } from 'zod';
+import { appendAuditEntry } from '../../db/audit-log.js';
 import * as jobs from '../../jobs/commands.js';
+import { describeJobChange } from '../../jobs/audit-change.js';
 import type { RunView } from '../../jobs/view.js';
 import { truncateText } from '../loop.js';
 import type { AgentTool } from '../tool.js';
@@ -60,8 +62,21 @@ export function createRunCronjobTool(deps: jobs.CommandDeps, jobId: string): Age
             return ok({ data: page.data.map(shownRun) });
           }
           case 'pause': {
+            const before = await jobs.getJob(deps, context.tenantId, jobId);
             const job = await jobs.updateJob(deps, context.tenantId, jobId, { enabled: false });
             context.changes?.push(`paused job "${job.name}" (id ${job.id})`);
+            // No one called: the system made this change, at its run's prompt.
+            const { action, change } = describeJobChange(before, job);
+            await appendAuditEntry(deps.pool, {
+              tenantId: context.tenantId,
+              actor: { type: 'system', reason: 'the agent of a scheduled run' },
+              sourceAddress: null,
+              requestId: null,
+              action,
+              targetType: 'job',
+              targetId: jobId,
+              change,
+            });
             return ok({ job: { id: job.id, name: job.name, enabled: job.enabled } });
           }
         }

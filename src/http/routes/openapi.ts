@@ -31,6 +31,11 @@ const TAGS = [
   },
   { name: 'tenants (admin)', description: 'Tenants and their quotas (admin token)' },
   { name: 'api keys (admin)', description: 'Tenant API keys (admin token)' },
+  { name: 'api keys', description: 'The tenant’s own API keys and their scopes (access:manage)' },
+  {
+    name: 'audit log',
+    description: 'Who changed what: every state change, its actor and the diff (audit:read)',
+  },
   {
     name: 'cluster (admin)',
     description: 'Pods, runs in flight and recent failures (admin token)',

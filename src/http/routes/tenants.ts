@@ -31,6 +31,7 @@ const DEFAULTS = {
   rate_limit_rpm: 600,
   max_concurrent_runs: 10,
   run_retention_days: 30,
+  audit_retention_days: 365,
   result_bytes_quota: null,
 };
 
@@ -185,6 +186,7 @@ function toTenantView(row: TenantRow, usage: ResultUsage | undefined) {
     rate_limit_rpm: row.rate_limit_rpm,
     max_concurrent_runs: row.max_concurrent_runs,
     run_retention_days: row.run_retention_days,
+    audit_retention_days: row.audit_retention_days,
     result_bytes_quota: row.result_bytes_quota,
     result_bytes_stored: usage?.usedBytes ?? 0,
     result_bytes_quota_in_force: usage?.quotaBytes ?? 0,
