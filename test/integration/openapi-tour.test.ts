@@ -437,6 +437,153 @@ describe('the API tour against its OpenAPI document', () => {
     expect(adminInvite.statusCode).toBe(201);
   });
 
+  it('usage: the ledger grouped, budgets and model prices', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    const admin = { token: ADMIN_TOKEN };
+    expect((await send('GET', '/v1/usage?group_by=day,model', tenant)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/usage?group_by=tenant', tenant)).statusCode).toBe(400);
+    const backwards = '/v1/usage?from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z';
+    expect((await send('GET', backwards, tenant)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/usage/budget', tenant)).statusCode).toBe(200);
+    expect((await send('GET', '/v1/usage', admin)).statusCode).toBe(403);
+    expect((await send('GET', '/v1/admin/usage?group_by=tenant,origin', admin)).statusCode).toBe(
+      200,
+    );
+    expect((await send('GET', '/v1/admin/usage', tenant)).statusCode).toBe(403);
+
+    const price = { ...admin, body: { input: 2_500_000, cached_input: 1_250_000, output: 10e6 } };
+    expect((await send('PUT', '/v1/admin/model-prices/fake-model', price)).statusCode).toBe(200);
+    const negative = { ...admin, body: { input: -1, cached_input: 0, output: 0 } };
+    expect((await send('PUT', '/v1/admin/model-prices/fake-model', negative)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/admin/model-prices', admin)).statusCode).toBe(200);
+    const priced = '/v1/admin/model-prices/fake-model';
+    expect((await send('DELETE', priced, admin)).statusCode).toBe(204);
+    expect((await send('DELETE', priced, admin)).statusCode).toBe(404);
+
+    const budget = `/v1/admin/tenants/${DEFAULT_TENANT_ID}/budget`;
+    const limits = { ...admin, body: { monthly_budget_micros: 5e6, monthly_budget_tokens: null } };
+    expect((await send('PUT', budget, limits)).statusCode).toBe(200);
+    expect((await send('GET', budget, admin)).statusCode).toBe(200);
+    const noLimits = { monthly_budget_micros: null, monthly_budget_tokens: null };
+    expect((await send('PUT', budget, { ...admin, body: noLimits })).statusCode).toBe(200);
+    const nobody = '/v1/admin/tenants/00000000-0000-4000-8000-000000000000/budget';
+    expect((await send('GET', nobody, admin)).statusCode).toBe(404);
+    expect((await send('PUT', nobody, { ...admin, body: noLimits })).statusCode).toBe(404);
+    const partial = { ...admin, body: { monthly_budget_micros: 1 } };
+    expect((await send('PUT', budget, partial)).statusCode).toBe(400);
+  });
+
+  it('MCP servers: registered (its first test fails: the host has no address), listed, changed, removed', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    const settings = `/v1/tenants/${DEFAULT_TENANT_ID}/agent-settings`;
+    const hosts = { token: ADMIN_TOKEN, body: { http_allowed_hosts: ['mcp.tour.invalid'] } };
+    expect((await send('PUT', settings, hosts)).statusCode).toBe(200);
+    const body = {
+      name: 'crm',
+      url: 'https://mcp.tour.invalid/mcp',
+      headers: { Authorization: 'Bearer {{secrets.CRM_TOKEN}}' },
+    };
+    const created = await send('POST', '/v1/mcp-servers', { ...tenant, body });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<{ test: { ok: boolean } }>().test.ok).toBe(false);
+    const id = created.json<{ id: string }>().id;
+    expect((await send('POST', '/v1/mcp-servers', { ...tenant, body })).statusCode).toBe(409);
+    const elsewhere = { ...tenant, body: { ...body, name: 'other', url: 'https://example.org/' } };
+    expect((await send('POST', '/v1/mcp-servers', elsewhere)).statusCode).toBe(422);
+    const badName = { ...tenant, body: { ...body, name: 'Not A Name' } };
+    expect((await send('POST', '/v1/mcp-servers', badName)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/mcp-servers', tenant)).statusCode).toBe(200);
+    expect((await send('GET', `/v1/mcp-servers/${id}`, tenant)).statusCode).toBe(200);
+    const missing = '/v1/mcp-servers/00000000-0000-4000-8000-000000000000';
+    expect((await send('GET', missing, tenant)).statusCode).toBe(404);
+    const narrow = { ...tenant, body: { allowed_tools: ['search'], description: 'the CRM' } };
+    expect((await send('PATCH', `/v1/mcp-servers/${id}`, narrow)).statusCode).toBe(200);
+    const moved = { ...tenant, body: { url: 'https://example.org/mcp' } };
+    expect((await send('PATCH', `/v1/mcp-servers/${id}`, moved)).statusCode).toBe(422);
+    const tested = await send('POST', `/v1/mcp-servers/${id}/test`, tenant);
+    expect(tested.statusCode).toBe(200);
+    expect(tested.json<{ ok: boolean }>().ok).toBe(false);
+    expect((await send('POST', `${missing}/test`, tenant)).statusCode).toBe(404);
+    expect((await send('DELETE', `/v1/mcp-servers/${id}`, tenant)).statusCode).toBe(204);
+    expect((await send('DELETE', `/v1/mcp-servers/${id}`, tenant)).statusCode).toBe(404);
+  });
+
+  it('notification channels: rules, a test message, deliveries and a redelivery', async () => {
+    const tenant = { token: DEFAULT_TENANT_KEY };
+    // A name under .invalid never resolves: the channel is stored, its sends fail.
+    const url = 'https://hooks.tour.invalid/services/T0001/B0001/secretpart';
+    const body = { kind: 'slack', name: 'ops', config: { url } };
+    const created = await send('POST', '/v1/channels', { ...tenant, body });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ id: string }>().id;
+    const loopback = { ...tenant, body: { ...body, config: { url: 'https://127.0.0.1/x' } } };
+    expect((await send('POST', '/v1/channels', loopback)).statusCode).toBe(422);
+    const unknownKind = { ...tenant, body: { ...body, kind: 'pager' } };
+    expect((await send('POST', '/v1/channels', unknownKind)).statusCode).toBe(400);
+    expect((await send('GET', '/v1/channels?limit=10', tenant)).statusCode).toBe(200);
+    expect((await send('GET', `/v1/channels/${id}`, tenant)).statusCode).toBe(200);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await send('GET', `/v1/channels/${missing}`, tenant)).statusCode).toBe(404);
+    const rename = { ...tenant, body: { name: 'ops room' } };
+    expect((await send('PATCH', `/v1/channels/${id}`, rename)).statusCode).toBe(200);
+    expect((await send('PATCH', `/v1/channels/${id}`, { ...tenant, body: {} })).statusCode).toBe(
+      400,
+    );
+    const tested = await send('POST', `/v1/channels/${id}/test`, tenant);
+    expect(tested.statusCode).toBe(200);
+    expect(tested.json<{ delivered: boolean }>().delivered).toBe(false);
+
+    const rules = { rules: [{ channel: id, when: 'failures', failures: 3 }] };
+    expect((await send('PUT', '/v1/channels/rules', { ...tenant, body: rules })).statusCode).toBe(
+      200,
+    );
+    expect((await send('GET', '/v1/channels/rules', tenant)).statusCode).toBe(200);
+    const stranger = { rules: [{ channel: missing, when: 'always' }] };
+    expect(
+      (await send('PUT', '/v1/channels/rules', { ...tenant, body: stranger })).statusCode,
+    ).toBe(404);
+    const uncounted = { ...tenant, body: { rules: [{ channel: id, when: 'failures' }] } };
+    expect((await send('PUT', '/v1/channels/rules', uncounted)).statusCode).toBe(422);
+
+    const jobBody = {
+      name: 'notified',
+      schedule: '0 8 * * *',
+      prompt: 'p',
+      notify: [{ channel: id, when: 'always' }],
+    };
+    const job = (await send('POST', '/v1/cron-jobs', { ...tenant, body: jobBody })).json<{
+      id: string;
+    }>();
+    const runId = await withOwner(databaseUrl, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO cron_job_runs (cron_job_id, tenant_id, scheduled_at, status, pod_id, result, finished_at)
+         VALUES ($1, $2, now(), 'success', 'pod-a', 'all quiet', now()) RETURNING id`,
+        [job.id, DEFAULT_TENANT_ID],
+      );
+      return rows[0]!.id;
+    });
+    const byChannel = await send('GET', `/v1/channels/${id}/deliveries?limit=5`, tenant);
+    expect(byChannel.statusCode).toBe(200);
+    expect((await send('GET', `/v1/channels/${missing}/deliveries`, tenant)).statusCode).toBe(404);
+    const byRun = await send('GET', `/v1/runs/${runId}/channel-deliveries`, tenant);
+    expect(byRun.statusCode).toBe(200);
+    const [delivery] = byRun.json<{ data: { id: string }[] }>().data;
+    const redeliver = `/v1/channel-deliveries/${delivery!.id}/redeliver`;
+    expect((await send('POST', redeliver, tenant)).statusCode).toBe(409);
+    await withOwner(databaseUrl, (client) =>
+      client.query(`UPDATE channel_deliveries SET status = 'failed' WHERE id = $1`, [delivery!.id]),
+    );
+    expect((await send('POST', redeliver, tenant)).statusCode).toBe(202);
+    const unknownDelivery = `/v1/channel-deliveries/${missing}/redeliver`;
+    expect((await send('POST', unknownDelivery, tenant)).statusCode).toBe(404);
+
+    await send('DELETE', `/v1/cron-jobs/${job.id}`, tenant);
+    const cleared = { ...tenant, body: { rules: [] } };
+    expect((await send('PUT', '/v1/channels/rules', cleared)).statusCode).toBe(200);
+    expect((await send('DELETE', `/v1/channels/${id}`, tenant)).statusCode).toBe(204);
+    expect((await send('DELETE', `/v1/channels/${id}`, tenant)).statusCode).toBe(404);
+  });
+
   it('answered every call as the document says, and called every operation', () => {
     expect(violations).toEqual([]);
     expect(validator.operations().filter((op) => !called.has(op))).toEqual([]);
