@@ -136,6 +136,7 @@ function plainColumns(input: PlainInput, current: JobRow | undefined) {
     const value = (input as Record<string, unknown>)[key];
     if (value === undefined) {
       columns[column] = asColumnValue(
+        column,
         (current as Record<string, unknown> | undefined)?.[column] ?? null,
       );
       continue;
@@ -144,7 +145,7 @@ function plainColumns(input: PlainInput, current: JobRow | undefined) {
     if (!checked.success) {
       throw new ControlError(`${key}: ${checked.error.issues[0]?.message ?? 'invalid'}`);
     }
-    columns[column] = asColumnValue(checked.data);
+    columns[column] = asColumnValue(column, checked.data);
   }
   return columns as Pick<JobWrite, (typeof PLAIN_FIELDS)[number]['column']>;
 }
@@ -167,9 +168,15 @@ async function checkNotifyChannels(
   }
 }
 
-/** A list goes to its jsonb column as JSON text (pg would write it as a PostgreSQL array). */
-function asColumnValue(value: unknown): unknown {
-  return Array.isArray(value) ? JSON.stringify(value) : value;
+/** The plain fields stored as jsonb whose value is a list (the others' lists are text[]). */
+const JSON_LIST_COLUMNS: ReadonlySet<string> = new Set(['notify_rules']);
+
+/**
+ * A list goes to a jsonb column as JSON text: pg writes a JavaScript array as a PostgreSQL
+ * array, which is right for text[] columns (models, mcp_servers) and wrong for jsonb.
+ */
+function asColumnValue(column: string, value: unknown): unknown {
+  return Array.isArray(value) && JSON_LIST_COLUMNS.has(column) ? JSON.stringify(value) : value;
 }
 
 function asCommandError(err: unknown): unknown {
