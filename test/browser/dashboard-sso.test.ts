@@ -1,10 +1,12 @@
 // Sign-in with SSO in a real Chromium: a real OpenID Connect provider on loopback (oidc-provider)
 // and a real `saas-api` pod. An owner and a viewer of one tenant sign in through the provider's
-// pages; each sees exactly what its role allows (nav, members page, New job) and the API refuses
-// the viewer the same things from the page's own session; sign-out ends the session server-side.
+// pages; each sees exactly what its role allows (nav, members page, the write controls of the jobs,
+// a job, webhooks and secrets pages) and the API refuses the viewer the same things from the page's
+// own session; sign-out ends the session server-side.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/dev/processes.js';
+import { generateSecretsKey } from '../../src/secrets/key.js';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import { seriousOrWorse } from './page-checks.js';
 import { startDashboardService, type DashboardService } from './service.js';
@@ -17,6 +19,7 @@ const ACCOUNTS = {
 let service: DashboardService;
 let provider: TestProvider;
 let baseUrl: string;
+let jobId: string;
 
 beforeAll(async () => {
   const port = await findFreePort();
@@ -29,6 +32,7 @@ beforeAll(async () => {
       OIDC_CLIENT_ID: provider.clientId,
       OIDC_CLIENT_SECRET: provider.clientSecret,
       PUBLIC_URL: baseUrl,
+      HERMES_SECRETS_KEY: generateSecretsKey(),
     },
     port,
   );
@@ -46,13 +50,30 @@ beforeAll(async () => {
     tenant_id: tenant.id,
     name: 'seed',
   });
-  await api(
+  const job = await api<{ id: string }>(
     'POST',
     '/v1/cron-jobs',
     { name: 'Nightly report', schedule: '0 2 * * *', prompt: 'Report.' },
     key.key,
   );
+  jobId = job.id;
+  await api('POST', '/v1/webhooks', { url: 'https://hooks.example.com/acme' }, key.key);
+  await api('PUT', '/v1/secrets/SEED_TOKEN', { value: 'seed-token-value' }, key.key);
 }, 180_000);
+
+/** How many of these buttons and links the page shows (0: all hidden). */
+async function countControls(page: Page, buttons: string[], links: string[] = []) {
+  let count = 0;
+  for (const name of buttons) {
+    count += await page.getByRole('button', { name, exact: true }).count();
+  }
+  for (const name of links) count += await page.getByRole('link', { name, exact: true }).count();
+  return count;
+}
+
+const JOB_BUTTONS = ['Run now', 'Pause', 'Resume', 'Delete'];
+const WEBHOOK_BUTTONS = ['Create', 'Pause', 'Enable', 'Rotate secret', 'Delete'];
+const SECRET_BUTTONS = ['Save', 'Edit', 'Delete'];
 
 afterAll(async () => {
   await service?.stop();
@@ -109,10 +130,15 @@ describe('dashboard sign-in with SSO', () => {
       'Jobs',
       'Runs',
       'Webhooks',
+      'Channels',
+      'MCP',
+      'Usage',
       'Skills',
       'Secrets',
       'Settings',
       'Members',
+      'API keys',
+      'Audit log',
     ]);
     await page.getByText('olivia@acme.test · owner').waitFor();
     await page.getByRole('link', { name: 'New job' }).waitFor();
@@ -130,6 +156,15 @@ describe('dashboard sign-in with SSO', () => {
     await service.driver.scanBoth(page, 'sso-members');
     await service.driver.shoot(page, 'sso-members');
     await page.screenshot({ path: 'test-results/sso-members-owner.png' });
+    // The same pages that a viewer sees read-only offer an owner every control.
+    await page.goto(`${baseUrl}/jobs/${jobId}`);
+    await page.getByRole('button', { name: 'Run now' }).waitFor();
+    expect(await countControls(page, ['Run now', 'Pause', 'Delete'], ['Edit'])).toBe(4);
+    await page.locator('summary', { hasText: 'Backfill' }).waitFor();
+    await page.goto(`${baseUrl}/webhooks`);
+    await page.getByRole('button', { name: 'Rotate secret' }).waitFor();
+    await page.goto(`${baseUrl}/secrets`);
+    await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
     await page.close();
   });
 
@@ -140,6 +175,9 @@ describe('dashboard sign-in with SSO', () => {
       'Jobs',
       'Runs',
       'Webhooks',
+      'Channels',
+      'MCP',
+      'Usage',
       'Skills',
       'Secrets',
       'Settings',
@@ -160,6 +198,50 @@ describe('dashboard sign-in with SSO', () => {
     ).toEqual({ status: 403, code: 'insufficient_scope' });
     // Reading is what a viewer does.
     expect((await fromPage(page, 'GET', '/v1/cron-jobs')).status).toBe(200);
+    await page.close();
+  });
+
+  it('a viewer sees no write control on a job, webhooks or secrets; the API refuses a job', async () => {
+    const page = await service.driver.newPage();
+    await signInWithSso(page, 'victor');
+    await page.getByRole('cell', { name: 'Nightly report' }).first().waitFor();
+    expect(await countControls(page, [], ['New job', 'Create your first job'])).toBe(0);
+
+    await page.getByRole('link', { name: 'Nightly report' }).click();
+    await page.getByRole('heading', { name: 'Next ten runs' }).waitFor();
+    await page.getByTestId('read-only-note').getByText('lacks the jobs:write scope').waitFor();
+    expect(await countControls(page, JOB_BUTTONS, ['Edit'])).toBe(0);
+    expect(await page.getByLabel('Pause reason').count()).toBe(0);
+    expect(await page.locator('summary', { hasText: 'Backfill' }).count()).toBe(0);
+    await service.driver.scanBoth(page, 'sso-job-viewer');
+    await page.screenshot({ path: 'test-results/sso-job-viewer.png', fullPage: true });
+
+    // Typed by hand, the edit form says why it cannot save.
+    await page.goto(`${baseUrl}/jobs/${jobId}/edit`);
+    const save = page.getByRole('button', { name: 'Save' });
+    await save.waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    expect(await save.getAttribute('title')).toBe('Your role (viewer) lacks the jobs:write scope.');
+
+    await page.goto(`${baseUrl}/webhooks`);
+    await page.getByText('https://hooks.example.com/acme').waitFor();
+    await page.getByRole('button', { name: 'Deliveries' }).waitFor();
+    expect(await countControls(page, WEBHOOK_BUTTONS)).toBe(0);
+    expect(await page.getByLabel('URL').count()).toBe(0);
+
+    await page.goto(`${baseUrl}/secrets`);
+    await page.getByRole('cell', { name: 'SEED_TOKEN' }).waitFor();
+    expect(await countControls(page, SECRET_BUTTONS)).toBe(0);
+    expect(await page.getByLabel('Value').count()).toBe(0);
+
+    // Hidden is not the protection: the API refuses the viewer's own session a new job.
+    expect(
+      await fromPage(page, 'POST', '/v1/cron-jobs', {
+        name: 'Sneaky',
+        schedule: '0 3 * * *',
+        prompt: 'Nope.',
+      }),
+    ).toEqual({ status: 403, code: 'insufficient_scope' });
     await page.close();
   });
 

@@ -6,7 +6,7 @@ import type { components } from './api.gen';
 
 export type Role = 'tenant' | 'admin';
 export type SessionMe = components['schemas']['SessionMe'];
-type Scope = SessionMe['scopes'][number];
+export type Scope = SessionMe['scopes'][number];
 
 export interface Session {
   /** The key or admin token; null when signed in by SSO (the cookie is the credential). */
@@ -66,4 +66,14 @@ export function setCurrentSession(session: Session | null): void {
 /** `can` for the session signed in now: pages hide what the role may not do. */
 export function canNow(scope: Scope): boolean {
   return can(current, scope);
+}
+
+/**
+ * Why the session signed in now may not send a request that needs the scope (a control's title),
+ * or undefined when it may. Pages hide such controls, or disable them with this as the reason.
+ */
+export function deniedNow(scope: Scope): string | undefined {
+  if (canNow(scope)) return undefined;
+  const role = current?.me?.role;
+  return `Your role${role ? ` (${role})` : ''} lacks the ${scope} scope.`;
 }

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { deniedNow, type Scope } from '../session';
 
 // Small building blocks shared by the pages: alerts, fields, a confirmation dialog, a pager.
 
@@ -99,6 +100,17 @@ export function ConfirmButton(props: {
         </div>
       </dialog>
     </>
+  );
+}
+
+/** Says, once per page, why its write controls are hidden: nothing when the session may write. */
+export function ReadOnlyNote({ scope, children }: { scope: Scope; children: ComponentChildren }) {
+  const denied = deniedNow(scope);
+  if (!denied) return null;
+  return (
+    <p class="muted" role="note" data-testid="read-only-note">
+      {denied} {children}
+    </p>
   );
 }
 

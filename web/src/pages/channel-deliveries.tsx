@@ -3,6 +3,7 @@ import { api, messageOf, type Page } from '../api';
 import type { ChannelDelivery } from '../channels-api';
 import { Alert, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatInZone } from '../format';
+import { canNow } from '../session';
 
 const POLL_MS = 5000;
 
@@ -83,7 +84,7 @@ export function ChannelDeliveriesTable({ path, empty }: { path: string; empty: s
                   {delivery.last_error ?? delivery.last_response ?? '—'}
                 </td>
                 <td>
-                  {delivery.status === 'pending' ? null : (
+                  {delivery.status === 'pending' || !canNow('runs:write') ? null : (
                     <button type="button" onClick={() => void redeliver(delivery)}>
                       Redeliver
                     </button>

@@ -8,7 +8,8 @@ import {
   type ChannelKind,
   type ChannelTestResult,
 } from '../channels-api';
-import { Alert, ConfirmButton, Field } from '../components/ui';
+import { Alert, ConfirmButton, Field, ReadOnlyNote } from '../components/ui';
+import { canNow } from '../session';
 import { browserZone, formatInZone } from '../format';
 import { ChannelDeliveriesTable } from './channel-deliveries';
 
@@ -71,6 +72,7 @@ export function ChannelsPage() {
       setTested((all) => ({ ...all, [c.id]: result }));
     });
 
+  const writable = canNow('integrations:write');
   return (
     <section>
       <h1>Channels</h1>
@@ -79,74 +81,79 @@ export function ChannelsPage() {
         defaults name these channels. See docs/channels.md.
       </p>
       <Alert message={error} />
-      <form class="card narrow" onSubmit={(e) => void create(e)} noValidate>
-        <h2>New channel</h2>
-        <Alert message={formError} />
-        <div class="row-2">
-          <Field id="channel-kind" label="Kind">
-            <select
-              id="channel-kind"
-              value={kind}
-              onChange={(e) => setKind(e.currentTarget.value as ChannelKind)}
-            >
-              {CHANNEL_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {KIND_LABELS[k]}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="channel-name" label="Name">
-            <input
-              id="channel-name"
-              value={name}
-              placeholder="ops alerts"
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          </Field>
-        </div>
-        {kind === 'telegram' ? (
+      <ReadOnlyNote scope="integrations:write">
+        You can look at the channels and their messages, not change them.
+      </ReadOnlyNote>
+      {writable ? (
+        <form class="card narrow" onSubmit={(e) => void create(e)} noValidate>
+          <h2>New channel</h2>
+          <Alert message={formError} />
           <div class="row-2">
-            <Field id="channel-token" label="Bot token (a secret reference)">
-              <input
-                id="channel-token"
-                value={botToken}
-                onInput={(e) => setBotToken(e.currentTarget.value)}
-              />
+            <Field id="channel-kind" label="Kind">
+              <select
+                id="channel-kind"
+                value={kind}
+                onChange={(e) => setKind(e.currentTarget.value as ChannelKind)}
+              >
+                {CHANNEL_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {KIND_LABELS[k]}
+                  </option>
+                ))}
+              </select>
             </Field>
-            <Field id="channel-chat" label="Chat id">
+            <Field id="channel-name" label="Name">
               <input
-                id="channel-chat"
-                value={chatId}
-                placeholder="-1001234567890"
-                onInput={(e) => setChatId(e.currentTarget.value)}
+                id="channel-name"
+                value={name}
+                placeholder="ops alerts"
+                onInput={(e) => setName(e.currentTarget.value)}
               />
             </Field>
           </div>
-        ) : kind === 'email' ? (
-          <Field id="channel-to" label="Recipients (the server's SMTP)">
-            <input
-              id="channel-to"
-              value={to}
-              placeholder="oncall@example.com, lead@example.com"
-              onInput={(e) => setTo(e.currentTarget.value)}
-            />
-          </Field>
-        ) : (
-          <Field id="channel-url" label="Webhook URL">
-            <input
-              id="channel-url"
-              type="url"
-              value={url}
-              placeholder="https://hooks.slack.com/services/…"
-              onInput={(e) => setUrl(e.currentTarget.value)}
-            />
-          </Field>
-        )}
-        <button type="submit" class="primary">
-          Add
-        </button>
-      </form>
+          {kind === 'telegram' ? (
+            <div class="row-2">
+              <Field id="channel-token" label="Bot token (a secret reference)">
+                <input
+                  id="channel-token"
+                  value={botToken}
+                  onInput={(e) => setBotToken(e.currentTarget.value)}
+                />
+              </Field>
+              <Field id="channel-chat" label="Chat id">
+                <input
+                  id="channel-chat"
+                  value={chatId}
+                  placeholder="-1001234567890"
+                  onInput={(e) => setChatId(e.currentTarget.value)}
+                />
+              </Field>
+            </div>
+          ) : kind === 'email' ? (
+            <Field id="channel-to" label="Recipients (the server's SMTP)">
+              <input
+                id="channel-to"
+                value={to}
+                placeholder="oncall@example.com, lead@example.com"
+                onInput={(e) => setTo(e.currentTarget.value)}
+              />
+            </Field>
+          ) : (
+            <Field id="channel-url" label="Webhook URL">
+              <input
+                id="channel-url"
+                type="url"
+                value={url}
+                placeholder="https://hooks.slack.com/services/…"
+                onInput={(e) => setUrl(e.currentTarget.value)}
+              />
+            </Field>
+          )}
+          <button type="submit" class="primary">
+            Add
+          </button>
+        </form>
+      ) : null}
       {channels !== null && channels.length === 0 ? <p class="muted">No channels yet.</p> : null}
       {(channels ?? []).map((channel) => {
         const result = tested[channel.id];
@@ -177,17 +184,21 @@ export function ChannelsPage() {
               />
             ) : null}
             <div class="actions">
-              <button type="button" onClick={() => void test(channel)}>
-                Send a test
-              </button>
-              <button
-                type="button"
-                onClick={() =>
-                  void act(() => api('PATCH', path(channel), { enabled: !channel.enabled }))
-                }
-              >
-                {channel.enabled ? 'Pause' : 'Enable'}
-              </button>
+              {writable ? (
+                <>
+                  <button type="button" onClick={() => void test(channel)}>
+                    Send a test
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void act(() => api('PATCH', path(channel), { enabled: !channel.enabled }))
+                    }
+                  >
+                    {channel.enabled ? 'Pause' : 'Enable'}
+                  </button>
+                </>
+              ) : null}
               <button
                 type="button"
                 aria-expanded={open === channel.id}
@@ -195,12 +206,14 @@ export function ChannelsPage() {
               >
                 Recent messages
               </button>
-              <ConfirmButton
-                label="Delete"
-                danger
-                question={`Delete the channel ${channel.name} and its message history?`}
-                onConfirm={() => act(() => api('DELETE', path(channel)))}
-              />
+              {writable ? (
+                <ConfirmButton
+                  label="Delete"
+                  danger
+                  question={`Delete the channel ${channel.name} and its message history?`}
+                  onConfirm={() => act(() => api('DELETE', path(channel)))}
+                />
+              ) : null}
             </div>
             {open === channel.id ? (
               <ChannelDeliveriesTable

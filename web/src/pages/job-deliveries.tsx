@@ -3,6 +3,7 @@ import { api, messageOf, type Page } from '../api';
 import { Alert, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatInZone } from '../format';
 import type { WebhookDelivery } from '../webhooks-api';
+import { canNow } from '../session';
 
 const POLL_MS = 5000;
 
@@ -90,7 +91,7 @@ export function DeliveriesTable({ path, empty }: { path: string; empty: string }
                     : '—'}
                 </td>
                 <td>
-                  {delivery.status === 'pending' ? null : (
+                  {delivery.status === 'pending' || !canNow('runs:write') ? null : (
                     <button type="button" onClick={() => void redeliver(delivery)}>
                       Redeliver
                     </button>

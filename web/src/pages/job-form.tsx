@@ -16,9 +16,10 @@ import {
   toAnswerBody,
   type AnswerValues,
 } from '../components/job-answer';
-import { Alert, Field, describedBy } from '../components/ui';
+import { Alert, Field, ReadOnlyNote, describedBy } from '../components/ui';
 import { browserZone, formatInZone, zoneNames } from '../format';
 import { navigate } from '../router';
+import { deniedNow } from '../session';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 
 type FieldName =
@@ -141,6 +142,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
     }
   };
 
+  const denied = deniedNow('jobs:write');
   const words = describeSchedule(schedule);
   const affected = new Set(dstNotes.flatMap((n) => n.firesMs));
   return (
@@ -149,6 +151,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         <a href={jobId ? `/jobs/${jobId}` : '/jobs'}>← {jobId ? 'Back to the job' : 'Jobs'}</a>
       </p>
       <h1>{jobId ? 'Edit job' : 'New job'}</h1>
+      <ReadOnlyNote scope="jobs:write">You may try the form; saving is disabled.</ReadOnlyNote>
       <Alert message={errors.form ?? null} />
       {loaded ? (
         <div class="form-grid">
@@ -265,7 +268,12 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
             <AnswerFields values={answer} onChange={setAnswer} error={errors.answer} />
             <JobControls values={controls} onChange={setControls} error={errors.controls} />
             <div class="actions">
-              <button type="submit" class="primary" disabled={busy}>
+              <button
+                type="submit"
+                class="primary"
+                disabled={busy || denied !== undefined}
+                title={denied}
+              >
                 {jobId ? 'Save' : 'Create'}
               </button>
               <a class="button" href={jobId ? `/jobs/${jobId}` : '/jobs'}>

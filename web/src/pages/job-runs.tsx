@@ -1,6 +1,7 @@
 import type { Run } from '../api';
 import { StatusBadge } from '../components/ui';
 import { formatDuration, formatInZone } from '../format';
+import { canNow } from '../session';
 
 /**
  * A job's runs, newest first. Lateness is the first attempt's (the scheduler's doing); the
@@ -17,7 +18,10 @@ export function JobRunsTable({
   maxAttempts: number | null;
 }) {
   if (runs === null) return <p class="muted">Loading runs…</p>;
-  if (runs.length === 0) return <p class="muted">No runs yet. Use Run now to try the job.</p>;
+  if (runs.length === 0) {
+    const hint = canNow('runs:write') ? ' Use Run now to try the job.' : '';
+    return <p class="muted">No runs yet.{hint}</p>;
+  }
   return (
     <div class="table-wrap">
       <table class="runs stack">

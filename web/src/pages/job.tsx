@@ -1,12 +1,13 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiFailure, messageOf, type Job, type Page, type Preview, type Run } from '../api';
-import { Alert, ConfirmButton, Pager, StatusBadge, usePoll } from '../components/ui';
+import { Alert, ConfirmButton, Pager, ReadOnlyNote, StatusBadge, usePoll } from '../components/ui';
 import { ControlFacts } from '../components/job-facts';
 import { JobCostFacts } from '../components/job-cost';
 import { BackfillForm } from '../components/backfill-form';
 import { RunCharts } from '../components/run-charts';
 import { browserZone, formatInZone, relative } from '../format';
 import { navigate } from '../router';
+import { canNow } from '../session';
 import { describeSchedule, findDstNotes, type DstNote } from '../schedule';
 import { DeliveriesTable } from './job-deliveries';
 import { JobRunsTable } from './job-runs';
@@ -143,46 +144,55 @@ export function JobPage({ jobId }: { jobId: string }) {
           {job.name} {job.enabled ? null : <span class="badge badge-paused">paused</span>}
         </h1>
         <div class="actions">
-          <button
-            type="button"
-            class="primary"
-            disabled={!job.enabled}
-            onClick={() => void runNow()}
-          >
-            Run now
-          </button>
-          {job.enabled ? (
-            <>
-              <label class="sr-only" for="pause-reason">
-                Pause reason
-              </label>
-              <input
-                id="pause-reason"
-                placeholder="Reason (optional)"
-                maxLength={500}
-                value={pauseReason}
-                onInput={(e) => setPauseReason(e.currentTarget.value)}
-              />
-              <button type="button" onClick={() => void setEnabled(false)}>
-                Pause
-              </button>
-            </>
-          ) : (
-            <button type="button" onClick={() => void setEnabled(true)}>
-              Resume
+          {canNow('runs:write') ? (
+            <button
+              type="button"
+              class="primary"
+              disabled={!job.enabled}
+              onClick={() => void runNow()}
+            >
+              Run now
             </button>
-          )}
-          <a class="button" href={`/jobs/${job.id}/edit`}>
-            Edit
-          </a>
-          <ConfirmButton
-            label="Delete"
-            danger
-            question={`Delete the job “${job.name}”? A run in progress is stopped; its runs stay in the run history until retention removes them. This cannot be undone.`}
-            onConfirm={remove}
-          />
+          ) : null}
+          {canNow('jobs:write') ? (
+            <>
+              {job.enabled ? (
+                <>
+                  <label class="sr-only" for="pause-reason">
+                    Pause reason
+                  </label>
+                  <input
+                    id="pause-reason"
+                    placeholder="Reason (optional)"
+                    maxLength={500}
+                    value={pauseReason}
+                    onInput={(e) => setPauseReason(e.currentTarget.value)}
+                  />
+                  <button type="button" onClick={() => void setEnabled(false)}>
+                    Pause
+                  </button>
+                </>
+              ) : (
+                <button type="button" onClick={() => void setEnabled(true)}>
+                  Resume
+                </button>
+              )}
+              <a class="button" href={`/jobs/${job.id}/edit`}>
+                Edit
+              </a>
+              <ConfirmButton
+                label="Delete"
+                danger
+                question={`Delete the job “${job.name}”? A run in progress is stopped; its runs stay in the run history until retention removes them. This cannot be undone.`}
+                onConfirm={remove}
+              />
+            </>
+          ) : null}
         </div>
       </div>
+      <ReadOnlyNote scope="jobs:write">
+        You can look at this job and its runs, not change them.
+      </ReadOnlyNote>
       <Alert message={error} />
       <Alert message={notice} tone="ok" />
       <div class="grid-2">
@@ -263,13 +273,15 @@ export function JobPage({ jobId }: { jobId: string }) {
           ))}
         </div>
       </div>
-      <BackfillForm
-        jobId={job.id}
-        onDone={(message) => {
-          setNotice(message);
-          void loadRuns();
-        }}
-      />
+      {canNow('runs:write') ? (
+        <BackfillForm
+          jobId={job.id}
+          onDone={(message) => {
+            setNotice(message);
+            void loadRuns();
+          }}
+        />
+      ) : null}
       <RunCharts jobId={job.id} refreshKey={job.last_run_at} />
       <h2>Runs</h2>
       <JobRunsTable

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, type McpServer, type McpServerTest } from '../api';
-import { Alert, ConfirmButton, Field } from '../components/ui';
+import { Alert, ConfirmButton, Field, ReadOnlyNote } from '../components/ui';
+import { canNow } from '../session';
 
 /** Tenants: remote MCP servers whose tools the agent gets (docs/mcp.md); add, test, remove. */
 export function McpServersPage() {
@@ -61,6 +62,7 @@ export function McpServersPage() {
     }
   };
 
+  const writable = canNow('integrations:write');
   return (
     <section>
       <h1>MCP servers</h1>
@@ -69,63 +71,68 @@ export function McpServersPage() {
         A server's host must be on the allow-list the operator sets.
       </p>
       <Alert message={error} />
-      <form class="card narrow" onSubmit={(e) => void add(e)} noValidate>
-        <h2>Add a server</h2>
-        <Alert message={formError} />
-        <div class="row-2">
-          <Field id="mcp-name" label="Name" hint="a-z, 0-9, _ and -: its tools are name__tool.">
-            <input
-              id="mcp-name"
-              class="mono"
-              value={name}
-              autocomplete="off"
-              spellcheck={false}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          </Field>
-          <Field id="mcp-url" label="URL" hint="The server's Streamable HTTP endpoint.">
-            <input
-              id="mcp-url"
-              class="mono"
-              value={url}
-              autocomplete="off"
-              spellcheck={false}
-              placeholder="https://mcp.example.com/mcp"
-              onInput={(e) => setUrl(e.currentTarget.value)}
-            />
-          </Field>
-        </div>
-        <div class="row-2">
-          <Field
-            id="mcp-token"
-            label="Bearer token secret"
-            hint="Optional: the name of a secret sent as Authorization: Bearer …"
-          >
-            <input
+      <ReadOnlyNote scope="integrations:write">
+        You can look at the servers, not add, test or remove them.
+      </ReadOnlyNote>
+      {writable ? (
+        <form class="card narrow" onSubmit={(e) => void add(e)} noValidate>
+          <h2>Add a server</h2>
+          <Alert message={formError} />
+          <div class="row-2">
+            <Field id="mcp-name" label="Name" hint="a-z, 0-9, _ and -: its tools are name__tool.">
+              <input
+                id="mcp-name"
+                class="mono"
+                value={name}
+                autocomplete="off"
+                spellcheck={false}
+                onInput={(e) => setName(e.currentTarget.value)}
+              />
+            </Field>
+            <Field id="mcp-url" label="URL" hint="The server's Streamable HTTP endpoint.">
+              <input
+                id="mcp-url"
+                class="mono"
+                value={url}
+                autocomplete="off"
+                spellcheck={false}
+                placeholder="https://mcp.example.com/mcp"
+                onInput={(e) => setUrl(e.currentTarget.value)}
+              />
+            </Field>
+          </div>
+          <div class="row-2">
+            <Field
               id="mcp-token"
-              class="mono"
-              value={token}
-              autocomplete="off"
-              spellcheck={false}
-              onInput={(e) => setToken(e.currentTarget.value)}
-            />
-          </Field>
-          <Field
-            id="mcp-description"
-            label="Description"
-            hint="Optional, for people and the model."
-          >
-            <input
+              label="Bearer token secret"
+              hint="Optional: the name of a secret sent as Authorization: Bearer …"
+            >
+              <input
+                id="mcp-token"
+                class="mono"
+                value={token}
+                autocomplete="off"
+                spellcheck={false}
+                onInput={(e) => setToken(e.currentTarget.value)}
+              />
+            </Field>
+            <Field
               id="mcp-description"
-              value={description}
-              onInput={(e) => setDescription(e.currentTarget.value)}
-            />
-          </Field>
-        </div>
-        <button type="submit" class="primary">
-          Add and test
-        </button>
-      </form>
+              label="Description"
+              hint="Optional, for people and the model."
+            >
+              <input
+                id="mcp-description"
+                value={description}
+                onInput={(e) => setDescription(e.currentTarget.value)}
+              />
+            </Field>
+          </div>
+          <button type="submit" class="primary">
+            Add and test
+          </button>
+        </form>
+      ) : null}
       {servers !== null && servers.length === 0 ? <p class="muted">No MCP servers yet.</p> : null}
       {(servers ?? []).map((server) => (
         <article class="card" key={server.id} data-testid={`mcp-${server.name}`}>
@@ -133,17 +140,19 @@ export function McpServersPage() {
             <code>{server.name}</code> · <code>{server.url}</code>
           </h2>
           {server.description ? <p>{server.description}</p> : null}
-          <div class="actions">
-            <button type="button" onClick={() => void test(server)}>
-              Test
-            </button>
-            <ConfirmButton
-              label="Remove"
-              danger
-              question={`Remove the MCP server ${server.name}? Jobs naming it run without its tools.`}
-              onConfirm={() => remove(server)}
-            />
-          </div>
+          {writable ? (
+            <div class="actions">
+              <button type="button" onClick={() => void test(server)}>
+                Test
+              </button>
+              <ConfirmButton
+                label="Remove"
+                danger
+                question={`Remove the MCP server ${server.name}? Jobs naming it run without its tools.`}
+                onConfirm={() => remove(server)}
+              />
+            </div>
+          ) : null}
           <TestResult result={tests[server.id]} />
         </article>
       ))}

@@ -4,6 +4,7 @@ import { Alert, Pager, StatusBadge, usePoll } from '../components/ui';
 import { browserZone, formatDuration, formatInZone } from '../format';
 // The API's own list, so the filter offers every kind a run can fail with.
 import { ERROR_KINDS } from '../../../src/domain/vocabulary.js';
+import { canNow } from '../session';
 
 const PER_PAGE = 25;
 
@@ -181,14 +182,15 @@ export function RunsPage() {
                     ))}
                   </td>
                   <td data-label="Actions">
-                    {run.status === 'running' ||
-                    run.status === 'claimed' ||
-                    run.status === 'queued' ? (
+                    {canNow('runs:write') &&
+                    (run.status === 'running' ||
+                      run.status === 'claimed' ||
+                      run.status === 'queued') ? (
                       <button type="button" onClick={() => void cancel(run)}>
                         Cancel
                       </button>
                     ) : null}
-                    {run.status === 'failed' ? (
+                    {canNow('runs:write') && run.status === 'failed' ? (
                       <button type="button" onClick={() => void retry(run)}>
                         Retry
                       </button>

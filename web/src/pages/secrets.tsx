@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, type Secret } from '../api';
-import { Alert, ConfirmButton, Field } from '../components/ui';
+import { Alert, ConfirmButton, Field, ReadOnlyNote } from '../components/ui';
+import { canNow } from '../session';
 import { browserZone, formatInZone } from '../format';
 
 /** Tenants: secrets are write-only; the page lists names, hosts and dates, never a value. */
@@ -57,6 +58,7 @@ export function SecretsPage() {
     }
   };
 
+  const writable = canNow('secrets:write');
   return (
     <section>
       <h1>Secrets</h1>
@@ -66,53 +68,58 @@ export function SecretsPage() {
         be read back.
       </p>
       <Alert message={error} />
-      <form class="card narrow" onSubmit={(e) => void save(e)} noValidate>
-        <h2>Store a secret</h2>
-        <Alert message={formError} />
-        {saved ? <p role="status">Saved {saved}.</p> : null}
-        <div class="row-2">
-          <Field id="secret-name" label="Name" hint="Letters, digits and _, e.g. SLACK_TOKEN.">
-            <input
-              id="secret-name"
-              class="mono"
-              value={name}
-              autocomplete="off"
-              spellcheck={false}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          </Field>
+      <ReadOnlyNote scope="secrets:write">
+        You can list the names, not set or delete them.
+      </ReadOnlyNote>
+      {writable ? (
+        <form class="card narrow" onSubmit={(e) => void save(e)} noValidate>
+          <h2>Store a secret</h2>
+          <Alert message={formError} />
+          {saved ? <p role="status">Saved {saved}.</p> : null}
+          <div class="row-2">
+            <Field id="secret-name" label="Name" hint="Letters, digits and _, e.g. SLACK_TOKEN.">
+              <input
+                id="secret-name"
+                class="mono"
+                value={name}
+                autocomplete="off"
+                spellcheck={false}
+                onInput={(e) => setName(e.currentTarget.value)}
+              />
+            </Field>
+            <Field
+              id="secret-value"
+              label="Value"
+              hint="8 characters to 4 KB; replaces any old value."
+            >
+              <input
+                id="secret-value"
+                type="password"
+                value={value}
+                autocomplete="new-password"
+                onInput={(e) => setValue(e.currentTarget.value)}
+              />
+            </Field>
+          </div>
           <Field
-            id="secret-value"
-            label="Value"
-            hint="8 characters to 4 KB; replaces any old value."
+            id="secret-hosts"
+            label="Allowed hosts"
+            hint="Optional, separated by commas: the only hosts it may be sent to (api.example.com, *.example.com). Empty: any host on the allow-list."
           >
             <input
-              id="secret-value"
-              type="password"
-              value={value}
-              autocomplete="new-password"
-              onInput={(e) => setValue(e.currentTarget.value)}
+              id="secret-hosts"
+              class="mono"
+              value={hosts}
+              autocomplete="off"
+              spellcheck={false}
+              onInput={(e) => setHosts(e.currentTarget.value)}
             />
           </Field>
-        </div>
-        <Field
-          id="secret-hosts"
-          label="Allowed hosts"
-          hint="Optional, separated by commas: the only hosts it may be sent to (api.example.com, *.example.com). Empty: any host on the allow-list."
-        >
-          <input
-            id="secret-hosts"
-            class="mono"
-            value={hosts}
-            autocomplete="off"
-            spellcheck={false}
-            onInput={(e) => setHosts(e.currentTarget.value)}
-          />
-        </Field>
-        <button type="submit" class="primary">
-          Save
-        </button>
-      </form>
+          <button type="submit" class="primary">
+            Save
+          </button>
+        </form>
+      ) : null}
       <div class="table-wrap">
         <table class="stack">
           <caption class="sr-only">Secrets</caption>
@@ -143,17 +150,19 @@ export function SecretsPage() {
                 <td data-label="Created">{formatInZone(secret.created_at, browserZone)}</td>
                 <td data-label="Updated">{formatInZone(secret.updated_at, browserZone)}</td>
                 <td>
-                  <div class="actions">
-                    <button type="button" onClick={() => edit(secret)}>
-                      Edit
-                    </button>
-                    <ConfirmButton
-                      label="Delete"
-                      danger
-                      question={`Delete the secret ${secret.name}? Jobs that use it get an error.`}
-                      onConfirm={() => remove(secret)}
-                    />
-                  </div>
+                  {writable ? (
+                    <div class="actions">
+                      <button type="button" onClick={() => edit(secret)}>
+                        Edit
+                      </button>
+                      <ConfirmButton
+                        label="Delete"
+                        danger
+                        question={`Delete the secret ${secret.name}? Jobs that use it get an error.`}
+                        onConfirm={() => remove(secret)}
+                      />
+                    </div>
+                  ) : null}
                 </td>
               </tr>
             ))}

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, type Skill, type SkillSummary } from '../api';
-import { Alert, ConfirmButton, Field } from '../components/ui';
+import { Alert, ConfirmButton, Field, ReadOnlyNote } from '../components/ui';
 import { browserZone, formatInZone } from '../format';
 import { navigate } from '../router';
+import { canNow } from '../session';
 
 const TEMPLATE = `---
 name: daily-summary
@@ -26,9 +27,11 @@ export function SkillsPage() {
     <section>
       <div class="page-head">
         <h1>Skills</h1>
-        <a class="button primary" href="/skills/new">
-          New skill
-        </a>
+        {canNow('jobs:write') ? (
+          <a class="button primary" href="/skills/new">
+            New skill
+          </a>
+        ) : null}
       </div>
       <p class="muted">
         Instructions the agent reads when a task calls for them: each run lists the skills'
@@ -103,12 +106,14 @@ export function SkillEditorPage({ name }: { name?: string }) {
     }
   };
 
+  const writable = canNow('jobs:write');
   return (
     <section>
       <p class="crumbs">
         <a href="/skills">← Skills</a>
       </p>
       <h1>{name ?? 'New skill'}</h1>
+      <ReadOnlyNote scope="jobs:write">You can read the skill, not change it.</ReadOnlyNote>
       <Alert message={error} />
       {saved ? <p role="status">Saved.</p> : null}
       {loaded ? (
@@ -124,22 +129,25 @@ export function SkillEditorPage({ name }: { name?: string }) {
               rows={20}
               spellcheck={false}
               value={content}
+              readOnly={!writable}
               onInput={(e) => setContent(e.currentTarget.value)}
             />
           </Field>
-          <div class="actions">
-            <button type="submit" class="primary">
-              Save
-            </button>
-            {name ? (
-              <ConfirmButton
-                label="Delete"
-                danger
-                question={`Delete the skill ${name}? Jobs that preload it are told it is missing.`}
-                onConfirm={remove}
-              />
-            ) : null}
-          </div>
+          {writable ? (
+            <div class="actions">
+              <button type="submit" class="primary">
+                Save
+              </button>
+              {name ? (
+                <ConfirmButton
+                  label="Delete"
+                  danger
+                  question={`Delete the skill ${name}? Jobs that preload it are told it is missing.`}
+                  onConfirm={remove}
+                />
+              ) : null}
+            </div>
+          ) : null}
         </form>
       ) : null}
     </section>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, listAllJobs, messageOf, type Job, type Page } from '../api';
-import { Alert, ConfirmButton, Field } from '../components/ui';
+import { Alert, ConfirmButton, Field, ReadOnlyNote } from '../components/ui';
+import { canNow } from '../session';
 import { browserZone, formatInZone } from '../format';
 import { disabledText, EVENT_TYPES, type EventType, type WebhookEndpoint } from '../webhooks-api';
 import { DeliveriesTable } from './job-deliveries';
@@ -57,6 +58,7 @@ export function WebhooksPage() {
       setError(messageOf(err));
     }
   };
+  const writable = canNow('integrations:write');
   const path = (e: WebhookEndpoint) => `/v1/webhooks/${encodeURIComponent(e.id)}`;
   const toggle = (type: EventType, on: boolean) =>
     setEvents((list) => (on ? [...new Set([...list, type])] : list.filter((t) => t !== type)));
@@ -69,63 +71,68 @@ export function WebhooksPage() {
         retried for about a day when the receiver fails.
       </p>
       <Alert message={error} />
-      <form class="card narrow" onSubmit={(e) => void create(e)} noValidate>
-        <h2>New endpoint</h2>
-        <Alert message={formError} />
-        <Field id="hook-url" label="URL">
-          <input
-            id="hook-url"
-            type="url"
-            value={url}
-            placeholder="https://hooks.example.com/hermesx"
-            onInput={(e) => setUrl(e.currentTarget.value)}
-          />
-        </Field>
-        <div class="row-2">
-          <fieldset class="checks">
-            <legend>Events</legend>
-            {EVENT_TYPES.map((type) => (
-              <label key={type}>
-                <input
-                  type="checkbox"
-                  checked={events.includes(type)}
-                  onChange={(e) => toggle(type, e.currentTarget.checked)}
-                />
-                <code>{type}</code>
-              </label>
-            ))}
-          </fieldset>
-          <Field id="hook-job" label="Runs of">
-            <select id="hook-job" value={jobId} onChange={(e) => setJobId(e.currentTarget.value)}>
-              <option value="">all jobs</option>
-              {jobs.map((job) => (
-                <option key={job.id} value={job.id}>
-                  {job.name}
-                </option>
-              ))}
-            </select>
+      <ReadOnlyNote scope="integrations:write">
+        You can look at the endpoints and their deliveries, not change them.
+      </ReadOnlyNote>
+      {writable ? (
+        <form class="card narrow" onSubmit={(e) => void create(e)} noValidate>
+          <h2>New endpoint</h2>
+          <Alert message={formError} />
+          <Field id="hook-url" label="URL">
+            <input
+              id="hook-url"
+              type="url"
+              value={url}
+              placeholder="https://hooks.example.com/hermesx"
+              onInput={(e) => setUrl(e.currentTarget.value)}
+            />
           </Field>
-        </div>
-        <button type="submit" class="primary">
-          Create
-        </button>
-        {fresh?.secret ? (
-          <div class="secret" role="status">
-            <p>
-              <strong>Copy this signing secret now: it is shown only once.</strong> Verify each
-              delivery with it (docs/webhooks.md).
-            </p>
-            <div class="secret-row">
-              <code class="mono" data-testid="new-secret">
-                {fresh.secret}
-              </code>
-              <button type="button" onClick={() => setFresh(null)}>
-                Done
-              </button>
-            </div>
+          <div class="row-2">
+            <fieldset class="checks">
+              <legend>Events</legend>
+              {EVENT_TYPES.map((type) => (
+                <label key={type}>
+                  <input
+                    type="checkbox"
+                    checked={events.includes(type)}
+                    onChange={(e) => toggle(type, e.currentTarget.checked)}
+                  />
+                  <code>{type}</code>
+                </label>
+              ))}
+            </fieldset>
+            <Field id="hook-job" label="Runs of">
+              <select id="hook-job" value={jobId} onChange={(e) => setJobId(e.currentTarget.value)}>
+                <option value="">all jobs</option>
+                {jobs.map((job) => (
+                  <option key={job.id} value={job.id}>
+                    {job.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
           </div>
-        ) : null}
-      </form>
+          <button type="submit" class="primary">
+            Create
+          </button>
+          {fresh?.secret ? (
+            <div class="secret" role="status">
+              <p>
+                <strong>Copy this signing secret now: it is shown only once.</strong> Verify each
+                delivery with it (docs/webhooks.md).
+              </p>
+              <div class="secret-row">
+                <code class="mono" data-testid="new-secret">
+                  {fresh.secret}
+                </code>
+                <button type="button" onClick={() => setFresh(null)}>
+                  Done
+                </button>
+              </div>
+            </div>
+          ) : null}
+        </form>
+      ) : null}
       {endpoints !== null && endpoints.length === 0 ? <p class="muted">No endpoints yet.</p> : null}
       {(endpoints ?? []).map((endpoint) => (
         <article class="card" key={endpoint.id}>
@@ -143,23 +150,29 @@ export function WebhooksPage() {
               : ''}
           </p>
           <div class="actions">
-            <button
-              type="button"
-              onClick={() =>
-                void act(() => api('PATCH', path(endpoint), { enabled: !endpoint.enabled }))
-              }
-            >
-              {endpoint.enabled ? 'Pause' : 'Enable'}
-            </button>
-            <ConfirmButton
-              label="Rotate secret"
-              question="Make a new signing secret? The current one keeps signing beside it for 24 hours."
-              onConfirm={() =>
-                act(async () =>
-                  setFresh(await api<WebhookEndpoint>('POST', `${path(endpoint)}/rotate-secret`)),
-                )
-              }
-            />
+            {writable ? (
+              <>
+                <button
+                  type="button"
+                  onClick={() =>
+                    void act(() => api('PATCH', path(endpoint), { enabled: !endpoint.enabled }))
+                  }
+                >
+                  {endpoint.enabled ? 'Pause' : 'Enable'}
+                </button>
+                <ConfirmButton
+                  label="Rotate secret"
+                  question="Make a new signing secret? The current one keeps signing beside it for 24 hours."
+                  onConfirm={() =>
+                    act(async () =>
+                      setFresh(
+                        await api<WebhookEndpoint>('POST', `${path(endpoint)}/rotate-secret`),
+                      ),
+                    )
+                  }
+                />
+              </>
+            ) : null}
             <button
               type="button"
               aria-expanded={open === endpoint.id}
@@ -167,12 +180,14 @@ export function WebhooksPage() {
             >
               Deliveries
             </button>
-            <ConfirmButton
-              label="Delete"
-              danger
-              question={`Delete the endpoint ${endpoint.url} and its delivery history?`}
-              onConfirm={() => act(() => api('DELETE', path(endpoint)))}
-            />
+            {writable ? (
+              <ConfirmButton
+                label="Delete"
+                danger
+                question={`Delete the endpoint ${endpoint.url} and its delivery history?`}
+                onConfirm={() => act(() => api('DELETE', path(endpoint)))}
+              />
+            ) : null}
           </div>
           {open === endpoint.id ? (
             <DeliveriesTable path={`${path(endpoint)}/deliveries`} empty="No deliveries yet." />
