@@ -127,6 +127,7 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
           tools: prepared.tools,
           context: { tenantId: request.tenantId, signal: context.signal },
           limits: { maxToolResultBytes: RUN_TOOL_RESULT_BYTES },
+          model: prepared.models[0],
           trace: deps?.tracing?.runs.scopeOf(request.runId, runAttributes(request), (text) =>
             redactor.text(text),
           ),

@@ -54,6 +54,8 @@ export interface AgentRequest {
   answerOnStop?: boolean;
   /** Where the turn's `model.call` and `tool.call` spans go (src/tracing/); absent: none. */
   trace?: TraceScope | undefined;
+  /** The model each call asks first (a fallback may answer instead), for the spans. */
+  model?: string | undefined;
 }
 
 export class AgentError extends Error {
@@ -99,7 +101,8 @@ export async function runAgent(
   const step: CompleteStep =
     typeof model === 'function' ? model : (params, signal) => model.complete(params, signal);
   // The model a call asks for when its parameters name none (the span's request model).
-  const defaultModel = typeof model === 'function' ? undefined : (model as Partial<Llm>).model;
+  const defaultModel =
+    request.model ?? (typeof model === 'function' ? undefined : (model as Partial<Llm>).model);
   const limits = { ...DEFAULT_AGENT_LIMITS, ...request.limits };
   const changes = request.context.changes ?? [];
   const context: ToolContext = { ...request.context, changes };

@@ -124,6 +124,18 @@ export async function listInvitations(client: PoolClient): Promise<InvitationRow
   return rows;
 }
 
+/** The role an open invitation offers, locked until the transaction ends; undefined: none. */
+export async function selectOpenInvitationRole(
+  client: PoolClient,
+  id: string,
+): Promise<Role | undefined> {
+  const { rows } = await client.query<{ role: Role }>(
+    'SELECT role FROM tenant_invitations WHERE id = $1 AND accepted_at IS NULL FOR UPDATE',
+    [id],
+  );
+  return rows[0]?.role;
+}
+
 export async function deleteInvitation(client: PoolClient, id: string): Promise<boolean> {
   const { rowCount } = await client.query(
     'DELETE FROM tenant_invitations WHERE id = $1 AND accepted_at IS NULL',

@@ -205,6 +205,7 @@ describe('a scheduled run that acts', () => {
       'clock',
       'cronjob',
       'http_request',
+      'notify',
       'skill',
     ]);
     expect(first.messages.map((m) => m.content).join('\n')).toContain(

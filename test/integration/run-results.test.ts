@@ -451,9 +451,12 @@ describe('full results on S3 (s3rver)', () => {
 
 describe('an object store that refuses writes', () => {
   it('fails the run as result_not_stored and keeps the short form, never a missing object', async () => {
-    const file = path.join(await tempDir('blocked'), 'not-a-directory');
-    await writeFile(file, 'a file where the store wants a directory');
-    const svc = await start({ OBJECT_STORE_DIR: path.join(file, 'objects') });
+    // Writable at startup (an unwritable one stops it), then a file where the store's directory
+    // was: every later write fails.
+    const dir = path.join(await tempDir('blocked'), 'objects');
+    const svc = await start({ OBJECT_STORE_DIR: dir });
+    await rm(dir, { recursive: true, force: true });
+    await writeFile(dir, 'a file where the store wants a directory');
     const answer = answerOf(50 * KIB, 'refused');
     llm.setHandler(() => ({ content: answer }));
     const { run } = await runOnce('refused write');

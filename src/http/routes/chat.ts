@@ -275,6 +275,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
             beforeStep: () => chargeModelCall(deps.rateLimiter, tenantId, request),
             answerOnStop: true,
             trace: turnTrace?.scope,
+            model: call.models[0],
           };
           answer = shape
             ? (await answerStructured(step, turn, shape, deps.modelSettings.jsonSchema)).answer

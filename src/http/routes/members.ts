@@ -7,6 +7,7 @@ import {
   countSeats,
   deleteClosedInvitations,
   deleteInvitation,
+  selectOpenInvitationRole,
   deleteMember,
   hasOpenInvitation,
   listInvitations,
@@ -105,7 +106,6 @@ export function registerMemberRoutes(
       },
     },
     async (request) => {
-      requireMayManage(request, 'viewer');
       const rows = await withTenant(pool, tenantOf(request), listMembers);
       return { data: rows.map(toMemberView) };
     },
@@ -187,7 +187,6 @@ export function registerMemberRoutes(
       },
     },
     async (request) => {
-      requireMayManage(request, 'viewer');
       const rows = await withTenant(pool, tenantOf(request), listInvitations);
       return { data: rows.map(toInvitationView) };
     },
@@ -235,10 +234,16 @@ export function registerMemberRoutes(
       },
     },
     async (request, reply) => {
-      requireMayManage(request, 'viewer');
       const { id } = request.params;
+      // Withdrawing an invitation is touching the role it offers (requireMayManage).
       const deleted =
-        isUuid(id) && (await withTenant(pool, tenantOf(request), (c) => deleteInvitation(c, id)));
+        isUuid(id) &&
+        (await withTenant(pool, tenantOf(request), async (c) => {
+          const role = await selectOpenInvitationRole(c, id);
+          if (role === undefined) return false;
+          requireMayManage(request, role);
+          return deleteInvitation(c, id);
+        }));
       if (!deleted) throw new ApiError(404, 'not_found', `no open invitation with id ${id}`);
       return reply.code(204).send();
     },
