@@ -1,8 +1,15 @@
 // Stand-in for `minio server DIR [--address :9000] [--console-address :9001]` (test
 // infrastructure): s3rver, an S3-compatible server, on the API port with its files in DIR, and a
-// small page on the console port. MinIO's liveness path /minio/health/live answers 200.
+// small page on the console port. MinIO's liveness path /minio/health/live answers 200. Like
+// MinIO, it takes MINIO_ROOT_USER / MINIO_ROOT_PASSWORD as the credentials it accepts (s3rver
+// alone knows only its own S3RVER key and refuses any other with 403 InvalidAccessKeyId).
 import http from 'node:http';
 import S3rver from 's3rver';
+import Account from 's3rver/lib/models/account.js';
+
+const rootUser = process.env.MINIO_ROOT_USER ?? 'minioadmin';
+const rootPassword = process.env.MINIO_ROOT_PASSWORD ?? 'minioadmin';
+Account.DUMMY_ACCOUNT.createKeyPair(rootUser, rootPassword);
 
 const [command, directory, ...rest] = process.argv.slice(2);
 if (command !== 'server' || !directory) {
