@@ -21,7 +21,7 @@ export function EarlierAttempts({ attempts }: { attempts: PreviousAttempt[] }) {
   return (
     <>
       <h2>Earlier attempts</h2>
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Earlier attempts">
         <table class="earlier-attempts stack">
           <caption class="sr-only">Earlier attempts of this occurrence, oldest first</caption>
           <thead>

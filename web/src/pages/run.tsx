@@ -166,7 +166,12 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
             </dd>
           </dl>
           {run.calls.length > 0 ? (
-            <div class="table-wrap">
+            <div
+              class="table-wrap"
+              tabIndex={0}
+              role="region"
+              aria-label="Model calls: tokens and cost"
+            >
               <table class="attempts">
                 <caption class="sr-only">Tokens and cost of each model call</caption>
                 <thead>
@@ -195,7 +200,12 @@ export function RunPage({ jobId, runId }: { jobId: string; runId: string }) {
             </div>
           ) : null}
           {run.attempt_log.length > 0 ? (
-            <div class="table-wrap">
+            <div
+              class="table-wrap"
+              tabIndex={0}
+              role="region"
+              aria-label="Model calls of this attempt"
+            >
               <table class="attempts">
                 <caption class="sr-only">Model calls of this attempt, in order</caption>
                 <thead>
