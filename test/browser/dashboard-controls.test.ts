@@ -104,10 +104,10 @@ describe('the run controls in the dashboard', () => {
     await expect(page.getByLabel('Timeout').inputValue()).resolves.toBe('45s');
     await expect(page.getByLabel('Overlap').inputValue()).resolves.toBe('buffer_one');
     await page.getByLabel('Timeout').fill('');
-    await page.getByLabel('Model').fill('not-offered');
+    await page.getByLabel('Model', { exact: true }).fill('not-offered');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('#controls-error').filter({ hasText: 'not offered' }).waitFor();
-    await page.getByLabel('Model').fill('');
+    await page.getByLabel('Model', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Ops hourly' }).waitFor();
     expect((await api<JobView>('GET', `/v1/cron-jobs/${job.id}`)).timeout).toBeNull();

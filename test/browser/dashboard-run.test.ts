@@ -94,7 +94,17 @@ describe('run detail page, in Chromium', () => {
     const page = await service.driver.newPage();
     await service.driver.signIn(page, tenantKey);
     await page.getByRole('link', { name: 'Flaky model' }).click();
-    await page.getByText(/retrying \(attempt \d+\)…/).waitFor();
+    // The job page names the model calls apart from the attempt: the running attempt has sent more
+    // than one (the first was throttled), and it is still attempt 1.
+    const row = page.locator(`table.runs tbody tr[data-status="running"]`).first();
+    await row.locator('td[data-label="Attempt"]').filter({ hasText: /^1/ }).waitFor();
+    await waitFor(
+      async () =>
+        expect(
+          Number(await row.locator('td[data-label="Model calls"]').textContent()),
+        ).toBeGreaterThan(1),
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the job page to show the model calls' },
+    );
     await page.locator(`a[href="/jobs/${job.id}/runs/${runId}"]`).click();
     await page.getByRole('status').filter({ hasText: 'Retrying: attempt' }).waitFor();
     expect(await page.getByRole('status').textContent()).toContain('throttled (429), sent again');
