@@ -30,6 +30,9 @@ const s3 = new S3rver({
   directory,
   silent: true,
   allowMismatchedSignatures: true,
+  // Path-style only, as the service addresses MinIO: with virtual hosts on, s3rver would take the
+  // host name ("minio") for a bucket.
+  vhostBuckets: false,
 });
 // s3rver is a Koa app: answer MinIO's health paths before its own middleware does.
 s3.middleware.unshift(async (ctx, next) => {
