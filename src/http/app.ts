@@ -17,6 +17,7 @@ import type { RunModelSettings } from '../agent/run-model.js';
 import { createModelProbe, type ModelProbe } from '../agent/model-probe.js';
 import { createMcpToolkit, type McpToolkitDeps } from '../agent/mcp-offers.js';
 import type { Config } from '../config.js';
+import { loadInstallationId } from '../db/installation.js';
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type { ObjectStore } from '../storage/object-store.js';
@@ -150,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, openApiOptions());
   registerHttpMetrics(app, deps.registry);
   registerAccessLog(app, deps.log);
-  const rateLimiter = new RateLimiter(deps.redis);
+  const rateLimiter = new RateLimiter(deps.redis, () => loadInstallationId(deps.pool));
   registerAuth(app, {
     config: deps.config,
     pool: deps.pool,

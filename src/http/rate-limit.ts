@@ -17,8 +17,28 @@ const MAX_LOCAL_KEYS = 100_000;
  */
 export class RateLimiter {
   private local = new Map<string, { window: number; count: number }>();
+  private namespace: Promise<string> | undefined;
 
-  constructor(private readonly redis: Redis | undefined) {}
+  /**
+   * `installation`: the database's installation id (src/db/installation.ts). Shared keys start
+   * with it, because tenant ids repeat across installations (the default tenant's is the same
+   * everywhere) and a Redis shared by several (staging and production, test runs) must not let
+   * one spend another's budgets.
+   */
+  constructor(
+    private readonly redis: Redis | undefined,
+    private readonly installation?: () => Promise<string>,
+  ) {}
+
+  /** The shared keys' prefix: `hermesx:rl:` plus the installation id once it is known. */
+  private async prefix(): Promise<string> {
+    if (!this.installation) return 'hermesx:rl:';
+    this.namespace ??= this.installation().catch((err: unknown) => {
+      this.namespace = undefined;
+      throw err;
+    });
+    return `hermesx:rl:${await this.namespace}:`;
+  }
 
   async hit(
     key: string,
@@ -51,7 +71,7 @@ export class RateLimiter {
   private async readShared(key: string, window: number): Promise<number | null> {
     if (!this.redis || this.redis.status !== 'ready') return null;
     try {
-      const value = await this.redis.get(`hermesx:rl:${key}:${window}`);
+      const value = await this.redis.get(`${await this.prefix()}${key}:${window}`);
       return value === null ? 0 : Number(value);
     } catch {
       return null;
@@ -65,8 +85,8 @@ export class RateLimiter {
 
   private async countShared(key: string, window: number, windowMs: number): Promise<number | null> {
     if (!this.redis || this.redis.status !== 'ready') return null;
-    const redisKey = `hermesx:rl:${key}:${window}`;
     try {
+      const redisKey = `${await this.prefix()}${key}:${window}`;
       const results = await this.redis
         .multi()
         .incr(redisKey)
