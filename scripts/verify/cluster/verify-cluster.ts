@@ -64,6 +64,7 @@ async function main(): Promise<number> {
     // Opt-in: after a PostgreSQL restart some runs of the suite saw a replica keep its jobs loaded
     // past the final check's 10 s (docs/scheduler.md, "Checking a cluster").
     if (process.argv.includes('--pg-restart')) await verifyPostgresRestart(cluster, report, say);
+    else report.skip('pgResumed', 'PostgreSQL restart not asked for (--pg-restart)');
     await verifyWholeRun(cluster, report, say, survivors);
     counts = await verifySideEffects(cluster, report, say, receivers);
   } catch (err) {
