@@ -27,6 +27,7 @@ const KEY = 'traces-tenant-key-0123456789abcdef';
 const TOKEN = 'tok_live_5c2e9a7d1f3b8e64';
 const RUN_PROMPT = 'PROMPT-MARKER-7Q2 post the status to the team endpoint';
 const CHAT_PROMPT = 'CHAT-MARKER-4K9 what time is it in Paris?';
+const FLAKY_PROMPT = 'FLAKY-MARKER-8D1 summarise the night';
 const COLLECTOR_KEY = 'collector-key-31415';
 
 // Spans are sent every 100 ms instead of 5 s (the SDK's standard setting), so waits stay short.
@@ -44,10 +45,20 @@ let targetUrl: string;
 let service: RunningService;
 const logs = capturingLogger('text');
 
-/** A run posts with the secret, then answers; a chat turn asks the clock, then answers. */
+/** Model calls of the flaky job so far: its first one fails with a 500 (the job retries). */
+let flakyCalls = 0;
+
+/**
+ * A run posts with the secret, then answers; a chat turn asks the clock, then answers; the flaky
+ * job's first call fails.
+ */
 const agent: Handler = (body) => {
   const messages = (body as { messages: Message[] }).messages;
   const last = messages.at(-1);
+  if (messages.some((m) => m.content?.includes('FLAKY-MARKER'))) {
+    flakyCalls++;
+    return flakyCalls === 1 ? { status: 500, errorMessage: 'boom' } : { content: 'all quiet' };
+  }
   const isRun = messages.some((m) => m.content?.includes('PROMPT-MARKER'));
   if (last?.role === 'user' && isRun) {
     const request = {
@@ -111,11 +122,12 @@ async function startWithScheduler(extra: Record<string, string>): Promise<Runnin
   return started;
 }
 
-async function runJob(name: string): Promise<RunRow> {
+async function runJob(name: string, fields: Record<string, unknown> = {}): Promise<RunRow> {
   const created = await api('/v1/cron-jobs', 'POST', {
     name,
     schedule: '0 0 1 1 *',
     prompt: RUN_PROMPT,
+    ...fields,
   });
   expect(created.status).toBe(201);
   const jobId = created.body.id as string;
@@ -207,6 +219,7 @@ describe('traces over OTLP/HTTP', () => {
       'hermesx.run.origin': 'manual',
       'hermesx.run.status': 'success',
       'hermesx.run.model_requests': 2,
+      'hermesx.run.attempt': 1,
     });
     expect(root.resource).toMatchObject({
       'service.name': 'hermesx',
@@ -271,6 +284,35 @@ describe('traces over OTLP/HTTP', () => {
     expect(hooks.received.some((message) => message.verified !== null)).toBe(true);
     // The collector's header went with every export.
     expect(otlp.requests.every((r) => r.headers['x-collector-key'] === COLLECTOR_KEY)).toBe(true);
+  });
+
+  it('says on each attempt’s run span which attempt it is', async () => {
+    const run = await runJob('flaky report', {
+      prompt: FLAKY_PROMPT,
+      retry: { max_attempts: 2, backoff: '1s' },
+    });
+    expect(run).toMatchObject({ status: 'success' });
+    const traceId = run.id.replace(/-/g, '');
+    // Both attempts are spans of the run's one trace, each a root.
+    const [first, second] = await waitFor(
+      () => {
+        const found = spansNamed('run', traceId);
+        expect(found).toHaveLength(2);
+        return found.sort((a, b) => a.startMs - b.startMs);
+      },
+      { timeoutMs: 15_000, intervalMs: 50, what: 'the two attempts’ run spans' },
+    );
+    expect(first!.attributes).toMatchObject({
+      'hermesx.run.attempt': 1,
+      'hermesx.run.status': 'retrying',
+      'hermesx.run.error_kind': 'model_error',
+    });
+    expect(second!.attributes).toMatchObject({
+      'hermesx.run.attempt': 2,
+      'hermesx.run.claimed_from': 'queue',
+      'hermesx.run.status': 'success',
+    });
+    expect(second!.parentSpanId).toBe('');
   });
 
   it('sends a chat turn as one trace with its model and tool calls', async () => {
