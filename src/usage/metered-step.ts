@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import type { BudgetStore } from './budget-store.js';
 import { periodBudgets, type BudgetLimits, type BudgetName, type PeriodBudget } from './budgets.js';
 import { costMicros, estimatePromptTokens, readUsage } from './cost.js';
+import { notePricedAnswer } from './priced-answers.js';
 import type { PriceBook } from './prices.js';
 import type { UsageMetrics } from './usage-metrics.js';
 
@@ -136,7 +137,9 @@ export function meterStep<P extends StepParams, A extends StepAnswer>(
         : model;
     const answeredPrice = answered === model ? price : await deps.prices.priceOf(answered);
     const cost = costMicros(tokens, answeredPrice ?? price);
-    calls.push({ model: answered, ...tokens, costMicros: cost });
+    const call: UsageCall = { model: answered, ...tokens, costMicros: cost };
+    calls.push(call);
+    if (typeof completion === 'object' && completion !== null) notePricedAnswer(completion, call);
     runTokens += tokens.promptTokens + tokens.completionTokens;
     deps.metrics?.count(answered, tokens, cost, (answeredPrice ?? price) !== null);
     await settle(

@@ -3,8 +3,11 @@
 // arrives at an OTLP receiver on loopback as one trace (the run id its trace id and on its root,
 // the claim, each model and tool call, the record, the delivery), a chat turn as another; no
 // secret or prompt text is in any attribute; with the endpoint unset nothing is sent.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -12,7 +15,7 @@ import { generateSecretsKey } from '../../src/secrets/key.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { DEFAULT_TENANT, runsOf, type RunRow } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
-import { startFakeLlm, type FakeLlm, type Handler } from '../helpers/fake-llm.js';
+import { FAKE_MODEL, startFakeLlm, type FakeLlm, type Handler } from '../helpers/fake-llm.js';
 import { capturingLogger } from '../helpers/log.js';
 import {
   startOtlpReceiver,
@@ -29,6 +32,11 @@ const RUN_PROMPT = 'PROMPT-MARKER-7Q2 post the status to the team endpoint';
 const CHAT_PROMPT = 'CHAT-MARKER-4K9 what time is it in Paris?';
 const FLAKY_PROMPT = 'FLAKY-MARKER-8D1 summarise the night';
 const COLLECTOR_KEY = 'collector-key-31415';
+/** The runs' model is priced ($2 per 1M prompt tokens, $8 per 1M completion tokens); the flaky
+ * job's is not. */
+const PRICED_MODEL = 'qwen3:30b';
+const UNPRICED_MODEL = FAKE_MODEL;
+const PRICES = { [PRICED_MODEL]: { input: 2_000_000, cached_input: 1_000_000, output: 8_000_000 } };
 
 // Spans are sent every 100 ms instead of 5 s (the SDK's standard setting), so waits stay short.
 process.env.OTEL_BSP_SCHEDULE_DELAY = '100';
@@ -170,7 +178,10 @@ beforeAll(async () => {
   llm = await startFakeLlm({ handler: agent });
   otlp = await startOtlpReceiver();
   hooks = await startReceiver();
+  const pricesFile = path.join(mkdtempSync(path.join(tmpdir(), 'traces-prices-')), 'prices.json');
+  writeFileSync(pricesFile, JSON.stringify(PRICES));
   service = await startWithScheduler({
+    MODEL_PRICES_FILE: pricesFile,
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
     OTEL_EXPORTER_OTLP_HEADERS: `x-collector-key=${COLLECTOR_KEY}`,
     OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=test',
@@ -247,13 +258,29 @@ describe('traces over OTLP/HTTP', () => {
     const models = children.filter((span) => span.name === 'model.call');
     for (const model of models) {
       expect(model.attributes).toMatchObject({
-        'gen_ai.request.model': 'qwen3:30b',
-        'gen_ai.response.model': 'qwen3:30b',
+        'gen_ai.request.model': PRICED_MODEL,
+        'gen_ai.response.model': PRICED_MODEL,
         'gen_ai.usage.input_tokens': 10,
         'http.response.status_code': 200,
       });
-      expect(model.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+      const outputTokens = model.attributes['gen_ai.usage.output_tokens'] as number;
+      expect(outputTokens).toBeGreaterThan(0);
+      // The call's cost in micro-dollars at the model's price: 10 prompt tokens at $2 per 1M,
+      // the completion at $8 per 1M, rounded up once.
+      expect(model.attributes['hermesx.cost_micros']).toBe(
+        Math.ceil((10 * 2_000_000 + outputTokens * 8_000_000) / 1_000_000),
+      );
     }
+    // The same costs as the run's calls in the usage ledger.
+    const ledger = await db.query<{ cost_micros: string }>(
+      'SELECT cost_micros FROM model_usage WHERE run_id = $1 ORDER BY cost_micros',
+      [run.id],
+    );
+    expect(ledger.rows.map((row) => Number(row.cost_micros))).toEqual(
+      models
+        .map((model) => model.attributes['hermesx.cost_micros'])
+        .sort((a, b) => Number(a) - Number(b)),
+    );
     const tool = children.find((span) => span.name === 'tool.call');
     expect(tool!.attributes).toMatchObject({
       'gen_ai.tool.name': 'http_request',
@@ -289,6 +316,7 @@ describe('traces over OTLP/HTTP', () => {
   it('says on each attempt’s run span which attempt it is', async () => {
     const run = await runJob('flaky report', {
       prompt: FLAKY_PROMPT,
+      model: UNPRICED_MODEL,
       retry: { max_attempts: 2, backoff: '1s' },
     });
     expect(run).toMatchObject({ status: 'success' });
