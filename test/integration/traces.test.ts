@@ -341,6 +341,15 @@ describe('traces over OTLP/HTTP', () => {
       'hermesx.run.status': 'success',
     });
     expect(second!.parentSpanId).toBe('');
+    // Its model has no price: the call's tokens are told, its cost is not guessed.
+    const [call] = spansNamed('model.call', traceId).filter(
+      (span) => span.parentSpanId === second!.spanId,
+    );
+    expect(call!.attributes).toMatchObject({
+      'gen_ai.response.model': UNPRICED_MODEL,
+      'gen_ai.usage.input_tokens': 10,
+    });
+    expect(call!.attributes).not.toHaveProperty('hermesx.cost_micros');
   });
 
   it('sends a chat turn as one trace with its model and tool calls', async () => {
