@@ -1,5 +1,7 @@
-// A model call with its usage counted and its budgets enforced: wraps any CompleteStep (the
-// scheduled run's, the chat's), so the agent loop and the model client stay as they are.
+// A model call with its usage counted and its budgets enforced: wraps any CompleteStep, so the
+// agent loop and the model client stay as they are. The scheduled run and the chat wrap each
+// model's request inside the walk down the model list (run-model.ts, chat-model.ts), so a
+// fallback's request is reserved at its own model's price.
 // Before the call: the worst case (prompt tokens as sent, estimated from bytes, plus max_tokens)
 // is reserved against every budget the call falls under, all or none; no room ⇒ BudgetExhausted
 // and no request leaves. After it: the reservation settles to the usage the answer reported,
