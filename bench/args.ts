@@ -1,4 +1,5 @@
 // Command-line arguments of `npm run bench` and the size presets.
+import type { SystemName } from './system.js';
 import type { WorkloadName } from './workloads.js';
 
 export type StandaloneName = 'scale' | 'history';
@@ -13,7 +14,7 @@ export interface BenchArgs {
   standalone: StandaloneName[];
   /** history: run rows generated before the run list is read. */
   historyRows: number;
-  systems: ('hermesx' | 'bullmq')[];
+  systems: SystemName[];
   latencyMs: number;
   replicas: number;
   concurrency: number;
@@ -51,7 +52,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --scale-jobs N             jobs loaded in W3
   --duration S               measurement window of W1 and W4, in seconds (the issue's W1: 180)
   --workloads w1,w2,w3,w4    which workloads (default all four); w5 and w5t are opt-in, see below
-  --systems hermesx,bullmq   which systems (one after the other)
+  --systems hermesx,bullmq   which systems (one after the other); hermesx-budget is HermesX with
+                             a priced model and budgets on every tenant and job, never hit (each
+                             model call reserved and settled): w1, w2 and w4 only
   --latency-ms N             model server latency (50)
   --replicas N               replicas / workers per system (3)
   --concurrency N            runs in flight per replica / worker (100)
@@ -224,7 +227,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     args.workloads = chosen.filter((w): w is WorkloadName => !isStandalone(w));
   }
   args.historyRows = int('history-rows', 1) ?? args.historyRows;
-  args.systems = list('systems', ['hermesx', 'bullmq'] as const) ?? args.systems;
+  args.systems = list('systems', ['hermesx', 'hermesx-budget', 'bullmq'] as const) ?? args.systems;
   args.databaseUrl = values.get('database-url');
   args.redisUrl = values.get('redis-url');
   args.out = values.get('out');

@@ -36,6 +36,7 @@ interface Line {
 
 export class Bull implements System {
   readonly name = 'bullmq' as const;
+  readonly kind = 'bullmq' as const;
   readonly label = 'BullMQ';
   private workers: (WorkerProcess | undefined)[] = [];
   private readonly ids: string[];

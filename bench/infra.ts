@@ -149,6 +149,8 @@ export interface PodSettings {
   fromDist?: boolean;
   /** More node flags for the replica (an experiment: `--heap-growing-percent=0`, V8's own growth). */
   nodeFlags?: string[];
+  /** MODEL_PRICES_FILE (the `hermesx-budget` system); absent: no price, as before. */
+  modelPricesFile?: string;
 }
 
 /** Compiles src/ into dist/ (tsc -p tsconfig.build.json), for pods started with fromDist. */
@@ -185,6 +187,7 @@ export async function startPod(settings: PodSettings, timeoutMs = 120_000): Prom
       SCHEDULER_MAX_CONCURRENT_RUNS: String(settings.maxConcurrentRuns),
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'text',
+      ...(settings.modelPricesFile ? { MODEL_PRICES_FILE: settings.modelPricesFile } : {}),
     }),
     undefined,
     [

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { occurrenceKey, type JobSpec, type RunRecord } from './analysis.js';
+import type { BenchBudgets } from './budgets.js';
 import { fetchText, metric, startPod, type PodProcess } from './infra.js';
 import { kill, procSample, stop } from './procs.js';
 import type { NewJobSample, Progress, ScaleLimits, ScaleResult, System } from './system.js';
@@ -19,6 +20,8 @@ export interface HermesOptions {
   redisMemory: () => Promise<number>;
   cpuProfileDir?: string;
   nodeFlags?: string[];
+  /** Budgets on every call (the `hermesx-budget` system); absent: none. */
+  budgets?: BenchBudgets | undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,13 +42,16 @@ async function retryDeadlock<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export class Hermes implements System {
-  readonly name = 'hermesx' as const;
-  readonly label = 'HermesX';
+  readonly name: 'hermesx' | 'hermesx-budget';
+  readonly kind = 'hermesx' as const;
+  readonly label: string;
   private pods: (PodProcess | undefined)[] = [];
   private readonly ids: string[];
 
   constructor(private readonly o: HermesOptions) {
     this.ids = Array.from({ length: o.replicas }, (_, i) => `bench-pod-${i + 1}`);
+    this.name = o.budgets ? 'hermesx-budget' : 'hermesx';
+    this.label = o.budgets ? 'HermesX (budgets on)' : 'HermesX';
   }
 
   private podSettings(podId: string) {
@@ -58,6 +64,7 @@ export class Hermes implements System {
       maxConcurrentRuns,
       ...(cpuProfileDir ? { cpuProfileDir } : {}),
       ...(nodeFlags ? { nodeFlags } : {}),
+      ...(this.o.budgets ? { modelPricesFile: this.o.budgets.pricesFile } : {}),
     };
   }
 
@@ -66,7 +73,28 @@ export class Hermes implements System {
   }
 
   async start(): Promise<void> {
+    // The bench tenants are shared by the systems: their budgets are set for this one only.
+    await this.setTenantBudgets(this.o.budgets?.tenantMonthlyMicros ?? null);
     this.pods = await Promise.all(this.ids.map((id) => startPod(this.podSettings(id))));
+  }
+
+  private async setTenantBudgets(monthlyMicros: number | null): Promise<void> {
+    if (!this.o.budgets) return;
+    await this.o.db.query(
+      `UPDATE tenants SET monthly_budget_micros = $1 WHERE name LIKE 'bench tenant %'`,
+      [monthlyMicros],
+    );
+  }
+
+  /** With budgets: how many model calls the ledger priced (each one reserved and settled). */
+  async pricedCalls(): Promise<{ priced: number; unpriced: number; refused: number }> {
+    const { rows } = await this.o.db.query<{ priced: number; unpriced: number; refused: number }>(
+      `SELECT (SELECT count(*) FROM model_usage WHERE cost_micros IS NOT NULL)::int AS priced,
+              (SELECT count(*) FROM model_usage WHERE cost_micros IS NULL)::int AS unpriced,
+              (SELECT count(*) FROM cron_job_runs WHERE error_kind = 'budget_exhausted')::int
+                AS refused`,
+    );
+    return rows[0] ?? { priced: 0, unpriced: 0, refused: 0 };
   }
 
   async stop(): Promise<void> {
@@ -84,6 +112,7 @@ export class Hermes implements System {
       }),
     );
     this.pods = [];
+    await this.setTenantBudgets(null);
   }
 
   replicas() {
@@ -154,14 +183,17 @@ export class Hermes implements System {
     for (let i = 0; i < jobs.length; i += 50_000) {
       const chunk = jobs.slice(i, i + 50_000);
       await this.o.db.query(
-        `INSERT INTO cron_jobs (id, tenant_id, name, schedule, prompt)
-         SELECT id, tenant_id, 'bench ' || schedule, schedule, prompt
+        `INSERT INTO cron_jobs (id, tenant_id, name, schedule, prompt, daily_budget_micros,
+                               max_run_tokens)
+         SELECT id, tenant_id, 'bench ' || schedule, schedule, prompt, $5, $6
            FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS j(id, tenant_id, schedule, prompt)`,
         [
           chunk.map((j) => j.id),
           chunk.map((j) => j.tenantId),
           chunk.map((j) => j.schedule),
           chunk.map((j) => j.prompt),
+          this.o.budgets?.jobDailyMicros ?? null,
+          this.o.budgets?.jobRunTokens ?? null,
         ],
       );
     }

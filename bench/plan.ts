@@ -24,7 +24,7 @@ export async function runSystem(
 ): Promise<void> {
   const steady = args.workloads.filter((w): w is 'w1' | 'w4' => w === 'w1' || w === 'w4');
   let burstPending = args.workloads.includes('w2');
-  let loadMs = system.name === 'hermesx' ? 1000 + args.jobs * 0.3 : 1000 + args.jobs * 1;
+  let loadMs = system.kind === 'hermesx' ? 1000 + args.jobs * 0.3 : 1000 + args.jobs * 1;
   const estimateMs = (w: 'w1' | 'w4') =>
     loadMs +
     args.durationS * 1000 +
@@ -91,7 +91,9 @@ export async function runSystem(
   // W5 / W5t (HermesX only) before W3, which restarts the replicas with 100,000 jobs loaded.
   for (const w of args.workloads.filter((x) => x === 'w5' || x === 'w5t')) {
     if (system.name !== 'hermesx') {
-      log(`[${system.name} ${w}] skipped: the contention workloads measure HermesX only`);
+      log(
+        `[${system.name} ${w}] skipped: the contention workloads measure HermesX (no budgets) only`,
+      );
       continue;
     }
     await guarded(w, async () => {
@@ -109,7 +111,9 @@ export async function runSystem(
       );
     });
   }
-  if (args.workloads.includes('w3')) {
+  if (args.workloads.includes('w3') && system.name === 'hermesx-budget') {
+    log(`[${system.name} w3] skipped: W3 loads jobs and runs none, budgets change nothing there`);
+  } else if (args.workloads.includes('w3')) {
     await guarded('w3', async () => {
       out.scale.push(
         await runScale(ctx, system, args.scaleJobs, {

@@ -4,7 +4,15 @@ import { renderContention } from './contention-report.js';
 import { f1, f2, MB, perReplica, ratio, sum } from './format.js';
 import { outsideShare } from './usage.js';
 import { verdicts } from './verdicts.js';
+import type { SystemName } from './system.js';
 import type { ScaleOutcome, WindowResult } from './workloads.js';
+
+/** How the report and the chart name each system. */
+export const SYSTEM_LABELS: Record<SystemName, string> = {
+  hermesx: 'HermesX',
+  'hermesx-budget': 'HermesX (budgets on)',
+  bullmq: 'BullMQ',
+};
 
 export interface BenchMeta {
   date: string;
@@ -137,9 +145,39 @@ function windowRows(
   return rows;
 }
 
-function table(rows: Row[]): string {
-  const head = '| | HermesX | BullMQ | ours/BullMQ |\n|---|---|---|---|';
+function table(rows: Row[], heads = ['HermesX', 'BullMQ', 'ours/BullMQ']): string {
+  const head = `| | ${heads.join(' | ')} |\n|---|---|---|---|`;
   return [head, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/**
+ * HermesX with budgets on every call against HermesX without, in the same run (the
+ * `hermesx-budget` system): what the reservation and the settle of each call cost.
+ */
+function budgetSection(r: BenchResults, name: string, nproc: number): string[] {
+  const on = r.windows.find((w) => w.workload === name && w.system === 'hermesx-budget');
+  if (!on) return [];
+  const off = r.windows.find((w) => w.workload === name && w.system === 'hermesx');
+  const rows = windowRows(on, off, nproc);
+  if (on.burst || off?.burst) {
+    rows.splice(9, 0, [
+      'all started by (ms after nominal)',
+      on.burst ? f1(on.burst.allStartedMs) : '—',
+      off?.burst ? f1(off.burst.allStartedMs) : '—',
+      ratio(on.burst?.allStartedMs, off?.burst?.allStartedMs),
+    ]);
+  }
+  return [
+    '### HermesX with budgets on and off',
+    '',
+    'Budgets on: the model priced, a monthly budget on every tenant and a daily budget and a ' +
+      'token cap on every job, none ever reached, so each model call is reserved and settled.',
+    '',
+    table(rows, ['budgets on', 'budgets off', 'on/off']),
+    '',
+    ...details(on, SYSTEM_LABELS['hermesx-budget']),
+    '',
+  ];
 }
 
 function details(w: WindowResult | undefined, label: string): string[] {
@@ -196,10 +234,11 @@ export function renderMarkdown(r: BenchResults, chartFile: string | undefined): 
   for (const name of ['w1', 'w2', 'w4']) {
     const ours = r.windows.find((w) => w.workload === name && w.system === 'hermesx');
     const bull = r.windows.find((w) => w.workload === name && w.system === 'bullmq');
-    if (!ours && !bull) continue;
+    const budgeted = r.windows.find((w) => w.workload === name && w.system === 'hermesx-budget');
+    if (!ours && !bull && !budgeted) continue;
     lines.push(`## ${TITLES[name]}`, '');
     if (name === 'w2') {
-      const n = (ours ?? bull)?.acc.expected ?? 0;
+      const n = (ours ?? bull ?? budgeted)?.acc.expected ?? 0;
       const bound = (n / (st.replicas * st.concurrency)) * st.latencyMs;
       lines.push(
         `Lower bound: ${n} runs over ${st.replicas * st.concurrency} slots with a ${st.latencyMs} ms model cannot all start ` +
@@ -218,6 +257,7 @@ export function renderMarkdown(r: BenchResults, chartFile: string | undefined): 
       lines.push(table(windowRows(ours, bull, m.nproc)), '');
     }
     lines.push(...details(ours, 'HermesX'), ...details(bull, 'BullMQ'), '');
+    lines.push(...budgetSection(r, name, m.nproc));
   }
   const o3 = r.scale.find((s) => s.system === 'hermesx');
   const b3 = r.scale.find((s) => s.system === 'bullmq');

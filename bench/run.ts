@@ -13,6 +13,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createLogger } from '../src/log.js';
 import { parseArgs, USAGE, UsageError, type BenchArgs } from './args.js';
 import { Bull } from './bull.js';
+import { benchBudgets } from './budgets.js';
 import {
   hasStatements,
   startBenchPostgres,
@@ -144,7 +145,7 @@ async function main(): Promise<number> {
         redisPid: () => redisServer?.child().pid ?? 0,
         postgresPid: postgres?.pid,
         modelServerPid: model.child.pid,
-        db: system.name === 'hermesx' ? redisDb : undefined,
+        db: system.kind === 'hermesx' ? redisDb : undefined,
         statements,
       }),
     };
@@ -182,8 +183,15 @@ async function main(): Promise<number> {
         redisMemory: () => redisMemory(infoClient),
       };
       const system: System =
-        name === 'hermesx'
-          ? new Hermes({
+        name === 'bullmq'
+          ? new Bull({
+              ...common,
+              redisUrl: bullUrl,
+              prefix: 'hermesx-bench',
+              concurrency: args.concurrency,
+              outDir: workDir,
+            })
+          : new Hermes({
               ...common,
               databaseUrl,
               redisUrl,
@@ -191,20 +199,22 @@ async function main(): Promise<number> {
               db,
               ...(args.cpuProf ? { cpuProfileDir: path.resolve(args.cpuProf) } : {}),
               nodeFlags: args.nodeFlags,
-            })
-          : new Bull({
-              ...common,
-              redisUrl: bullUrl,
-              prefix: 'hermesx-bench',
-              concurrency: args.concurrency,
-              outDir: workDir,
+              budgets: name === 'hermesx-budget' ? benchBudgets(workDir) : undefined,
             });
       log(
-        `starting ${system.label} (${args.replicas} ${name === 'hermesx' ? 'replicas' : 'workers'})`,
+        `starting ${system.label} (${args.replicas} ${system.kind === 'hermesx' ? 'replicas' : 'workers'})`,
       );
       await system.start();
       try {
         await runSystem(args, ctx, system, results, log);
+        if (system instanceof Hermes && name === 'hermesx-budget') {
+          // Every call of this system was priced, so reserved and settled; none was refused.
+          const calls = await system.pricedCalls();
+          log(
+            `[${name}] model calls priced (reserved and settled): ${calls.priced}; ` +
+              `runs refused by a budget: ${calls.refused}`,
+          );
+        }
       } finally {
         await system.stop();
       }

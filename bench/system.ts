@@ -41,8 +41,14 @@ export interface ScaleLimits {
   startMs: number;
 }
 
+/** What `--systems` names: HermesX, HermesX with budgets on every call (bench/budgets.ts), BullMQ. */
+export type SystemName = 'hermesx' | 'hermesx-budget' | 'bullmq';
+
 export interface System {
-  name: 'hermesx' | 'bullmq';
+  /** Distinct per system measured: the results and the report say it. */
+  name: SystemName;
+  /** Which software it is: both HermesX systems are measured the same way. */
+  kind: 'hermesx' | 'bullmq';
   label: string;
   start(): Promise<void>;
   stop(): Promise<void>;

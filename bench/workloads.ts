@@ -135,7 +135,7 @@ export async function runSteady(
     events.push(
       `${settled} of ${killed.keys.length} runs in flight on ${killed.killed} settled by ` +
         `${((Date.now() - killed.killedAtMs) / 1000).toFixed(1)}s after the kill` +
-        (system.name === 'hermesx' ? ' (marked failed, not retried)' : ' (re-run after stall)'),
+        (system.kind === 'hermesx' ? ' (marked failed, not retried)' : ' (re-run after stall)'),
     );
   }
   await sleep(1500); // the last runs of the window finish

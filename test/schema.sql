@@ -1753,7 +1753,7 @@ AS $function$
      WHERE status IN ('claimed', 'running')
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text)
- RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text, timeout_ms integer, model text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text, timeout_ms integer, model text, attempt integer)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1762,9 +1762,10 @@ AS $function$
       UPDATE cron_job_runs r SET pod_id = p_pod_id
         FROM unnest(p_run_ids, p_from_pods) AS i (run_id, from_pod)
        WHERE r.id = i.run_id AND r.pod_id = i.from_pod AND r.status = 'claimed'
-      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
+      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at, r.attempt
     )
-    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
+    SELECT a.id, a.cron_job_id, a.tenant_id, a.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model,
+           a.attempt
       FROM adopted a JOIN cron_jobs j ON j.id = a.cron_job_id
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[])
@@ -2315,7 +2316,7 @@ AS $function$
     SELECT EXISTS (SELECT 1 FROM started)
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_take_queued(p_pod_id text, p_limit integer)
- RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text, timeout_ms integer, model text)
+ RETURNS TABLE(run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamp with time zone, name text, prompt text, timeout_ms integer, model text, attempt integer)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2370,9 +2371,10 @@ AS $function$
              attempts = 0, model_called_at = NULL
         FROM locked m
        WHERE r.id = m.id AND r.scheduled_at = m.scheduled_at
-      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
+      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at, r.attempt
     )
-    SELECT k.id, k.cron_job_id, k.tenant_id, k.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
+    SELECT k.id, k.cron_job_id, k.tenant_id, k.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model,
+           k.attempt
       FROM taken k JOIN cron_jobs j ON j.id = k.cron_job_id;
   END
   $function$

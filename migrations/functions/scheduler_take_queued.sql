@@ -8,7 +8,7 @@
 -- scheduler_claim, so the cap holds across pods); at most one run per job is taken at a time.
 CREATE FUNCTION scheduler_take_queued(p_pod_id text, p_limit integer)
   RETURNS TABLE (run_id uuid, cron_job_id uuid, tenant_id uuid, scheduled_at timestamptz,
-                 name text, prompt text, timeout_ms integer, model text)
+                 name text, prompt text, timeout_ms integer, model text, attempt integer)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   AS $$
@@ -62,9 +62,10 @@ CREATE FUNCTION scheduler_take_queued(p_pod_id text, p_limit integer)
              attempts = 0, model_called_at = NULL
         FROM locked m
        WHERE r.id = m.id AND r.scheduled_at = m.scheduled_at
-      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at
+      RETURNING r.id, r.cron_job_id, r.tenant_id, r.scheduled_at, r.attempt
     )
-    SELECT k.id, k.cron_job_id, k.tenant_id, k.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model
+    SELECT k.id, k.cron_job_id, k.tenant_id, k.scheduled_at, j.name, j.prompt, j.timeout_ms, j.model,
+           k.attempt
       FROM taken k JOIN cron_jobs j ON j.id = k.cron_job_id;
   END
   $$;

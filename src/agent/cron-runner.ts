@@ -112,16 +112,26 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
         })),
       });
       const settings = deps?.models ?? DEFAULT_RUN_MODEL_SETTINGS;
-      // Each model call, fallbacks included, is counted and checked against the budgets.
-      const step = createRunStep(llm, context, prepared.models, request.tenantId, settings);
-      metered = deps?.usage
-        ? meterStep<Parameters<CompleteStep>[0], ChatCompletion>(step, deps.usage, {
-            tenantId: request.tenantId,
-            jobId: request.jobId,
-          })
-        : undefined;
+      // Each model's request, a fallback's included, is counted and checked against the
+      // budgets at the price of the model it goes to.
+      const usage = deps?.usage;
+      const step = createRunStep(
+        llm,
+        context,
+        prepared.models,
+        request.tenantId,
+        settings,
+        usage &&
+          ((ask) => {
+            metered = meterStep<Parameters<CompleteStep>[0], ChatCompletion>(ask, usage, {
+              tenantId: request.tenantId,
+              jobId: request.jobId,
+            });
+            return metered.step;
+          }),
+      );
       const answer = await answerRun(
-        metered?.step ?? step,
+        step,
         {
           messages,
           tools: prepared.tools,

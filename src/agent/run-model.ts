@@ -22,34 +22,43 @@ export const DEFAULT_RUN_MODEL_SETTINGS: RunModelSettings = {
   jsonSchema: 'auto',
 };
 
-/** One model call of the run, down its model list. */
+/**
+ * One model's request of a call (params name the model): what a call down the model list makes
+ * once per model it asks. The usage meter wraps it (src/usage/metered-step.ts), so each request
+ * is reserved at the price of the model it goes to, a fallback's included.
+ */
+export type ModelRequestWrapper = (ask: CompleteStep) => CompleteStep;
+
+/** One model call of the run, down its model list; `wrap` goes around each model's request. */
 export function createRunStep(
   llm: Llm,
   context: RunContext,
   models: readonly string[],
   tenantId: string,
   settings: RunModelSettings,
+  wrap: ModelRequestWrapper = (ask) => ask,
 ): CompleteStep {
+  const ask = wrap(async (params, callSignal) => {
+    const last = params.model === models.at(-1);
+    const completion = await llm.complete(params, callSignal, {
+      tenantId,
+      beforeSend: context.beforeSend,
+      deadlineMs: last
+        ? context.deadlineMs
+        : Math.min(context.deadlineMs, Date.now() + retryBudgetMs(settings.fallbackTimeoutMs)),
+      onRetry: context.onRetry,
+    });
+    if (typeof completion.model === 'string' && completion.model !== '') {
+      context.report?.({ model: completion.model.slice(0, 200) });
+    }
+    return completion;
+  });
   return (params, signal) =>
     callWithFallback(
       models,
       settings.fallbackTimeoutMs,
       signal,
-      async (model, callSignal) => {
-        const last = model === models.at(-1);
-        const completion = await llm.complete({ ...params, model }, callSignal, {
-          tenantId,
-          beforeSend: context.beforeSend,
-          deadlineMs: last
-            ? context.deadlineMs
-            : Math.min(context.deadlineMs, Date.now() + retryBudgetMs(settings.fallbackTimeoutMs)),
-          onRetry: context.onRetry,
-        });
-        if (typeof completion.model === 'string' && completion.model !== '') {
-          context.report?.({ model: completion.model.slice(0, 200) });
-        }
-        return completion;
-      },
+      (model, callSignal) => ask({ ...params, model }, callSignal),
       {
         onAsk: (model) => context.report?.({ askModel: model }),
         onFallback: (from, to, reason) => {

@@ -276,10 +276,11 @@ export interface TakenRunRow {
   prompt: string;
   timeout_ms: number | null;
   model: string | null;
+  attempt: number;
 }
 
 export const TAKEN_RUN_COLUMNS =
-  'run_id, cron_job_id, tenant_id, scheduled_at, name, prompt, timeout_ms, model';
+  'run_id, cron_job_id, tenant_id, scheduled_at, name, prompt, timeout_ms, model, attempt';
 
 export function toAdoptedRun(row: TakenRunRow): AdoptedRun {
   return {
@@ -291,6 +292,7 @@ export function toAdoptedRun(row: TakenRunRow): AdoptedRun {
     prompt: row.prompt,
     timeoutMs: row.timeout_ms,
     model: row.model,
+    attempt: row.attempt,
   };
 }
 

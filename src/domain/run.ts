@@ -99,6 +99,8 @@ export interface AdoptedRun extends ClaimedRun {
   jobId: string;
   tenantId: string;
   scheduledAt: Date;
+  /** Which attempt of the occurrence this is (the first is 1; a retry's is higher). */
+  attempt: number;
 }
 
 export interface RunHistoryUpkeep {

@@ -3,6 +3,7 @@
 // nothing) they only run the work. Attributes follow OpenTelemetry's GenAI conventions where
 // they have a name; no prompt, answer or argument unless OTEL_RECORD_PROMPTS, and then redacted.
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { pricedCallOf } from '../usage/priced-answers.js';
 import { recordedText, startChild, type TraceScope } from './scope.js';
 
 /** What a model call's span reads of the request and the answer (an OpenAI chat completion). */
@@ -47,6 +48,10 @@ export async function traceModelCall<T extends ModelAnswer>(
         ? {}
         : { 'gen_ai.usage.output_tokens': usage.completion_tokens }),
     });
+    // The cost the usage ledger records for the call; none when the model has no price (a
+    // cost is never guessed) or the call was not metered.
+    const cost = pricedCallOf(answer)?.costMicros;
+    if (typeof cost === 'number') span.setAttribute('hermesx.cost_micros', cost);
     // A server that answers with another model than the one asked for fell back to it.
     if (model && answer.model && answer.model !== model) {
       span.setAttribute('hermesx.model.fallback', answer.model);

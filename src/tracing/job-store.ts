@@ -38,7 +38,7 @@ export function traceJobStore(store: JobStore, runs: RunTraces): JobStore {
       const endMs = Date.now();
       for (const run of taken) {
         runs.claimed(run.runId, startMs, endMs, {
-          ...claimAttributes(run.jobId, run.scheduledAt),
+          ...claimAttributes(run.jobId, run.scheduledAt, undefined, run.attempt),
           'hermesx.tenant.id': run.tenantId,
           'hermesx.run.claimed_from': 'queue',
         });
@@ -51,7 +51,7 @@ export function traceJobStore(store: JobStore, runs: RunTraces): JobStore {
       const endMs = Date.now();
       for (const run of adopted) {
         runs.claimed(run.runId, startMs, endMs, {
-          ...claimAttributes(run.jobId, run.scheduledAt),
+          ...claimAttributes(run.jobId, run.scheduledAt, undefined, run.attempt),
           'hermesx.tenant.id': run.tenantId,
           'hermesx.run.claimed_from': 'vanished_pod',
         });
@@ -89,10 +89,15 @@ export function traceJobStore(store: JobStore, runs: RunTraces): JobStore {
   };
 }
 
-function claimAttributes(jobId: string, scheduledAt: Date, origin?: RunOrigin) {
+/**
+ * A claim inserts the occurrence's row, so its attempt is the first; a queued run (a retry, a
+ * retry by hand) or an adopted one says which attempt it is (cron_job_runs.attempt).
+ */
+function claimAttributes(jobId: string, scheduledAt: Date, origin?: RunOrigin, attempt = 1) {
   return {
     'hermesx.job.id': jobId,
     'hermesx.run.scheduled_at': scheduledAt.toISOString(),
+    'hermesx.run.attempt': attempt,
     ...(origin ? { 'hermesx.run.origin': origin } : {}),
   };
 }

@@ -1,5 +1,7 @@
-// A model call with its usage counted and its budgets enforced: wraps any CompleteStep (the
-// scheduled run's, the chat's), so the agent loop and the model client stay as they are.
+// A model call with its usage counted and its budgets enforced: wraps any CompleteStep, so the
+// agent loop and the model client stay as they are. The scheduled run and the chat wrap each
+// model's request inside the walk down the model list (run-model.ts, chat-model.ts), so a
+// fallback's request is reserved at its own model's price.
 // Before the call: the worst case (prompt tokens as sent, estimated from bytes, plus max_tokens)
 // is reserved against every budget the call falls under, all or none; no room ⇒ BudgetExhausted
 // and no request leaves. After it: the reservation settles to the usage the answer reported,
@@ -10,6 +12,7 @@ import type { Logger } from '../log.js';
 import type { BudgetStore } from './budget-store.js';
 import { periodBudgets, type BudgetLimits, type BudgetName, type PeriodBudget } from './budgets.js';
 import { costMicros, estimatePromptTokens, readUsage } from './cost.js';
+import { notePricedAnswer } from './priced-answers.js';
 import type { PriceBook } from './prices.js';
 import type { UsageMetrics } from './usage-metrics.js';
 
@@ -136,7 +139,9 @@ export function meterStep<P extends StepParams, A extends StepAnswer>(
         : model;
     const answeredPrice = answered === model ? price : await deps.prices.priceOf(answered);
     const cost = costMicros(tokens, answeredPrice ?? price);
-    calls.push({ model: answered, ...tokens, costMicros: cost });
+    const call: UsageCall = { model: answered, ...tokens, costMicros: cost };
+    calls.push(call);
+    if (typeof completion === 'object' && completion !== null) notePricedAnswer(completion, call);
     runTokens += tokens.promptTokens + tokens.completionTokens;
     deps.metrics?.count(answered, tokens, cost, (answeredPrice ?? price) !== null);
     await settle(

@@ -1,6 +1,7 @@
-// The benchmark harness at its tiny size, so it cannot rot: a few dozen jobs, W1 on both systems
-// and W5t (contention with 429s) on HermesX, on the suite's PostgreSQL and Redis. Zero duplicates,
-// zero misses, every throttled run accounted for, and a report.
+// The benchmark harness at its tiny size, so it cannot rot: a few dozen jobs, W1 on HermesX, on
+// HermesX with budgets on every call and on BullMQ, and W5t (contention with 429s) on HermesX, on
+// the suite's PostgreSQL and Redis. Zero duplicates, zero misses, every budgeted call priced (so
+// reserved and settled) and none refused, every throttled run accounted for, and a report.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -59,8 +60,8 @@ function runBench(
   });
 }
 
-describe('npm run bench -- --size tiny --workloads w1,w5t', () => {
-  it('runs W1 on both systems and W5t on HermesX with no duplicate and no miss, and writes a report', async () => {
+describe('npm run bench -- --size tiny --workloads w1,w5t --systems hermesx,hermesx-budget,bullmq', () => {
+  it('runs W1 on the three systems and W5t on HermesX with no duplicate and no miss, and writes a report', async () => {
     const databaseUrl = await createTestDatabase({ migrate: false });
     const { code, output } = await runBench(
       [
@@ -68,6 +69,8 @@ describe('npm run bench -- --size tiny --workloads w1,w5t', () => {
         'tiny',
         '--workloads',
         'w1,w5t',
+        '--systems',
+        'hermesx,hermesx-budget,bullmq',
         '--database-url',
         databaseUrl,
         '--redis-url',
@@ -75,7 +78,7 @@ describe('npm run bench -- --size tiny --workloads w1,w5t', () => {
         '--out',
         outDir,
       ],
-      130_000,
+      190_000,
     );
     expect(code, output).toBe(0);
 
@@ -86,6 +89,7 @@ describe('npm run bench -- --size tiny --workloads w1,w5t', () => {
     expect(results.windows.map((w) => `${w.system} ${w.workload}`).sort()).toEqual([
       'bullmq w1',
       'hermesx w1',
+      'hermesx-budget w1',
     ]);
     for (const w of results.windows) {
       expect(w.acc.expected, w.system).toBeGreaterThan(0);
@@ -113,12 +117,24 @@ describe('npm run bench -- --size tiny --workloads w1,w5t', () => {
     expect(w5t.outcomes.reduce((n, o) => n + o.count, 0)).toBe(33);
     expect(w5t.small.perTenant.map((t) => t.runLagMs !== null)).toEqual([true, true, true]);
 
+    // With budgets on, every call of W1 (and any after its window) was priced, none refused.
+    const budgeted = results.windows.find((w) => w.system === 'hermesx-budget')!;
+    const priced =
+      /model calls priced \(reserved and settled\): (\d+); runs refused by a budget: (\d+)/.exec(
+        output,
+      );
+    expect(priced, output).not.toBeNull();
+    expect(Number(priced![1])).toBeGreaterThanOrEqual(budgeted.acc.calls);
+    expect(Number(priced![2])).toBe(0);
+
     const report = readFileSync(path.join(outDir, 'benchmarks.md'), 'utf8');
     expect(report).toContain('bench:results:start');
     expect(report).toMatch(/W1 steady/);
     expect(report).toMatch(/\| fire lag p99 \(ms\) +\| +\d/);
+    expect(report).toMatch(/HermesX with budgets on and off/);
+    expect(report).toMatch(/\| +\| budgets on +\| budgets off +\| on\/off +\|/);
     expect(report).toMatch(/W5 contention/);
     expect(report).toMatch(/\| small tenants: start lag p50 \/ max [^|]*\| +\d/);
     expect(existsSync(path.join(outDir, 'img', 'fire-lag.svg'))).toBe(true);
-  }, 170_000);
+  }, 230_000);
 });

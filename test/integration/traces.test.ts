@@ -3,8 +3,11 @@
 // arrives at an OTLP receiver on loopback as one trace (the run id its trace id and on its root,
 // the claim, each model and tool call, the record, the delivery), a chat turn as another; no
 // secret or prompt text is in any attribute; with the endpoint unset nothing is sent.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -12,7 +15,7 @@ import { generateSecretsKey } from '../../src/secrets/key.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { DEFAULT_TENANT, runsOf, type RunRow } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
-import { startFakeLlm, type FakeLlm, type Handler } from '../helpers/fake-llm.js';
+import { FAKE_MODEL, startFakeLlm, type FakeLlm, type Handler } from '../helpers/fake-llm.js';
 import { capturingLogger } from '../helpers/log.js';
 import {
   startOtlpReceiver,
@@ -27,7 +30,13 @@ const KEY = 'traces-tenant-key-0123456789abcdef';
 const TOKEN = 'tok_live_5c2e9a7d1f3b8e64';
 const RUN_PROMPT = 'PROMPT-MARKER-7Q2 post the status to the team endpoint';
 const CHAT_PROMPT = 'CHAT-MARKER-4K9 what time is it in Paris?';
+const FLAKY_PROMPT = 'FLAKY-MARKER-8D1 summarise the night';
 const COLLECTOR_KEY = 'collector-key-31415';
+/** The runs' model is priced ($2 per 1M prompt tokens, $8 per 1M completion tokens); the flaky
+ * job's is not. */
+const PRICED_MODEL = 'qwen3:30b';
+const UNPRICED_MODEL = FAKE_MODEL;
+const PRICES = { [PRICED_MODEL]: { input: 2_000_000, cached_input: 1_000_000, output: 8_000_000 } };
 
 // Spans are sent every 100 ms instead of 5 s (the SDK's standard setting), so waits stay short.
 process.env.OTEL_BSP_SCHEDULE_DELAY = '100';
@@ -44,10 +53,20 @@ let targetUrl: string;
 let service: RunningService;
 const logs = capturingLogger('text');
 
-/** A run posts with the secret, then answers; a chat turn asks the clock, then answers. */
+/** Model calls of the flaky job so far: its first one fails with a 500 (the job retries). */
+let flakyCalls = 0;
+
+/**
+ * A run posts with the secret, then answers; a chat turn asks the clock, then answers; the flaky
+ * job's first call fails.
+ */
 const agent: Handler = (body) => {
   const messages = (body as { messages: Message[] }).messages;
   const last = messages.at(-1);
+  if (messages.some((m) => m.content?.includes('FLAKY-MARKER'))) {
+    flakyCalls++;
+    return flakyCalls === 1 ? { status: 500, errorMessage: 'boom' } : { content: 'all quiet' };
+  }
   const isRun = messages.some((m) => m.content?.includes('PROMPT-MARKER'));
   if (last?.role === 'user' && isRun) {
     const request = {
@@ -111,11 +130,12 @@ async function startWithScheduler(extra: Record<string, string>): Promise<Runnin
   return started;
 }
 
-async function runJob(name: string): Promise<RunRow> {
+async function runJob(name: string, fields: Record<string, unknown> = {}): Promise<RunRow> {
   const created = await api('/v1/cron-jobs', 'POST', {
     name,
     schedule: '0 0 1 1 *',
     prompt: RUN_PROMPT,
+    ...fields,
   });
   expect(created.status).toBe(201);
   const jobId = created.body.id as string;
@@ -158,7 +178,10 @@ beforeAll(async () => {
   llm = await startFakeLlm({ handler: agent });
   otlp = await startOtlpReceiver();
   hooks = await startReceiver();
+  const pricesFile = path.join(mkdtempSync(path.join(tmpdir(), 'traces-prices-')), 'prices.json');
+  writeFileSync(pricesFile, JSON.stringify(PRICES));
   service = await startWithScheduler({
+    MODEL_PRICES_FILE: pricesFile,
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
     OTEL_EXPORTER_OTLP_HEADERS: `x-collector-key=${COLLECTOR_KEY}`,
     OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=test',
@@ -207,6 +230,7 @@ describe('traces over OTLP/HTTP', () => {
       'hermesx.run.origin': 'manual',
       'hermesx.run.status': 'success',
       'hermesx.run.model_requests': 2,
+      'hermesx.run.attempt': 1,
     });
     expect(root.resource).toMatchObject({
       'service.name': 'hermesx',
@@ -234,13 +258,29 @@ describe('traces over OTLP/HTTP', () => {
     const models = children.filter((span) => span.name === 'model.call');
     for (const model of models) {
       expect(model.attributes).toMatchObject({
-        'gen_ai.request.model': 'qwen3:30b',
-        'gen_ai.response.model': 'qwen3:30b',
+        'gen_ai.request.model': PRICED_MODEL,
+        'gen_ai.response.model': PRICED_MODEL,
         'gen_ai.usage.input_tokens': 10,
         'http.response.status_code': 200,
       });
-      expect(model.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+      const outputTokens = model.attributes['gen_ai.usage.output_tokens'] as number;
+      expect(outputTokens).toBeGreaterThan(0);
+      // The call's cost in micro-dollars at the model's price: 10 prompt tokens at $2 per 1M,
+      // the completion at $8 per 1M, rounded up once.
+      expect(model.attributes['hermesx.cost_micros']).toBe(
+        Math.ceil((10 * 2_000_000 + outputTokens * 8_000_000) / 1_000_000),
+      );
     }
+    // The same costs as the run's calls in the usage ledger.
+    const ledger = await db.query<{ cost_micros: string }>(
+      'SELECT cost_micros FROM model_usage WHERE run_id = $1 ORDER BY cost_micros',
+      [run.id],
+    );
+    expect(ledger.rows.map((row) => Number(row.cost_micros))).toEqual(
+      models
+        .map((model) => model.attributes['hermesx.cost_micros'])
+        .sort((a, b) => Number(a) - Number(b)),
+    );
     const tool = children.find((span) => span.name === 'tool.call');
     expect(tool!.attributes).toMatchObject({
       'gen_ai.tool.name': 'http_request',
@@ -271,6 +311,45 @@ describe('traces over OTLP/HTTP', () => {
     expect(hooks.received.some((message) => message.verified !== null)).toBe(true);
     // The collector's header went with every export.
     expect(otlp.requests.every((r) => r.headers['x-collector-key'] === COLLECTOR_KEY)).toBe(true);
+  });
+
+  it('says on each attempt’s run span which attempt it is', async () => {
+    const run = await runJob('flaky report', {
+      prompt: FLAKY_PROMPT,
+      model: UNPRICED_MODEL,
+      retry: { max_attempts: 2, backoff: '1s' },
+    });
+    expect(run).toMatchObject({ status: 'success' });
+    const traceId = run.id.replace(/-/g, '');
+    // Both attempts are spans of the run's one trace, each a root.
+    const [first, second] = await waitFor(
+      () => {
+        const found = spansNamed('run', traceId);
+        expect(found).toHaveLength(2);
+        return found.sort((a, b) => a.startMs - b.startMs);
+      },
+      { timeoutMs: 15_000, intervalMs: 50, what: 'the two attempts’ run spans' },
+    );
+    expect(first!.attributes).toMatchObject({
+      'hermesx.run.attempt': 1,
+      'hermesx.run.status': 'retrying',
+      'hermesx.run.error_kind': 'model_error',
+    });
+    expect(second!.attributes).toMatchObject({
+      'hermesx.run.attempt': 2,
+      'hermesx.run.claimed_from': 'queue',
+      'hermesx.run.status': 'success',
+    });
+    expect(second!.parentSpanId).toBe('');
+    // Its model has no price: the call's tokens are told, its cost is not guessed.
+    const [call] = spansNamed('model.call', traceId).filter(
+      (span) => span.parentSpanId === second!.spanId,
+    );
+    expect(call!.attributes).toMatchObject({
+      'gen_ai.response.model': UNPRICED_MODEL,
+      'gen_ai.usage.input_tokens': 10,
+    });
+    expect(call!.attributes).not.toHaveProperty('hermesx.cost_micros');
   });
 
   it('sends a chat turn as one trace with its model and tool calls', async () => {

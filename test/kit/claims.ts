@@ -58,6 +58,7 @@ function adoptedRun(job: FakeJob, run: FakeRun): AdoptedRun {
     prompt: job.prompt,
     timeoutMs: job.timeoutMs,
     model: job.model,
+    attempt: run.attempt,
   };
 }
 

@@ -19,6 +19,7 @@ import { RunTraces } from '../../src/tracing/run-traces.js';
 import { readTraceSettings, TRACING_OFF } from '../../src/tracing/settings.js';
 import { ChosenTraceIds, traceIdOfRun } from '../../src/tracing/trace-ids.js';
 import { Tracing } from '../../src/tracing/tracing.js';
+import { notePricedAnswer } from '../../src/usage/priced-answers.js';
 
 const RUN = '0b7c3f52-9d1e-4a8b-b6c2-5e4f3a2d1c0b';
 
@@ -160,6 +161,37 @@ describe('model and tool calls', () => {
       'hermesx.tool.outcome': 'unknown_timezone',
     });
     expect(JSON.stringify([model?.attributes, tool?.attributes])).not.toMatch(/hello|Mars|secret/);
+  });
+
+  it('carry the cost the metered step priced, and none when the price is unknown', async () => {
+    const { exporter, owner } = inMemory();
+    const scope = {
+      tracer: owner.tracer,
+      parent: trace.setSpan(ROOT_CONTEXT, owner.tracer.startSpan('parent')),
+      recordPrompts: false,
+      redact: (text: string) => text,
+    };
+    const tokens = { promptTokens: 10, cachedTokens: 0, completionTokens: 5 };
+    const usage = { prompt_tokens: 10, completion_tokens: 5 };
+    const answer = (model: string, costMicros: number | null | undefined) => {
+      const completion = { model, usage };
+      if (costMicros !== undefined) notePricedAnswer(completion, { model, ...tokens, costMicros });
+      return completion;
+    };
+    const request = { messages: [] };
+    await traceModelCall(scope, request, 'priced', async () => answer('priced', 61));
+    await traceModelCall(scope, request, 'unpriced', async () => answer('unpriced', null));
+    await traceModelCall(scope, request, 'unmetered', async () => answer('unmetered', undefined));
+    const [priced, unpriced, unmetered] = exporter.getFinishedSpans();
+    expect(priced?.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 10,
+      'gen_ai.usage.output_tokens': 5,
+      'hermesx.cost_micros': 61,
+    });
+    for (const span of [unpriced, unmetered]) {
+      expect(span?.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 10 });
+      expect(span?.attributes).not.toHaveProperty('hermesx.cost_micros');
+    }
   });
 
   it('reads a tool answer’s failure code', () => {

@@ -36,7 +36,12 @@ import { startChatTurn } from '../../tracing/chat-turn.js';
 import type { Tracing } from '../../tracing/tracing.js';
 import { AUTHENTICATED, BEARER, WITH_BODY, WITH_ID, errorResponses } from '../responses.js';
 import { recordChatUsage } from '../../usage/ledger.js';
-import { BudgetExhausted, meterStep, type UsageDeps } from '../../usage/metered-step.js';
+import {
+  BudgetExhausted,
+  meterStep,
+  type MeteredStep,
+  type UsageDeps,
+} from '../../usage/metered-step.js';
 
 const Part = z.object({ type: z.string(), text: z.string().optional() });
 const Message = z.object({
@@ -246,25 +251,30 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatDeps): void {
         let answer: AgentAnswer;
         // A structured answer is held back until it validates, then sent whole.
         const shape = shapeOf(body.response_format);
+        // Each model's request, a fallback's included, is counted and checked against the
+        // tenant's budgets at the price of the model it goes to.
+        let metered: MeteredStep<Parameters<CompleteStep>[0], ModelCompletion> | undefined;
+        const usage = deps.usage;
         const call = {
           models: resolveModels(null, null, toolkit.defaultModels, deps.llm.model),
           tenantId,
           settings: deps.modelSettings,
           onAnswer: noteServedModel,
+          wrap:
+            usage &&
+            ((ask: CompleteStep) => {
+              metered = meterStep(ask, usage, { tenantId, jobId: null });
+              return metered.step;
+            }),
         };
         // Each model call waits for a connection in this tenant's turn (model-gate.ts).
-        const modelStep: CompleteStep = stream
+        const step: CompleteStep = stream
           ? createChatStreamStep(deps.streamingLlm, call, (text, model) => {
               // Before the delta: the chunk carrying it names the served model.
               if (isModelName(model)) base.model = model;
               if (!shape) stream.delta(text);
             })
           : createChatStep(deps.llm, call);
-        // Each call, fallbacks included, is counted and checked against the tenant's budgets.
-        const metered = deps.usage
-          ? meterStep(modelStep, deps.usage, { tenantId, jobId: null })
-          : undefined;
-        const step = metered?.step ?? modelStep;
         try {
           const turn = {
             messages: [{ role: 'system' as const, content: system }, ...toMessages(body)],
