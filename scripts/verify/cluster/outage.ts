@@ -35,11 +35,16 @@ export async function verifyRedisFailover(
   const killedAt = Date.now();
   await primary.kill();
   if (isAlive(primary.pid)) throw new Error(`redis-server pid ${primary.pid} survived SIGKILL`);
-  // Watched from here on, while the other checks wait on the replicas.
-  const promotion = until(async () => {
-    const port = await c.sentinel.reportedPrimaryPort();
-    return port === replica.port ? Date.now() : undefined;
-  }, FAILOVER_LIMIT_MS);
+  // Watched from here on, while the other checks wait on the replicas; often, as the time bounds
+  // the runs allowed (noRunsWhileDown).
+  const promotion = until(
+    async () => {
+      const port = await c.sentinel.reportedPrimaryPort();
+      return port === replica.port ? Date.now() : undefined;
+    },
+    FAILOVER_LIMIT_MS,
+    20,
+  );
 
   const disabled = await Promise.all(
     c.pods.map((pod, i) =>
