@@ -35,6 +35,11 @@ export function createPool(databaseUrl: string, log: Logger, options: PoolOption
     },
   });
   pool.on('error', (err) => log.warn({ err }, 'database: idle connection failed'));
+  // The pool hears a connection's 'error' only while it is idle. One PostgreSQL ends while it is
+  // checked out (a restart ends them all), between two statements of a transaction, emits its
+  // 'error' to nobody, and an unheard 'error' ends the process. Its statements fail (the caller
+  // reports them) and the pool drops it on release: nothing more to do here.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -31,22 +31,30 @@ describe('npm run verify:cluster', () => {
       const context = `${output.slice(-12_000)}\nstderr: ${run.stderr().slice(-3000)}`;
       expect(exit, context).toEqual({ code: 0, signal: null });
 
-      // The PostgreSQL restart is opt-in (--pg-restart, docs/scheduler.md): the default run
-      // reports it skipped, and every other check passed.
-      const names = Object.entries(CHECKS)
-        .filter(([id]) => id !== 'pgResumed')
-        .map(([, name]) => name);
+      // Every check passed, the PostgreSQL restart's included (part of the default run).
+      const names = Object.values(CHECKS);
       for (const name of names) {
         expect(output, `PASS line for "${name}"`).toContain(`\nPASS  ${name}\n`);
       }
-      expect(output).toContain(`SKIP ${CHECKS.pgResumed}`);
       expect(output, context).not.toMatch(/^FAIL /m);
+      expect(output, context).not.toContain('] SKIP ');
       const total = names.length;
       expect(output).toContain(`RESULT: PASS (${total} of ${total} checks passed)`);
+      // The footer's counts and the faults' times.
+      expect(output).toMatch(/^pipeline +runs \d+, .*duplicates \d+ \(same id\), lost 0$/m);
+      expect(output).toMatch(
+        /^failover +Redis primary killed → replica promoted \d+\.\d s, every replica scheduling again \d+\.\d s$/m,
+      );
+      expect(output).toMatch(
+        /^pg restart +PostgreSQL down \d+\.\d s; every job run again \d+\.\d s/m,
+      );
 
       // Every process named in the report's header is gone, and so is the temp dir.
       const pids = [...output.matchAll(/ pid (\d+)/g)].map((match) => Number(match[1]));
-      expect(pids.length, 'nginx, three replicas, PostgreSQL, Redis').toBeGreaterThanOrEqual(6);
+      expect(
+        pids.length,
+        'nginx, three replicas, PostgreSQL, the Redis primary and replica, three sentinels',
+      ).toBeGreaterThanOrEqual(10);
       for (const pid of pids) expect(isAlive(pid), `pid ${pid} still alive`).toBe(false);
       const tmpDir = /^temp dir +(\S+)/m.exec(output)?.[1];
       expect(tmpDir).toBeDefined();

@@ -54,10 +54,12 @@ export async function startProcess(
   readyLine: RegExp,
   timeoutMs = 20_000,
 ): Promise<Started> {
+  const output: string[] = [];
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A missing binary fails the start below (it never gets ready), not the process.
+  child.on('error', (err) => output.push(`${command}: ${err.message}`));
   running.add(child);
   child.once('exit', () => running.delete(child));
-  const output: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on('data', (chunk: Buffer) => output.push(...chunk.toString().split('\n')));
   }

@@ -81,8 +81,10 @@ export async function startSentinelSetup(
         '',
       ].join('\n'),
     );
+    // redis-server in sentinel mode: the same as the redis-sentinel binary, which Debian ships
+    // in a package of its own.
     sentinels.push(
-      asProcess(port, await startProcess('redis-sentinel', [file], /\+monitor master/)),
+      asProcess(port, await startProcess('redis-server', [file, '--sentinel'], /\+monitor master/)),
     );
   }
   await waitFor(

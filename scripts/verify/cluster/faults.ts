@@ -2,10 +2,10 @@
 // (its model call made slow) is SIGKILLed; its run must be failed and the job run elsewhere, and
 // the other jobs must keep running.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { runsOf, type Pod, type RunRow } from '../../../test/helpers/cluster.js';
 import { POD_CRASH_ERROR } from './exclusion.js';
-import { API_KEY, lbFetch, until, type Cluster } from './infra.js';
+import { API_KEY, connectRedis, lbFetch, until, type Cluster } from './infra.js';
 import { secs, type Report } from './report.js';
 import { callsByOccurrence, insertJobRow, occurrenceKey, scenario, SLOW_JOB } from './scenario.js';
 
@@ -33,8 +33,7 @@ export async function verifyPodKill(
   if (!victim) throw new Error(`run ${stuck.id} names an unknown pod ${stuck.pod_id}`);
   // Killed between two per-second occurrences, once Redis shows the victim holds no other job's
   // lock: the other jobs are then not caught in the crash (see killAnytime for the other case).
-  const redis = new Redis(c.redis.url, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  redis.on('error', () => {}); // A failed read only makes a probe retry.
+  const redis = connectRedis(c);
   try {
     const quiet = killAnytime
       ? true

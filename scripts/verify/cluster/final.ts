@@ -1,6 +1,7 @@
 // After both verifications: every job disabled, the runs drained, then the whole run re-checked
 // (duplicates, one model call per run, each surviving pod's log against its runs).
 import { duplicateRuns, metricValue } from '../../../test/helpers/cluster.js';
+import { isAlive } from '../../../test/helpers/process-wait.js';
 import { POD_CRASH_ERROR } from './exclusion.js';
 import { until, type Cluster } from './infra.js';
 import type { Report } from './report.js';
@@ -61,6 +62,8 @@ export async function verifyWholeRun(
       `${calls.bad.length ? ` [${calls.bad.slice(0, 5).join(', ')}]` : ''}`,
     calls.total > 0 && calls.bad.length === 0 && calls.orphanCalls.length === 0,
   );
+  // A replica that died meanwhile has no metrics to show: say so rather than "still loaded".
+  const exited = live.filter((pod) => !isAlive(pod.pid)).map((pod) => pod.podId);
   const logs = c.pods
     .filter((pod) => survivors.includes(pod.podId))
     .map((pod) => ({
@@ -74,8 +77,10 @@ export async function verifyWholeRun(
     '"cron job executed" lines = runs with its pod_id, for each surviving pod; no run left running',
     `${logs.map((entry) => `${entry.pod} ${entry.lines} lines/${entry.runs} runs`).join(', ')}; ` +
       `${runs.filter((run) => run.status === 'running' || run.status === 'claimed').length} in flight` +
-      `${unloaded ? '' : '; jobs still loaded 10 s after being disabled'}`,
+      `${unloaded ? '' : '; jobs still loaded 10 s after being disabled'}` +
+      `${exited.length ? `; exited: ${exited.join(', ')}` : ''}`,
     unloaded !== undefined &&
+      exited.length === 0 &&
       drained !== undefined &&
       logs.every((entry) => entry.lines === entry.runs),
   );

@@ -1,14 +1,17 @@
 // The multi-replica setup of deploy/docker-compose.multi-replica.yml, without Docker: embedded
-// PostgreSQL 16 (fresh temp dir), redis-server on a free port, a fake OpenAI-compatible model
-// server, three `saas-api` processes (hermesx-mr-1..3) and nginx round-robin, all on loopback.
-// Everything started here is registered for cleanup and stopped by PID.
+// PostgreSQL 16 (fresh temp dir), Redis as a primary and a replica watched by three sentinels
+// (the replicas connect through REDIS_SENTINELS, so a killed primary is a failover), a fake
+// OpenAI-compatible model server, three `saas-api` processes (hermesx-mr-1..3) and nginx
+// round-robin, all on loopback. Everything started here is registered for cleanup and stopped by PID.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
-import { startPostgres, startRedis, type LocalServer } from '../../../src/dev/processes.js';
+import { startPostgres, type LocalServer } from '../../../src/dev/processes.js';
 import { startPod, type Pod } from '../../../test/helpers/cluster.js';
 import { startFakeLlm, type FakeLlm, type Handler } from '../../../test/helpers/fake-llm.js';
+import { startSentinelSetup, type SentinelSetup } from '../../../test/helpers/redis-sentinel.js';
 import { ensureNginx, startNginx } from './nginx.js';
 import { onCleanup, type Say } from '../harness.js';
 
@@ -17,11 +20,14 @@ export const ADMIN_TOKEN = 'test-admin-token';
 export const POD_IDS = ['hermesx-mr-1', 'hermesx-mr-2', 'hermesx-mr-3'];
 export const POLL_INTERVAL = '5s';
 export const POLL_MS = 5000;
+/**
+ * How long the sentinels wait before they call the primary down: long enough that the replicas'
+ * degraded readiness can be seen meanwhile, short enough to keep the run short.
+ */
+export const SENTINEL_DOWN_AFTER_MS = 5000;
 
 export { cleanupAll, onCleanup, until } from '../harness.js';
 export { ensureNginx } from './nginx.js';
-/** The redis-server running now (it is stopped and started again during the checks). */
-let currentRedis: LocalServer | undefined;
 /** The PostgreSQL running now (restarted on its port, its data kept, by restartPostgres). */
 let currentPostgres: LocalServer | undefined;
 let currentDb: pg.Client | undefined;
@@ -32,9 +38,8 @@ export interface Cluster {
   /** The process that runs embedded PostgreSQL (it stops the server when it goes). */
   postgresPid: number;
   db: pg.Client;
-  /** Replaced when Redis is restarted (same port). */
-  redis: LocalServer;
-  redisPort: number;
+  /** Primary, replica and three sentinels; the primary is SIGKILLed by the Redis check. */
+  sentinel: SentinelSetup;
   llm: FakeLlm;
   pods: Pod[];
   lbUrl: string;
@@ -90,19 +95,22 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
   chmodSync(tmpDir, 0o755);
   onCleanup('temp dir', async () => rmSync(tmpDir, { recursive: true, force: true }));
 
-  say('starting PostgreSQL 16 (embedded), redis-server and the fake model server');
-  const [postgres, redis, llm] = await allStarted([
+  say(
+    'starting PostgreSQL 16 (embedded), Redis (primary, replica, three sentinels) and the fake model server',
+  );
+  const [postgres, sentinel, llm] = await allStarted([
     // Persistent: its data outlives a restart (the temp dir goes at the end anyway).
     startPostgres({ dataDir: path.join(tmpDir, 'pg'), persistent: true }).then((server) => {
       currentPostgres = server;
       onCleanup('PostgreSQL', async () => currentPostgres?.stop());
       return server;
     }),
-    startRedis().then((server) => {
-      currentRedis = server;
-      onCleanup('Redis', async () => currentRedis?.stop());
-      return server;
-    }),
+    startSentinelSetup({ downAfterMs: SENTINEL_DOWN_AFTER_MS, name: 'hermesx-verify' }).then(
+      (setup) => {
+        onCleanup('Redis primary, replica and sentinels', () => setup.cleanup());
+        return setup;
+      },
+    ),
     startFakeLlm({ handler }).then((fake) => {
       onCleanup('fake model server', () => fake.close());
       return fake;
@@ -116,11 +124,15 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
     POD_IDS.map((podId) =>
       startPod({
         databaseUrl: postgres.url,
-        redisUrl: redis.url,
         llmUrl: llm.url,
         podId,
+        waitFor: 'scheduler',
         startTimeoutMs: 90_000,
         env: {
+          REDIS_SENTINELS: sentinel.sentinelList,
+          REDIS_SENTINEL_NAME: sentinel.name,
+          REDIS_PASSWORD: sentinel.password,
+          REDIS_SENTINEL_PASSWORD: sentinel.sentinelPassword,
           HERMES_API_KEY: API_KEY,
           HERMES_ACP_TOKEN: ADMIN_TOKEN,
           SCHEDULER_POLL_INTERVAL: POLL_INTERVAL,
@@ -149,8 +161,7 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
     databaseUrl: postgres.url,
     postgresPid: postgres.pid,
     db,
-    redis,
-    redisPort: redis.port,
+    sentinel,
     llm,
     pods,
     lbUrl: nginx.url,
@@ -159,10 +170,19 @@ export async function startCluster(say: Say, handler: Handler): Promise<Cluster>
   };
 }
 
-/** Starts redis-server again on the same port (nothing kept on disk: it comes back empty). */
-export async function restartRedis(c: Cluster): Promise<void> {
-  c.redis = await startRedis({ port: c.redisPort });
-  currentRedis = c.redis;
+/** A client of whichever Redis the sentinels name primary (as the replicas connect). */
+export function connectRedis(c: Cluster): Redis {
+  const { sentinel } = c;
+  const redis = new Redis({
+    sentinels: sentinel.sentinels.map((s) => ({ host: '127.0.0.1', port: s.port })),
+    name: sentinel.name,
+    password: sentinel.password,
+    sentinelPassword: sentinel.sentinelPassword,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
+  redis.on('error', () => {}); // A failed read only makes a probe retry.
+  return redis;
 }
 
 /** Stops PostgreSQL and starts it again on its port with its data; reconnects c.db. */

@@ -1,6 +1,7 @@
 // The whole pipeline in the loop: a job whose runs POST through the http_request tool to a
 // loopback receiver (counting Idempotency-Keys), and a webhook endpoint whose receiver counts
-// webhook-ids, both through every fault of the verification (Redis stopped, a pod SIGKILLed).
+// webhook-ids, both through every fault of the verification (the Redis primary failed over, a pod
+// SIGKILLed, PostgreSQL restarted).
 // At the end: each occurrence ran once at the model, no delivery was lost, and what arrived
 // twice arrived with the same id (at-least-once, docs/webhooks.md).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
