@@ -6,6 +6,7 @@ import { CommandError, isUuid, type Page } from '../jobs/commands.js';
 import { decodeCursor, encodeCursor } from '../jobs/view.js';
 import { judgeAddress, isIpLiteral } from '../outbound/address-policy.js';
 import { parseOutboundUrl, resolveWithSystem, type Resolver } from '../outbound/request.js';
+import { spendOutboundTest, type SpendOutboundTest } from '../outbound/test-budget.js';
 import { judgeChannelAttempt, type ChannelAttemptResult } from './attempt-verdict.js';
 import * as store from './channel-store.js';
 import { CONFIG_SCHEMAS, type ChannelConfig, type ChannelKind } from './kinds.js';
@@ -22,6 +23,8 @@ export interface ChannelDeps extends TransportDeps {
   pool: Pool;
   maxChannels: number;
   publicUrl: string | undefined;
+  /** OUTBOUND_TESTS_PER_HOUR: a test message spends one of the tenant's tests. */
+  spendTest?: SpendOutboundTest | undefined;
 }
 
 export interface ChannelInput {
@@ -137,6 +140,7 @@ export async function testChannel(
   now: Date,
 ): Promise<TestAnswer> {
   const channel = await withTenant(deps.pool, tenantId, (client) => requireChannel(client, id));
+  await spendOutboundTest(deps.spendTest, tenantId);
   const message = renderChannelMessage(
     {
       subject: 'test',
