@@ -324,6 +324,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     smtpFrom: channelSettings.smtpFrom,
     maxChannels: channelSettings.maxChannels,
     publicUrl: channelSettings.publicUrl,
+    secretsKey: deps.config.secretsKey,
     spendTest,
   });
   registerAuditLogRoutes(app, {
