@@ -91,6 +91,7 @@ const SERVICE = [
   'AUDIT_EXPORT_MAX_ENTRIES',
   'JOB_TOGGLES_PER_MINUTE',
   'WEBHOOK_REDELIVERIES_PER_HOUR',
+  'OUTBOUND_TESTS_PER_HOUR',
 ];
 
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -230,6 +231,10 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   WEBHOOK_REDELIVERIES_PER_HOUR: [
     '100',
     "a tenant's webhook redeliveries per hour, all replicas (then 429)",
+  ],
+  OUTBOUND_TESTS_PER_HOUR: [
+    '60',
+    "a tenant's channel and MCP server tests per hour, all replicas (then 429)",
   ],
   HERMESX_INSECURE_EXAMPLE_SECRETS: [
     'false',

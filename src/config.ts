@@ -181,6 +181,7 @@ const envSchema = z.object({
   AUDIT_EXPORT_MAX_ENTRIES: integer(100_000, 1, 10_000_000),
   JOB_TOGGLES_PER_MINUTE: integer(6, 1, 10_000),
   WEBHOOK_REDELIVERIES_PER_HOUR: integer(100, 1, 1_000_000),
+  OUTBOUND_TESTS_PER_HOUR: integer(60, 1, 1_000_000),
   HERMESX_INSECURE_EXAMPLE_SECRETS: choice(['true', 'false'], 'false'),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: optionalText.pipe(
     z.enum(['true', 'false'], { error: 'expected true or false' }).optional(),
@@ -329,6 +330,8 @@ export interface Config extends Readonly<RedisSettings> {
   readonly jobTogglesPerMinute: number;
   /** Webhook deliveries a tenant may redeliver per hour, across replicas (WEBHOOK_REDELIVERIES_PER_HOUR). */
   readonly webhookRedeliveriesPerHour: number;
+  /** Channel and MCP server tests a tenant may run per hour, across replicas (OUTBOUND_TESTS_PER_HOUR). */
+  readonly outboundTestsPerHour: number;
   /** Accept the guide's example secrets on a non-loopback address (HERMESX_INSECURE_EXAMPLE_SECRETS). */
   readonly insecureExampleSecrets: boolean;
   /** A run's answer is kept whole up to this many UTF-8 bytes, cut there beyond. */
@@ -491,6 +494,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueuedRunsPerTenant: s.MAX_QUEUED_RUNS_PER_TENANT,
     jobTogglesPerMinute: s.JOB_TOGGLES_PER_MINUTE,
     webhookRedeliveriesPerHour: s.WEBHOOK_REDELIVERIES_PER_HOUR,
+    outboundTestsPerHour: s.OUTBOUND_TESTS_PER_HOUR,
     insecureExampleSecrets: s.HERMESX_INSECURE_EXAMPLE_SECRETS === 'true',
     webhooks: Object.freeze({
       allowPrivateNetworks:

@@ -36,6 +36,7 @@ import { ChannelSender, type ChannelSenderSettings } from './channels/sender.js'
 import { createWebhookMetrics } from './webhooks/metrics.js';
 import { readQueueStats } from './webhooks/outbox.js';
 import { sealSecretsAtStart } from './webhooks/secret-seal.js';
+import { sealChannelUrlsAtStart } from './channels/url-seal.js';
 import type { SenderSettings } from './webhooks/sender-settings.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { DEFAULT_MAX_OBJECT_BYTES } from './storage/object-store.js';
@@ -197,6 +198,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   }
 
   await sealSecretsAtStart(pool, config.secretsKey, log);
+  await sealChannelUrlsAtStart(pool, config.secretsKey, log);
   // Webhook deliveries go out from every pod, with or without Redis (the database leases them).
   const webhookSender = new WebhookSender({
     pool,
@@ -212,6 +214,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     pool,
     log,
     vault,
+    secretsKey: config.secretsKey,
     metrics: createChannelMetrics(registry),
     settings: channelSenderSettings(config),
     clock: systemClock,

@@ -807,7 +807,9 @@ channel_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_sched
 channel_enqueue_run_trigger() INVOKER execute:
 channel_finish_delivery(p_delivery_id uuid, p_pod_id text, p_outcome text, p_status_code integer, p_error text, p_response text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_disable_after_seconds integer) SECURITY DEFINER execute: hermesx_app
 channel_normalized_answer(p_text text) SECURITY DEFINER execute: hermesx_app
+channel_plain_urls(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 channel_prune_deliveries(p_older_than_seconds integer, p_limit integer) SECURITY DEFINER execute: hermesx_app
+channel_seal_url(p_id uuid, p_url text, p_sealed text, p_shown text) SECURITY DEFINER execute: hermesx_app
 cron_job_runs_add_partition(p_name text, p_bounds text) INVOKER execute:
 cron_job_runs_in_flight_added() SECURITY DEFINER execute:
 cron_job_runs_in_flight_changed() SECURITY DEFINER execute:
@@ -1467,6 +1469,20 @@ CREATE OR REPLACE FUNCTION public.channel_normalized_answer(p_text text)
 AS $function$
     SELECT btrim(regexp_replace(coalesce(p_text, ''), '\s+', ' ', 'g'))
   $function$
+CREATE OR REPLACE FUNCTION public.channel_plain_urls(p_after uuid, p_limit integer)
+ RETURNS TABLE(id uuid, tenant_id uuid, kind text, url text)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT c.id, c.tenant_id, c.kind, c.config->>'url'
+      FROM notify_channels c
+     WHERE c.kind IN ('slack', 'discord', 'teams')
+       AND jsonb_typeof(c.config->'url') = 'string'
+       AND (p_after IS NULL OR c.id > p_after)
+     ORDER BY c.id
+     LIMIT p_limit;
+  $function$
 CREATE OR REPLACE FUNCTION public.channel_prune_deliveries(p_older_than_seconds integer, p_limit integer)
  RETURNS integer
  LANGUAGE sql
@@ -1481,6 +1497,22 @@ AS $function$
                        ORDER BY o.created_at LIMIT p_limit)
       RETURNING 1)
     SELECT count(*)::integer FROM gone
+  $function$
+CREATE OR REPLACE FUNCTION public.channel_seal_url(p_id uuid, p_url text, p_sealed text, p_shown text)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    WITH sealed AS (
+      UPDATE notify_channels c
+         SET config = (c.config - 'url')
+                      || jsonb_build_object('url_sealed', p_sealed, 'url_shown', p_shown)
+       WHERE c.id = p_id
+         AND c.config->>'url' = p_url
+      RETURNING 1
+    )
+    SELECT count(*) > 0 FROM sealed;
   $function$
 CREATE OR REPLACE FUNCTION public.cron_job_runs_add_partition(p_name text, p_bounds text)
  RETURNS void

@@ -222,6 +222,7 @@ async function prepareRun(
     listedSkills: listed,
     jobs: { pool, now },
     job: { id: jobId, timezone: request.timezone, scheduledAt: request.scheduledAt },
+    notifyAgent: job.notifyAgent,
     idempotencyKey: (position) => deriveIdempotencyKey(jobId, request.scheduledAt, position),
     mcp,
   });

@@ -15,6 +15,7 @@ import {
   type McpServerRow,
   type McpServerWrite,
 } from '../mcp/store.js';
+import { spendOutboundTest, type SpendOutboundTest } from '../outbound/test-budget.js';
 import { listSecretReferences } from '../secrets/references.js';
 import type { Redactor } from '../secrets/redact.js';
 import { selectAgentSettings } from './agent-settings.js';
@@ -25,6 +26,8 @@ export interface McpServerDeps {
   directory: McpDirectory;
   maxServers: number;
   redactor(tenantId: string): Promise<Redactor>;
+  /** OUTBOUND_TESTS_PER_HOUR: a test (also the one at registration) spends one of the tenant's tests. */
+  spendTest?: SpendOutboundTest | undefined;
 }
 
 export interface McpServerInput {
@@ -232,6 +235,7 @@ export async function testMcpServer(
   now: () => number = () => performance.now(),
 ): Promise<McpTestView> {
   const row = await requireRow(deps, tenantId, id);
+  await spendOutboundTest(deps.spendTest, tenantId);
   const redactor = await deps.redactor(tenantId);
   const started = now();
   const took = () => Math.max(0, Math.round(now() - started));

@@ -31,17 +31,39 @@ export interface JobAnswerSettings {
   outputSchema: Record<string, unknown> | null;
   /** The job's model list, primary first; null: none of its own. */
   models: string[] | null;
+  /**
+   * Whether a rule of the job (or, when it has none of its own, of the tenant's defaults) is
+   * `agent`: only then is the notify tool offered, as only then does a call send anything.
+   */
+  notifyAgent: boolean;
 }
 
 export async function selectJobAnswerSettings(
   client: Query,
   jobId: string,
 ): Promise<JobAnswerSettings> {
+  // The rules in force as channel_enqueue_run reads them: the job's own (an empty list too), or
+  // the tenant's defaults when it has none.
   const { rows } = await client.query<{
     output_schema: Record<string, unknown> | null;
     models: string[] | null;
-  }>('SELECT output_schema, models FROM cron_jobs WHERE id = $1', [jobId]);
-  return { outputSchema: rows[0]?.output_schema ?? null, models: rows[0]?.models ?? null };
+    notify_agent: boolean;
+  }>(
+    `SELECT j.output_schema, j.models,
+            CASE WHEN j.notify_rules IS NULL
+                 THEN EXISTS (SELECT 1 FROM notify_tenant_rules t
+                               WHERE t.tenant_id = j.tenant_id AND t.notify_when = 'agent')
+                 ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(j.notify_rules) r
+                               WHERE r->>'when' = 'agent')
+            END AS notify_agent
+       FROM cron_jobs j WHERE j.id = $1`,
+    [jobId],
+  );
+  return {
+    outputSchema: rows[0]?.output_schema ?? null,
+    models: rows[0]?.models ?? null,
+    notifyAgent: rows[0]?.notify_agent ?? false,
+  };
 }
 
 export type PreviousResult = { result: string; scheduledAt: Date } | null;

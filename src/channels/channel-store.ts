@@ -33,12 +33,12 @@ export async function countChannels(client: Query): Promise<number> {
 export async function insertChannel(
   client: Query,
   tenantId: string,
-  values: { kind: ChannelKind; name: string; config: unknown; enabled: boolean },
+  values: { id: string; kind: ChannelKind; name: string; config: unknown; enabled: boolean },
 ): Promise<ChannelRow> {
   const { rows } = await client.query<ChannelRow>(
-    `INSERT INTO notify_channels (tenant_id, kind, name, config, enabled)
-     VALUES ($1, $2, $3, $4, $5) RETURNING ${CHANNEL_COLUMNS}`,
-    [tenantId, values.kind, values.name, JSON.stringify(values.config), values.enabled],
+    `INSERT INTO notify_channels (id, tenant_id, kind, name, config, enabled)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${CHANNEL_COLUMNS}`,
+    [values.id, tenantId, values.kind, values.name, JSON.stringify(values.config), values.enabled],
   );
   return rows[0] as ChannelRow;
 }

@@ -1,15 +1,18 @@
 // The channel domain the REST routes use: channels (create, change, test, delete), the tenant's
 // rules (defaults and failure alerts), and deliveries (list, redeliver). Every statement runs in
 // withTenant, so RLS keeps tenants apart.
+import { randomUUID } from 'node:crypto';
 import { withTenant, type Pool, type PoolClient } from '../db/pool.js';
 import { CommandError, isUuid, type Page } from '../jobs/commands.js';
 import { decodeCursor, encodeCursor } from '../jobs/view.js';
 import { judgeAddress, isIpLiteral } from '../outbound/address-policy.js';
 import { parseOutboundUrl, resolveWithSystem, type Resolver } from '../outbound/request.js';
+import { spendOutboundTest, type SpendOutboundTest } from '../outbound/test-budget.js';
 import { judgeChannelAttempt, type ChannelAttemptResult } from './attempt-verdict.js';
 import * as store from './channel-store.js';
 import { CONFIG_SCHEMAS, type ChannelConfig, type ChannelKind } from './kinds.js';
 import { renderChannelMessage } from './message.js';
+import { ChannelUrlError, openChannelConfig, sealChannelConfig } from './url-seal.js';
 import { sendToChannel, type TransportDeps } from './transport.js';
 import {
   toChannelDeliveryView,
@@ -22,6 +25,10 @@ export interface ChannelDeps extends TransportDeps {
   pool: Pool;
   maxChannels: number;
   publicUrl: string | undefined;
+  /** HERMES_SECRETS_KEY: seals Slack, Discord and Teams URLs at rest; without one they are plain. */
+  secretsKey?: Buffer | undefined;
+  /** OUTBOUND_TESTS_PER_HOUR: a test message spends one of the tenant's tests. */
+  spendTest?: SpendOutboundTest | undefined;
 }
 
 export interface ChannelInput {
@@ -58,10 +65,13 @@ export async function createChannel(
         409,
       );
     }
+    // The id is chosen here: the sealed URL is bound to it.
+    const id = randomUUID();
     const row = await store.insertChannel(client, tenantId, {
+      id,
       kind: input.kind,
       name: input.name,
-      config,
+      config: sealChannelConfig(deps.secretsKey, { tenantId, channelId: id }, input.kind, config),
       enabled: input.enabled ?? true,
     });
     return toChannelView(row);
@@ -83,7 +93,12 @@ export async function updateChannel(
     const config =
       patch.config === undefined
         ? current.config
-        : await checkConfig(deps, current.kind, patch.config);
+        : sealChannelConfig(
+            deps.secretsKey,
+            { tenantId, channelId: id },
+            current.kind,
+            await checkConfig(deps, current.kind, patch.config),
+          );
     const row = await store.updateChannel(client, id, {
       name: patch.name ?? current.name,
       config,
@@ -129,6 +144,14 @@ export interface TestAnswer {
   duration_ms: number;
 }
 
+const NOT_SENT = {
+  delivered: false,
+  outcome: 'failed',
+  status_code: null,
+  response: null,
+  duration_ms: 0,
+} as const;
+
 /** Sends a test message now (not through the outbox) and says what the platform answered. */
 export async function testChannel(
   deps: ChannelDeps,
@@ -137,6 +160,18 @@ export async function testChannel(
   now: Date,
 ): Promise<TestAnswer> {
   const channel = await withTenant(deps.pool, tenantId, (client) => requireChannel(client, id));
+  await spendOutboundTest(deps.spendTest, tenantId);
+  let config: Record<string, unknown>;
+  try {
+    config = openChannelConfig(
+      deps.secretsKey,
+      { tenantId, channelId: channel.id },
+      channel.config,
+    );
+  } catch (err) {
+    if (!(err instanceof ChannelUrlError)) throw err;
+    return { ...NOT_SENT, error: err.message };
+  }
   const message = renderChannelMessage(
     {
       subject: 'test',
@@ -150,7 +185,7 @@ export async function testChannel(
   const result = await sendToChannel(
     deps,
     tenantId,
-    { kind: channel.kind, config: channel.config } as ChannelConfig,
+    { kind: channel.kind, config } as ChannelConfig,
     message,
   );
   const verdict = judgeChannelAttempt(result, 0, [], Date.now());

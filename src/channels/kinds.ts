@@ -1,6 +1,7 @@
 // The kinds of notification channel and the settings each one takes (docs/channels.md). A secret
 // value (a bot token, an SMTP password) is never stored here: only a `{{secrets.NAME}}` reference
-// to a tenant secret, substituted when a message leaves.
+// to a tenant secret, substituted when a message leaves. A webhook URL (Slack, Discord, Teams) is
+// stored sealed when there is a key (src/channels/url-seal.ts).
 import { z } from 'zod';
 
 export const CHANNEL_KINDS = ['email', 'slack', 'discord', 'telegram', 'teams'] as const;

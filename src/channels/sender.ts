@@ -21,6 +21,7 @@ import {
   type ClaimedChannelDelivery,
 } from './outbox.js';
 import { sendToChannel } from './transport.js';
+import { openChannelConfig } from './url-seal.js';
 
 export interface ChannelSenderSettings {
   podId: string;
@@ -47,6 +48,8 @@ export interface ChannelSenderDeps {
   metrics?: ChannelMetrics;
   resolve?: Resolver;
   clock?: Clock;
+  /** HERMES_SECRETS_KEY: opens sealed Slack, Discord and Teams URLs (src/channels/url-seal.ts). */
+  secretsKey?: Buffer | undefined;
 }
 
 const IDLE_POLL_MS = 200;
@@ -164,13 +167,25 @@ export class ChannelSender implements Service {
       kind: delivery.kind,
       attempt: delivery.attempts + 1,
     };
+    let config: Record<string, unknown>;
+    try {
+      const owner = { tenantId: delivery.tenantId, channelId: delivery.channelId };
+      config = openChannelConfig(this.deps.secretsKey, owner, delivery.config);
+    } catch (err) {
+      // Nothing sent, nothing recorded: the lease runs out and a pod with the right key sends it.
+      log.error(
+        { ...context, error: errorText(err) },
+        'channel delivery not sent: its URL does not open; it stays pending',
+      );
+      return;
+    }
     try {
       const message = renderChannelMessage(delivery.payload, settings.publicUrl);
       const startedMs = this.clock.now();
       const result = await sendToChannel(
         { ...settings, vault, ...(this.deps.resolve ? { resolve: this.deps.resolve } : {}) },
         delivery.tenantId,
-        { kind: delivery.kind, config: delivery.config } as ChannelConfig,
+        { kind: delivery.kind, config } as ChannelConfig,
         message,
       );
       const nowMs = this.clock.now();

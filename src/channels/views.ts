@@ -1,5 +1,6 @@
 // How the API shows a channel and its deliveries. A webhook URL is a credential (whoever has it
-// may post), so after creation only its start is shown; secret references are shown as typed.
+// may post), so after creation only its start is shown (a sealed one's start is stored beside it:
+// the API never opens it); secret references are shown as typed.
 import type { ChannelDeliveryRow, ChannelRow } from './channel-store.js';
 import type { ChannelKind } from './kinds.js';
 
@@ -30,6 +31,8 @@ export function toChannelView(row: ChannelRow): ChannelView {
 }
 
 function shownConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const { url_sealed: sealed, url_shown: shown, ...rest } = config;
+  if (typeof sealed === 'string') return { ...rest, url: shown };
   if (typeof config.url !== 'string') return config;
   return { ...config, url: maskUrl(config.url) };
 }

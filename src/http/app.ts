@@ -209,6 +209,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const decision = await rateLimiter.hit(`redeliver:${tenantId}`, limit, Date.now(), 3_600_000);
     return decision.allowed ? null : decision.retryAfterSeconds;
   };
+  // Channel test messages and MCP server tests reach tenant-chosen addresses: one budget per tenant.
+  const spendTest = async (tenantId: string) => {
+    const limit = deps.config.outboundTestsPerHour;
+    const decision = await rateLimiter.hit(
+      `outbound-test:${tenantId}`,
+      limit,
+      Date.now(),
+      3_600_000,
+    );
+    return decision.allowed ? null : decision.retryAfterSeconds;
+  };
   const controls = {
     execTimeoutMs: deps.config.execTimeoutMs,
     listModels: withRoutedModels(
@@ -286,6 +297,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     directory: mcp.directory,
     maxServers: deps.config.mcp.maxServersPerTenant,
     redactor: (tenantId) => vault.redactor(tenantId),
+    spendTest,
   });
   registerAgentSettingsRoutes(app, {
     pool: deps.pool,
@@ -312,6 +324,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     smtpFrom: channelSettings.smtpFrom,
     maxChannels: channelSettings.maxChannels,
     publicUrl: channelSettings.publicUrl,
+    secretsKey: deps.config.secretsKey,
+    spendTest,
   });
   registerAuditLogRoutes(app, {
     pool: deps.pool,

@@ -55,6 +55,8 @@ export function createFullToolScope(
         place,
         jobs: { pool, now },
         job: { ...job, scheduledAt: SCOPE_OCCURRENCE },
+        // A job with an `agent` rule: the run is offered notify too.
+        notifyAgent: true,
         idempotencyKey: (position) => deriveIdempotencyKey(job.id, SCOPE_OCCURRENCE, position),
       };
 }

@@ -1,9 +1,11 @@
-// Pauses/resumes and webhook redeliveries are bounded per job and per tenant, across replicas:
+// Pauses/resumes, webhook redeliveries and outbound tests (channel test messages, MCP server
+// tests) are bounded per job and per tenant, across replicas:
 // two apps (two replicas) on one PostgreSQL and one Redis share the counts; beyond the bound
 // the API answers 429 with a clear code, a message naming the setting, and Retry-After.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedis, type Redis } from '../../src/redis/connection.js';
 import {
+  ADMIN_TOKEN,
   buildTestApp,
   call,
   createJob,
@@ -11,12 +13,15 @@ import {
   expectError,
   type TestApp,
 } from '../helpers/api.js';
+import { startPlatformStandIn, type PlatformStandIn } from '../helpers/channel-peers.js';
 import { createTestDatabase, withOwner } from '../helpers/database.js';
 import { silentLogger } from '../helpers/log.js';
+import { startMcpServer, type TestMcpServer } from '../helpers/mcp-server.js';
 import { waitFor } from '../helpers/process-wait.js';
 
 const TOGGLES = 3;
 const REDELIVERIES = 2;
+const TESTS = 3;
 
 let url: string;
 let redis: Redis;
@@ -28,7 +33,9 @@ beforeAll(async () => {
   const config = {
     JOB_TOGGLES_PER_MINUTE: String(TOGGLES),
     WEBHOOK_REDELIVERIES_PER_HOUR: String(REDELIVERIES),
+    OUTBOUND_TESTS_PER_HOUR: String(TESTS),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   replicas = [
     await buildTestApp({ databaseUrl: url, redis, config }),
@@ -147,5 +154,97 @@ describe('webhook redeliveries per tenant', () => {
       `/v1/webhook-deliveries/${otherDelivery}/redeliver`,
     );
     expect(allowed.statusCode, allowed.body).toBe(202);
+  });
+});
+
+describe('outbound tests per tenant', () => {
+  let slack: PlatformStandIn;
+  let mcp: TestMcpServer;
+
+  beforeAll(async () => {
+    slack = await startPlatformStandIn('slack');
+    mcp = await startMcpServer();
+  });
+
+  afterAll(async () => {
+    await slack?.close();
+    await mcp?.close();
+  });
+
+  async function tenantWithChannelAndServer() {
+    const { key, tenant } = await createTenantWithKey(replica(0), {});
+    const settings = await call(
+      replica(0),
+      ADMIN_TOKEN,
+      'PUT',
+      `/v1/tenants/${tenant.id}/agent-settings`,
+      { http_allowed_hosts: ['http://127.0.0.1'] },
+    );
+    expect(settings.statusCode, settings.body).toBe(200);
+    const channel = await call(replica(0), key, 'POST', '/v1/channels', {
+      kind: 'slack',
+      name: 'ops',
+      config: { url: `${slack.url}/services/T0001/B0001/${tenant.id}` },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    return { key, channelId: (channel.json() as { id: string }).id };
+  }
+
+  it(`allows ${TESTS} an hour per tenant across replicas (channels and MCP servers), then 429 test_budget`, async () => {
+    await awayFromWindowEdge(3_600_000);
+    const { key, channelId } = await tenantWithChannelAndServer();
+    // Registering a server tests it once: that counts too.
+    const server = await call(replica(0), key, 'POST', '/v1/mcp-servers', {
+      name: 'crm',
+      url: mcp.url,
+    });
+    expect(server.statusCode, server.body).toBe(201);
+    expect(server.json()).toMatchObject({ test: { ok: true } });
+    const serverId = (server.json() as { id: string }).id;
+    const channelTest = `/v1/channels/${channelId}/test`;
+    const serverTest = `/v1/mcp-servers/${serverId}/test`;
+    const sent = await call(replica(1), key, 'POST', channelTest);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ delivered: true });
+    const listed = await call(replica(0), key, 'POST', serverTest);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json()).toMatchObject({ ok: true });
+    const messagesBefore = slack.messages.length;
+    const requestsBefore = mcp.requests;
+
+    for (const [i, path] of [channelTest, serverTest].entries()) {
+      const refused = await call(replica(i), key, 'POST', path);
+      expect(expectError(refused, 429, 'test_budget')).toMatch(
+        /OUTBOUND_TESTS_PER_HOUR\); retry in \d+s$/,
+      );
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+    }
+    // A server registered now is stored, its test not run: the answer says why.
+    const untested = await call(replica(1), key, 'POST', '/v1/mcp-servers', {
+      name: 'crm2',
+      url: mcp.url,
+    });
+    expect(untested.statusCode, untested.body).toBe(201);
+    expect(untested.json()).toMatchObject({
+      name: 'crm2',
+      test: { ok: false, error: { code: 'test_budget' } },
+    });
+    // Refused means nothing went out.
+    expect(slack.messages.length).toBe(messagesBefore);
+    expect(mcp.requests).toBe(requestsBefore);
+    // A missing channel is a 404, not a spent test; another tenant's budget is its own.
+    const missing = await call(replica(0), key, 'POST', `/v1/channels/${crypto.randomUUID()}/test`);
+    expect(missing.statusCode).toBe(404);
+    const other = await tenantWithChannelAndServer();
+    const allowed = await call(
+      replica(1),
+      other.key,
+      'POST',
+      `/v1/channels/${other.channelId}/test`,
+    );
+    expect(allowed.statusCode, allowed.body).toBe(200);
+    expect(slack.messages.length).toBe(messagesBefore + 1);
   });
 });

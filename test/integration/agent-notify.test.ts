@@ -1,7 +1,8 @@
 // The notify tool in a scheduled run (real runner, PostgreSQL; the model is the fake LLM server):
 // the agent calls notify and answers [SILENT]; the run's record queues exactly the tool's message
 // for the job's `agent` channel, with a secret value the model wrote in it redacted. A run whose
-// agent only answers [SILENT] queues nothing.
+// agent only answers [SILENT] queues nothing. The tool is offered only to runs whose job's rules
+// (or, for a job without its own, the tenant's defaults) include `agent`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,7 @@ let llm: FakeLlm;
 let vault: SecretsVault;
 let tenantId = '';
 let jobId = '';
+let channelId = '';
 
 beforeAll(async () => {
   const databaseUrl = await createTestDatabase();
@@ -38,13 +40,19 @@ beforeAll(async () => {
      VALUES ($1, 'slack', 'ops', '{"url":"https://hooks.example.com/x"}') RETURNING id`,
     [tenantId],
   );
+  channelId = channel.rows[0]!.id;
+  jobId = await createJob([{ channel: channelId, when: 'agent' }]);
+});
+
+/** A job of the tenant with these notify rules (null: the tenant's defaults apply). */
+async function createJob(rules: unknown[] | null): Promise<string> {
   const job = await db.query<{ id: string }>(
     `INSERT INTO cron_jobs (tenant_id, name, schedule, prompt, notify_rules)
      VALUES ($1, 'status watch', '*/5 * * * *', 'Anything new?', $2) RETURNING id`,
-    [tenantId, JSON.stringify([{ channel: channel.rows[0]!.id, when: 'agent' }])],
+    [tenantId, rules === null ? null : JSON.stringify(rules)],
   );
-  jobId = job.rows[0]!.id;
-});
+  return job.rows[0]!.id;
+}
 
 afterAll(async () => {
   await llm?.close();
@@ -55,7 +63,8 @@ afterAll(async () => {
 type Message = { role: string };
 
 /** One run through the real runner, then recorded as the scheduler records it. */
-async function run(minute: number): Promise<string> {
+async function run(minute: number, ofJob = jobId): Promise<string> {
+  const jobId = ofJob;
   const runId = randomUUID();
   const scheduledAt = new Date(Date.UTC(2026, 11, 4, 9, minute));
   await db.query(
@@ -136,5 +145,55 @@ describe('the notify tool', () => {
     expect(payload.severity).toBe('warning');
     expect(String(payload.message)).toContain('Status page changed: API degraded');
     expect(JSON.stringify(payload)).not.toContain(SECRET);
+  });
+});
+
+describe('who is offered the notify tool', () => {
+  /** The tool names the model was offered in one run of the job. */
+  async function offeredTools(job: string, minute: number): Promise<string[]> {
+    const offered: string[] = [];
+    llm.setHandler((body) => {
+      const tools = (body as { tools?: { function: { name: string } }[] }).tools ?? [];
+      offered.push(...tools.map((tool) => tool.function.name));
+      return { content: '[SILENT]' };
+    });
+    await run(minute, job);
+    return offered;
+  }
+
+  const setTenantRules = async (rules: { when: string }[]) => {
+    await db.query('DELETE FROM notify_tenant_rules WHERE tenant_id = $1', [tenantId]);
+    for (const [i, rule] of rules.entries()) {
+      await db.query(
+        `INSERT INTO notify_tenant_rules (tenant_id, channel_id, notify_when, position)
+         VALUES ($1, $2, $3, $4)`,
+        [tenantId, channelId, rule.when, i],
+      );
+    }
+  };
+
+  it("a run whose job has an agent rule sees it; one whose job's rules have none does not", async () => {
+    await setTenantRules([{ when: 'agent' }]);
+    expect(await offeredTools(jobId, 10)).toContain('notify');
+    const failedOnly = await createJob([
+      { channel: channelId, when: 'failed' },
+      { channel: channelId, when: 'always' },
+    ]);
+    const tools = await offeredTools(failedOnly, 15);
+    expect(tools).toContain('clock');
+    expect(tools).not.toContain('notify');
+    // An empty list is the job's own (no message at all): the tenant's agent rule does not apply.
+    expect(await offeredTools(await createJob([]), 20)).not.toContain('notify');
+  });
+
+  it("a job without rules of its own follows the tenant's defaults", async () => {
+    const job = await createJob(null);
+    await setTenantRules([]);
+    expect(await offeredTools(job, 25)).not.toContain('notify');
+    await setTenantRules([{ when: 'failed' }, { when: 'system_paused' }]);
+    expect(await offeredTools(job, 30)).not.toContain('notify');
+    await setTenantRules([{ when: 'failed' }, { when: 'agent' }]);
+    expect(await offeredTools(job, 35)).toContain('notify');
+    await setTenantRules([]);
   });
 });

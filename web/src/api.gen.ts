@@ -951,7 +951,7 @@ export interface paths {
     put?: never;
     /**
      * Register an MCP server
-     * @description Stores the server, then lists its tools once (`test`: the tools, or what failed). Its host must be on the tenant's allow-list (http_allowed_hosts). Jobs name it in `mcp_servers`; chat gets every server. Needs the scope `integrations:write`.
+     * @description Stores the server, then lists its tools once (`test`: the tools, or what failed; `test_budget` when the tenant has no test left this hour, OUTBOUND_TESTS_PER_HOUR). Its host must be on the tenant's allow-list (http_allowed_hosts). Jobs name it in `mcp_servers`; chat gets every server. Needs the scope `integrations:write`.
      */
     post: operations['createMcpServer'];
     delete?: never;
@@ -999,7 +999,7 @@ export interface paths {
     put?: never;
     /**
      * Test an MCP server
-     * @description Connects now and lists its tools (200 with ok true), or names what failed (200 with ok false: dns, refused, tls, unauthorized, not_mcp, timeout...). Needs the scope `integrations:write`.
+     * @description Connects now and lists its tools (200 with ok true), or names what failed (200 with ok false: dns, refused, tls, unauthorized, not_mcp, timeout...). Channel and MCP server tests share a budget per tenant: OUTBOUND_TESTS_PER_HOUR (default 60), then 429 `test_budget` with Retry-After. Needs the scope `integrations:write`.
      */
     post: operations['testMcpServer'];
     delete?: never;
@@ -1291,7 +1291,7 @@ export interface paths {
     put?: never;
     /**
      * Send a test message
-     * @description Sent now, once; the answer says what the platform said. Needs the scope `integrations:write`.
+     * @description Sent now, once; the answer says what the platform said. Channel and MCP server tests share a budget per tenant: OUTBOUND_TESTS_PER_HOUR (default 60), then 429 `test_budget` with Retry-After. Needs the scope `integrations:write`.
      */
     post: operations['testChannel'];
     delete?: never;
@@ -2283,7 +2283,7 @@ export interface components {
         read_only: boolean;
       }[];
       error?: {
-        /** @description dns, refused, tls, unauthorized, not_mcp, timeout, blocked_address, too_large, connection_lost, server_error, busy, secret_unavailable */
+        /** @description dns, refused, tls, unauthorized, not_mcp, timeout, blocked_address, too_large, connection_lost, server_error, busy, secret_unavailable, test_budget (not tested: the tenant has no test left this hour) */
         code: string;
         message: string;
       };

@@ -52,6 +52,8 @@ export interface RunToolScope extends CommonToolScope {
   jobs: CommandDeps;
   /** The job this run is an occurrence of, and the occurrence's nominal time. */
   job: { id: string; timezone: string; scheduledAt: Date };
+  /** A rule in force for the job is `agent` (its own, or the tenant's defaults): notify is offered. */
+  notifyAgent: boolean;
   /**
    * The Idempotency-Key of the call at this position of the attempt (ToolContext.position): the
    * same in every attempt of the occurrence (src/agent/idempotency-key.ts). http_request sends
@@ -137,10 +139,10 @@ export const AGENT_TOOLS: readonly ToolEntry[] = [
   },
   {
     // Only asks: the message is queued with the run's record (docs/channels.md), so a retried
-    // attempt cannot send it twice.
+    // attempt cannot send it twice. Offered only where an `agent` rule would send it.
     name: 'notify',
     offered: ['run'],
-    create: () => createNotifyTool(),
+    create: (scope) => (scope.place === 'run' && scope.notifyAgent ? createNotifyTool() : null),
     sideEffects: changesNothing,
   },
 ];

@@ -162,7 +162,8 @@ export function registerChannelRoutes(
         tags,
         security,
         summary: 'Send a test message',
-        description: 'Sent now, once; the answer says what the platform said.',
+        description:
+          'Sent now, once; the answer says what the platform said. Channel and MCP server tests share a budget per tenant: OUTBOUND_TESTS_PER_HOUR (default 60), then 429 `test_budget` with Retry-After.',
         operationId: 'testChannel',
         params: IdParams,
         response: { 200: ChannelTestResult, ...errorResponses(...AUTHENTICATED, ...WITH_ID) },

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import * as servers from '../../agent/mcp-servers.js';
+import { CommandError } from '../../jobs/commands.js';
+import { TEST_BUDGET_CODE } from '../../outbound/test-budget.js';
 import { tenantOf } from '../auth.js';
 import { ApiError } from '../errors.js';
 import {
@@ -46,7 +48,7 @@ const McpFailure = z.object({
   code: z
     .string()
     .describe(
-      'dns, refused, tls, unauthorized, not_mcp, timeout, blocked_address, too_large, connection_lost, server_error, busy, secret_unavailable',
+      'dns, refused, tls, unauthorized, not_mcp, timeout, blocked_address, too_large, connection_lost, server_error, busy, secret_unavailable, test_budget (not tested: the tenant has no test left this hour)',
     ),
   message: z.string(),
 });
@@ -100,7 +102,7 @@ export function registerMcpServerRoutes(app: FastifyInstance, deps: servers.McpS
         security,
         summary: 'Register an MCP server',
         description:
-          "Stores the server, then lists its tools once (`test`: the tools, or what failed). Its host must be on the tenant's allow-list (http_allowed_hosts). Jobs name it in `mcp_servers`; chat gets every server.",
+          "Stores the server, then lists its tools once (`test`: the tools, or what failed; `test_budget` when the tenant has no test left this hour, OUTBOUND_TESTS_PER_HOUR). Its host must be on the tenant's allow-list (http_allowed_hosts). Jobs name it in `mcp_servers`; chat gets every server.",
         operationId: 'createMcpServer',
         querystring: NoQuery,
         body: CreateBody,
@@ -113,7 +115,7 @@ export function registerMcpServerRoutes(app: FastifyInstance, deps: servers.McpS
     async (request, reply) => {
       const tenantId = tenantOf(request);
       const server = await translate(() => servers.createMcpServer(deps, tenantId, request.body));
-      const test = await translate(() => servers.testMcpServer(deps, tenantId, server.id));
+      const test = await testAfterCreate(deps, tenantId, server.id);
       return reply.code(201).send({ ...server, test });
     },
   );
@@ -210,7 +212,7 @@ export function registerMcpServerRoutes(app: FastifyInstance, deps: servers.McpS
         security,
         summary: 'Test an MCP server',
         description:
-          'Connects now and lists its tools (200 with ok true), or names what failed (200 with ok false: dns, refused, tls, unauthorized, not_mcp, timeout...).',
+          'Connects now and lists its tools (200 with ok true), or names what failed (200 with ok false: dns, refused, tls, unauthorized, not_mcp, timeout...). Channel and MCP server tests share a budget per tenant: OUTBOUND_TESTS_PER_HOUR (default 60), then 429 `test_budget` with Retry-After.',
         operationId: 'testMcpServer',
         params: IdParams,
         querystring: NoQuery,
@@ -220,6 +222,16 @@ export function registerMcpServerRoutes(app: FastifyInstance, deps: servers.McpS
     async (request) =>
       translate(() => servers.testMcpServer(deps, tenantOf(request), request.params.id)),
   );
+}
+
+/** The server is stored either way: a spent test budget is the test's answer, not the request's. */
+async function testAfterCreate(deps: servers.McpServerDeps, tenantId: string, id: string) {
+  try {
+    return await translate(() => servers.testMcpServer(deps, tenantId, id));
+  } catch (err) {
+    if (!(err instanceof CommandError) || err.code !== TEST_BUDGET_CODE) throw err;
+    return { ok: false, duration_ms: 0, error: { code: err.code, message: err.message } };
+  }
 }
 
 async function translate<T>(fn: () => Promise<T>): Promise<T> {
