@@ -81,14 +81,24 @@ async function seed(url: string, runs: number): Promise<string[]> {
 
 async function statements(url: string): Promise<string[]> {
   return withClient(url, async (c) => {
-    const { rows } = await c.query<{ q: string; calls: number; ms: number; rows: number }>(
-      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q, calls::int,
-              total_exec_time::float AS ms, rows::int
+    const { rows } = await c.query<{
+      q: string;
+      calls: number;
+      ms: number;
+      rows: number;
+      hit: number;
+      wal: number;
+    }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q, calls::int,
+              total_exec_time::float AS ms, rows::int, shared_blks_hit::int AS hit,
+              wal_bytes::float AS wal
          FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 14`,
     );
     return rows.map(
       (r) =>
-        `${r.ms.toFixed(0).padStart(7)} ms ${String(r.calls).padStart(6)} calls ${String(r.rows).padStart(7)} rows  ${r.q}`,
+        `${r.ms.toFixed(0).padStart(7)} ms ${String(r.calls).padStart(6)} calls ` +
+        `${String(r.rows).padStart(7)} rows ${String(r.hit).padStart(8)} buffers ` +
+        `${(r.wal / 1024).toFixed(0).padStart(7)} KiB WAL  ${r.q}`,
     );
   });
 }
@@ -176,10 +186,18 @@ async function main(): Promise<void> {
     const store = createPgJobStore(pool, 'bench-pod');
     const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000);
     const next = new Date(at.getTime() + 60_000);
+    // Planned as the sweep leaves them: due at `at`, so each claim moves next_run_at on.
+    await withClient(pg.url, (c) => c.query('UPDATE cron_jobs SET next_run_at = $1', [at]));
     await withClient(pg.url, (c) => c.query('SELECT pg_stat_statements_reset()'));
     const inFlight = option('in-flight', 300);
     const finishBatch = option('finish-batch', batch);
     const ahead = process.argv.includes('--ahead');
+    const lsn = () =>
+      withClient(pg.url, async (c) => {
+        const { rows } = await c.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+        return rows[0]?.lsn ?? '0/0';
+      });
+    const lsn0 = await lsn();
     const cpu0 = treeCpuSeconds(pg.pid);
     const t0 = performance.now();
     // As a burst goes: batches started while slots are free, the oldest finished to free them.
@@ -244,8 +262,16 @@ async function main(): Promise<void> {
     while (outstanding.length > 0) await finishOldest();
     const wallMs = performance.now() - t0;
     const cpu = treeCpuSeconds(pg.pid) - cpu0;
+    const walBytes = await withClient(pg.url, async (c) => {
+      const { rows } = await c.query<{ n: number }>(
+        'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::float AS n',
+        [lsn0],
+      );
+      return rows[0]?.n ?? 0;
+    });
     const per = (s: number) => `${((s * 1e6) / claimedCount).toFixed(0)} µs`;
     log(`claimed and finished ${claimedCount} of ${ids.length}, at most ${inFlight} in flight`);
+    log(`WAL: ${(walBytes / claimedCount).toFixed(0)} bytes a run`);
     if (ahead) log(`ahead:  PostgreSQL CPU ${aheadCpu.toFixed(2)} s (${per(aheadCpu)} a run)`);
     log(
       `${ahead ? 'mark' : 'claim'}:  PostgreSQL CPU ${claimCpu.toFixed(2)} s (${per(claimCpu)} a run)`,
