@@ -249,9 +249,9 @@ describe('a scheduled run and the LLM', () => {
       .filter((body) => body.messages.length > 2);
     expect(requests.length).toBeGreaterThan(0);
     const second = requests[0]!;
-    // No skills, no allow-list: the job's own cronjob, which cannot create, the clock, and
-    // notify (a message for the job's channels whose rule is `agent`).
-    expect(second.tools?.map((tool) => tool.function.name)).toEqual(['cronjob', 'clock', 'notify']);
+    // No skills, no allow-list, no notify rule `agent`: the job's own cronjob, which cannot
+    // create, and the clock (notify is offered only where a rule would send its message).
+    expect(second.tools?.map((tool) => tool.function.name)).toEqual(['cronjob', 'clock']);
     expect(second.tools?.[0]?.function.parameters.properties.action.enum).toEqual([
       'get',
       'list_runs',
