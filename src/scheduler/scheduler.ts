@@ -1,5 +1,5 @@
 import { SchedulerEvents } from './events.js';
-import type { Occurrence } from './occurrence.js';
+import { errorMessage, type Occurrence } from './occurrence.js';
 import { RunAborted, SHUTDOWN_ERROR, type RunResult } from './pipeline.js';
 import { buildRooms, type Rooms } from './services/rooms.js';
 import type { Service } from '../services/service.js';
@@ -66,6 +66,28 @@ export class Scheduler implements Service {
   /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
   resync(): void {
     this.rooms.reader.resync();
+  }
+
+  /**
+   * The listener connection is back: what was sent meanwhile is lost. Re-reads the window (job
+   * changes), offers the run-now requests no pod ran, and stops the runs here asked to stop.
+   */
+  reconnected(): void {
+    this.resync();
+    this.rooms.reader.runMissedTriggers();
+    void this.stopCancelledRuns();
+  }
+
+  /** Cancels of this pod's runs in flight, read from the database (cancel_requested_at). */
+  private async stopCancelledRuns(): Promise<void> {
+    const runIds = this.rooms.dispatcher.runIds();
+    if (runIds.length === 0) return;
+    try {
+      const cancelled = await this.deps.store.cancelsRequested(runIds);
+      for (const { jobId, runId } of cancelled) this.cancelRun(jobId, runId);
+    } catch (err) {
+      this.deps.log.warn({ error: errorMessage(err) }, 'cannot read the cancels requested');
+    }
   }
 
   /** Stops firing, lets in-flight runs finish within graceMs, then aborts and records the rest. */

@@ -101,6 +101,8 @@ export class Availability implements Service {
     this.warnedUnavailable = false;
     reader.begin(read);
     dispatcher.offer(leftovers);
+    // Run-now requests made while this pod did not schedule (started, or waited for Redis).
+    reader.runMissedTriggers();
     reader.kickPlanning();
     this.room.history.kick();
     await liveness.join();

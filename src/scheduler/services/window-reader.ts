@@ -149,6 +149,32 @@ export class WindowReader implements Service {
     }, 'run-now read');
   }
 
+  /**
+   * The run-now requests of the catch-up window that no pod has run (their notifications may
+   * have been lost): offered as any run-now, so the claim decides who runs each, once.
+   */
+  runMissedTriggers(): void {
+    if (!this.running) return;
+    this.serialise(async () => {
+      const { store, clock, settings, log } = this.room.deps;
+      const missed = await store.missedTriggers(clock.now() - settings.catchupWindowMs);
+      if (missed.length === 0 || !this.running) return;
+      const occurrences = await attachJobs(
+        this.room.window,
+        missed.map(({ jobId, scheduledAtMs }) => ({
+          jobId,
+          tenantId: '',
+          scheduledAtMs,
+          kind: 'manual' as const,
+        })),
+      );
+      log.info({ jobs: missed.length }, 'run-now requests not run yet: offered');
+      this.room.dispatcher.offer(
+        occurrences.flatMap((o) => (o.job ? [{ ...o, tenantId: o.job.job.tenantId }] : [])),
+      );
+    }, 'missed run-now read');
+  }
+
   /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
   resync(): void {
     if (!this.running) return;
