@@ -158,7 +158,10 @@ export class WindowReader implements Service {
     this.serialise(async () => {
       const { store, clock, settings, log } = this.room.deps;
       const missed = await store.missedTriggers(clock.now() - settings.catchupWindowMs);
-      if (missed.length === 0 || !this.running) return;
+      if (missed.length === 0 || !this.running) {
+        log.debug('run-now requests not run yet: none');
+        return;
+      }
       const occurrences = await attachJobs(
         this.room.window,
         missed.map(({ jobId, scheduledAtMs }) => ({
