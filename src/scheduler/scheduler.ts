@@ -74,7 +74,7 @@ export class Scheduler implements Service {
    */
   reconnected(): void {
     this.resync();
-    this.rooms.reader.runMissedTriggers();
+    this.rooms.reader.runMissedTriggers('reconnect');
     void this.stopCancelledRuns();
   }
 

@@ -102,7 +102,7 @@ export class Availability implements Service {
     reader.begin(read);
     dispatcher.offer(leftovers);
     // Run-now requests made while this pod did not schedule (started, or waited for Redis).
-    reader.runMissedTriggers();
+    reader.runMissedTriggers('start');
     reader.kickPlanning();
     this.room.history.kick();
     await liveness.join();

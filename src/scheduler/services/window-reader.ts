@@ -151,15 +151,16 @@ export class WindowReader implements Service {
 
   /**
    * The run-now requests of the catch-up window that no pod has run (their notifications may
-   * have been lost): offered as any run-now, so the claim decides who runs each, once.
+   * have been lost): offered as any run-now, so the claim decides who runs each, once. After a
+   * reconnect the pod says so even when it found none (at start it stays quiet).
    */
-  runMissedTriggers(): void {
+  runMissedTriggers(after: 'start' | 'reconnect'): void {
     if (!this.running) return;
     this.serialise(async () => {
       const { store, clock, settings, log } = this.room.deps;
       const missed = await store.missedTriggers(clock.now() - settings.catchupWindowMs);
       if (missed.length === 0 || !this.running) {
-        log.debug('run-now requests not run yet: none');
+        if (after === 'reconnect') log.debug({ after }, 'run-now requests not run yet: none');
         return;
       }
       const occurrences = await attachJobs(
@@ -171,7 +172,7 @@ export class WindowReader implements Service {
           kind: 'manual' as const,
         })),
       );
-      log.info({ jobs: missed.length }, 'run-now requests not run yet: offered');
+      log.info({ jobs: missed.length, after }, 'run-now requests not run yet: offered');
       this.room.dispatcher.offer(
         occurrences.flatMap((o) => (o.job ? [{ ...o, tenantId: o.job.job.tenantId }] : [])),
       );
