@@ -7,6 +7,12 @@ import type { Lifecycle } from './services/lifecycle.js';
 import type { SchedulerDeps } from './settings.js';
 
 const ABORT_SETTLE_MS = 10_000;
+/**
+ * A run-now stamped this long before the connection was seen lost may still have been unheard
+ * (the request's clock, its commit after the stamp, the loss noticed late). Older ones were
+ * heard: one without a run was skipped (overlap) and stays so.
+ */
+const TRIGGER_HEARD_MARGIN_MS = 10_000;
 
 /**
  * A pod's scheduler: the supervisor of its services. It owns the lifecycle (waiting for Redis,
@@ -69,12 +75,13 @@ export class Scheduler implements Service {
   }
 
   /**
-   * The listener connection is back: what was sent meanwhile is lost. Re-reads the window (job
-   * changes), offers the run-now requests no pod ran, and stops the runs here asked to stop.
+   * The listener connection is back: what was sent since lostAtMs is lost. Re-reads the window
+   * (job changes), offers the run-now requests of that time no pod ran, and stops the runs here
+   * asked to stop.
    */
-  reconnected(): void {
+  reconnected(lostAtMs: number): void {
     this.resync();
-    this.rooms.reader.runMissedTriggers('reconnect');
+    this.rooms.reader.runMissedTriggers(lostAtMs - TRIGGER_HEARD_MARGIN_MS);
     void this.stopCancelledRuns();
   }
 

@@ -86,8 +86,11 @@ async function cut(pod: Pod): Promise<void> {
   });
 }
 
-/** Lets the pod log in again; resolves once it listens and has read the run-now requests. */
-async function restore(pod: Pod): Promise<void> {
+/**
+ * Lets the pod log in again; resolves once it listens and has read the run-now requests, with
+ * its log lines since.
+ */
+async function restore(pod: Pod): Promise<string> {
   const mark = pod.lines.length;
   await db.query(`ALTER ROLE ${pod.role} LOGIN`);
   const after = () => pod.lines.slice(mark).join('\n');
@@ -99,6 +102,7 @@ async function restore(pod: Pod): Promise<void> {
     timeoutMs: 10_000,
     what: `${pod.podId} to read the run-now requests it missed`,
   });
+  return after();
 }
 
 async function insertJob(name: string, prompt: string): Promise<string> {
@@ -175,6 +179,19 @@ describe('requests made while a pod did not listen', () => {
     expect(await runsOf(db, [jobId])).toHaveLength(1);
   }, 60_000);
 
+  it('leaves alone a run-now made well before its connection was lost (heard, then skipped)', async () => {
+    const [a] = pods as [Pod];
+    const jobId = await insertJob('skipped run-now', 'say hello');
+    // As a run-now heard while the job was still in flight (overlap skip) leaves it: no run.
+    await db.query(
+      `UPDATE cron_jobs SET last_triggered_at = now() - interval '1 minute' WHERE id = $1`,
+      [jobId],
+    );
+    await cut(a);
+    expect(await restore(a)).toMatch(/msg="run-now requests not run yet: none"/);
+    expect(await runsOf(db, [jobId])).toEqual([]);
+  }, 60_000);
+
   it('stops a run whose cancel it did not hear once it listens again, recorded cancelled', async () => {
     const [a] = pods as [Pod];
     const jobId = await insertJob('held', 'hold');
@@ -236,7 +253,7 @@ describe('requests made while a pod did not listen', () => {
     const jobId = await insertJob('heard by none', 'say hello');
     for (const pod of pods) await cut(pod);
     const scheduledAtMs = await runNow(jobId);
-    await Promise.all(pods.map((pod) => restore(pod)));
+    await Promise.all(pods.map(async (pod) => restore(pod)));
     const runs = await waitFor(
       async () => {
         const finished = await finishedRuns(jobId);

@@ -101,8 +101,6 @@ export class Availability implements Service {
     this.warnedUnavailable = false;
     reader.begin(read);
     dispatcher.offer(leftovers);
-    // Run-now requests made while this pod did not schedule (started, or waited for Redis).
-    reader.runMissedTriggers('start');
     reader.kickPlanning();
     this.room.history.kick();
     await liveness.join();

@@ -150,17 +150,18 @@ export class WindowReader implements Service {
   }
 
   /**
-   * The run-now requests of the catch-up window that no pod has run (their notifications may
-   * have been lost): offered as any run-now, so the claim decides who runs each, once. After a
-   * reconnect the pod says so even when it found none (at start it stays quiet).
+   * The run-now requests since sinceMs (within the catch-up window) that no pod has run: their
+   * notifications may have been lost. Offered as any run-now, so the claim decides who runs
+   * each, once.
    */
-  runMissedTriggers(after: 'start' | 'reconnect'): void {
+  runMissedTriggers(sinceMs: number): void {
     if (!this.running) return;
     this.serialise(async () => {
       const { store, clock, settings, log } = this.room.deps;
-      const missed = await store.missedTriggers(clock.now() - settings.catchupWindowMs);
+      const since = Math.max(sinceMs, clock.now() - settings.catchupWindowMs);
+      const missed = await store.missedTriggers(since);
       if (missed.length === 0 || !this.running) {
-        if (after === 'reconnect') log.debug({ after }, 'run-now requests not run yet: none');
+        log.debug('run-now requests not run yet: none');
         return;
       }
       const occurrences = await attachJobs(
@@ -172,7 +173,7 @@ export class WindowReader implements Service {
           kind: 'manual' as const,
         })),
       );
-      log.info({ jobs: missed.length, after }, 'run-now requests not run yet: offered');
+      log.info({ jobs: missed.length }, 'run-now requests not run yet: offered');
       this.room.dispatcher.offer(
         occurrences.flatMap((o) => (o.job ? [{ ...o, tenantId: o.job.job.tenantId }] : [])),
       );
