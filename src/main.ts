@@ -191,7 +191,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       onManyJobsChanged: () => running.resync(),
       onTrigger: (jobId, scheduledAtMs) => running.trigger(jobId, scheduledAtMs),
       onCancel: (jobId, runId, why) => running.cancelRun(jobId, runId, why),
-      onReconnected: () => running.resync(),
+      onReconnected: (lostAtMs) => running.reconnected(lostAtMs),
     });
   } else {
     log.warn('scheduler disabled: redis unavailable');

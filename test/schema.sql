@@ -81,6 +81,7 @@ cron_job_runs.prompt_tokens integer
 cron_job_runs.cached_tokens integer
 cron_job_runs.completion_tokens integer
 cron_job_runs.cost_micros bigint
+cron_job_runs.cancel_requested_at timestamp with time zone
 cron_job_runs_in_flight.run_id uuid NOT NULL
 cron_job_runs_in_flight.cron_job_id uuid NOT NULL
 cron_job_runs_in_flight.tenant_id uuid NOT NULL
@@ -557,6 +558,7 @@ CREATE INDEX cron_jobs_deleted_idx ON public.cron_jobs USING btree (deleted_at) 
 CREATE INDEX cron_jobs_due_idx ON public.cron_jobs USING btree (next_run_at, id) WHERE (enabled AND (deleted_at IS NULL))
 CREATE UNIQUE INDEX cron_jobs_id_tenant_id_key ON public.cron_jobs USING btree (id, tenant_id)
 CREATE INDEX cron_jobs_labels_idx ON public.cron_jobs USING gin (labels)
+CREATE INDEX cron_jobs_last_triggered_idx ON public.cron_jobs USING btree (last_triggered_at, id) WHERE (last_triggered_at IS NOT NULL)
 CREATE UNIQUE INDEX cron_jobs_pkey ON public.cron_jobs USING btree (id)
 CREATE INDEX cron_jobs_tenant_idx ON public.cron_jobs USING btree (tenant_id, created_at DESC) WHERE (deleted_at IS NULL)
 CREATE INDEX cron_jobs_unplanned_idx ON public.cron_jobs USING btree (schedule, timezone, id) WHERE (enabled AND (next_run_at IS NULL) AND (deleted_at IS NULL))
@@ -828,6 +830,7 @@ scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_cancel_older(p_job_id uuid, p_scheduled_at timestamp with time zone) SECURITY DEFINER execute: hermesx_app
+scheduler_cancels_requested(p_run_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
 scheduler_claim_waiting(p_job_id uuid, p_scheduled_at timestamp with time zone, p_next_run_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_cleanup_stale_runs(lock_ttl_seconds integer) SECURITY DEFINER execute: hermesx_app
@@ -837,6 +840,7 @@ scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_erro
 scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
+scheduler_missed_triggers(p_since timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone, p_after_schedule text, p_after_timezone text, p_after_id uuid) SECURITY DEFINER execute: hermesx_app
 scheduler_requeue(p_run_ids uuid[], p_pod_id text, p_delay_ms integer) SECURITY DEFINER execute: hermesx_app
@@ -1829,6 +1833,16 @@ AS $function$
     END LOOP;
   END
   $function$
+CREATE OR REPLACE FUNCTION public.scheduler_cancels_requested(p_run_ids uuid[])
+ RETURNS TABLE(run_id uuid, cron_job_id uuid)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT r.id, r.cron_job_id FROM cron_job_runs r
+     WHERE r.id = ANY (p_run_ids) AND r.cancel_requested_at IS NOT NULL
+       AND r.status IN ('claimed', 'running')
+  $function$
 CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
  RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text, skills text[], previous_result boolean, context_version bigint)
  LANGUAGE plpgsql
@@ -2144,6 +2158,24 @@ AS $function$
       RETURNING r.id
     )
     SELECT s.id FROM sent s
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_missed_triggers(p_since timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer)
+ RETURNS TABLE(id uuid, last_triggered_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT j.id, j.last_triggered_at
+      FROM cron_jobs j
+     WHERE j.last_triggered_at >= p_since
+       AND (j.last_triggered_at, j.id) > (coalesce(p_after_at, '-infinity'),
+                                          coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+       AND j.enabled AND j.deleted_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM tenants t WHERE t.id = j.tenant_id AND t.deleted_at IS NOT NULL)
+       AND NOT EXISTS (SELECT 1 FROM cron_job_runs r
+                        WHERE r.cron_job_id = j.id AND r.scheduled_at = j.last_triggered_at)
+     ORDER BY j.last_triggered_at, j.id
+     LIMIT p_limit
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[])
  RETURNS void

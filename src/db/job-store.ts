@@ -24,6 +24,7 @@ import {
   type MarkRequest,
 } from './runs.js';
 import { cancelOlderRuns, claimWaitingRun, startWaitingRun } from './overlap-runs.js';
+import { loadCancelsRequested, loadMissedTriggers } from './missed-requests.js';
 import type { ClaimAnswer, JobStore, RecordAnswer } from '../scheduler/ports.js';
 
 /**
@@ -80,5 +81,7 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
     cancelOlderRuns: (jobId, scheduledAt) => cancelOlderRuns(pool, jobId, scheduledAt),
     startWaiting: (runId, scheduledAt, claimant) =>
       startWaitingRun(pool, runId, scheduledAt, claimant),
+    missedTriggers: (sinceMs) => loadMissedTriggers(pool, new Date(sinceMs)),
+    cancelsRequested: (runIds) => loadCancelsRequested(pool, runIds),
   };
 }

@@ -308,13 +308,19 @@ export async function notifyTrigger(
 
 /**
  * Asks every pod to stop the run, heard when the transaction commits (POST /v1/runs/{id}/cancel,
- * and a job's delete for its run in flight): the pod holding it records it cancelled.
+ * and a job's delete for its run in flight): the pod holding it records it cancelled. The request
+ * is kept on the run too (cancel_requested_at), for a pod whose listener was down to find it.
  */
 export async function notifyCancel(
   client: PoolClient,
   jobId: string,
   runId: string,
 ): Promise<void> {
+  await client.query(
+    `UPDATE cron_job_runs SET cancel_requested_at = now()
+      WHERE id = $1 AND status IN ('claimed', 'running') AND cancel_requested_at IS NULL`,
+    [runId],
+  );
   await client.query('SELECT pg_notify($1, $2)', [CANCELS_CHANNEL, `${jobId}|${runId}`]);
 }
 

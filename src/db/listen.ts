@@ -23,8 +23,11 @@ export interface JobListenerOptions {
   onTrigger: (jobId: string, scheduledAtMs: number) => void;
   /** Called for a cancel request: the pod running it stops it. */
   onCancel?: (jobId: string, runId: string, why?: string) => void;
-  /** Called after a reconnect: notifications may have been missed meanwhile. */
-  onReconnected: () => void;
+  /**
+   * Called after a reconnect: notifications may have been missed since lostAtMs (Date.now() when
+   * the connection was seen lost).
+   */
+  onReconnected: (lostAtMs: number) => void;
   batchMs?: number;
 }
 
@@ -46,6 +49,8 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
   let client: pg.Client | undefined;
   let closed = false;
   let failures = 0;
+  /** When the connection in use was lost (undefined while listening). */
+  let lostAtMs: number | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let batch = new Set<string>();
   let many = false;
@@ -111,9 +116,11 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
     }
     client = next;
     failures = 0;
+    const lostAt = lostAtMs ?? Date.now();
+    lostAtMs = undefined;
     if (isReconnect) {
       log.info('job notifications: listening again');
-      options.onReconnected();
+      options.onReconnected(lostAt);
     }
   };
 
@@ -121,7 +128,10 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
     failed.removeAllListeners('end');
     failed.on('error', () => {});
     void failed.end().catch(() => {});
-    if (client === failed) client = undefined;
+    if (client === failed) {
+      client = undefined;
+      lostAtMs = Date.now();
+    }
     if (closed || reconnectTimer) return;
     failures += 1;
     const delayMs = Math.min(250 * 2 ** failures, RECONNECT_MAX_MS);

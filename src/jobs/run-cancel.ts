@@ -1,7 +1,8 @@
 // POST /v1/runs/{id}/cancel: asks the pod that holds a run in flight to stop it. The request is
 // a NOTIFY sent with the transaction that read the run, so every pod hears it at once; the pod
-// running it aborts the run, which is then recorded failed with error_kind "cancelled". A queued
-// run (no pod's yet) is recorded so at once.
+// running it aborts the run, which is then recorded failed with error_kind "cancelled". The same
+// transaction sets the run's cancel_requested_at, which a pod whose listener was down reads when
+// it listens again. A queued run (no pod's yet) is recorded so at once.
 import { notifyCancel } from '../db/jobs.js';
 import { withTenant, type Pool } from '../db/pool.js';
 import { CommandError, isUuid } from './commands.js';

@@ -133,6 +133,11 @@ export class Dispatcher {
     }
   }
 
+  /** The claimed runs in flight on this pod. */
+  runIds(): string[] {
+    return this.inFlight.all().flatMap((run) => (run.runId === undefined ? [] : [run.runId]));
+  }
+
   /** Aborts every run in flight with the given reason. */
   abortAll(reason: Error): void {
     for (const run of this.inFlight.all()) run.controller.abort(reason);

@@ -133,6 +133,14 @@ export interface JobStore {
    * `deleteLimit` expired rows of tenants keeping less.
    */
   maintainRunHistory(daysAhead: number, deleteLimit: number): Promise<RunHistoryUpkeep>;
+  /**
+   * "Run now" requests made at or after sinceMs that no run answers yet (enabled jobs of live
+   * tenants): the job and the request's nominal time. Read after a lost notification may have
+   * hidden them.
+   */
+  missedTriggers(sinceMs: number): Promise<{ jobId: string; scheduledAtMs: number }[]>;
+  /** Those of `runIds` still in flight that were asked to stop (POST /v1/runs/{id}/cancel). */
+  cancelsRequested(runIds: readonly string[]): Promise<{ runId: string; jobId: string }[]>;
 }
 
 /** Who holds a job's lock, as read when an acquire fails. */

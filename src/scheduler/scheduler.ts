@@ -1,5 +1,5 @@
 import { SchedulerEvents } from './events.js';
-import type { Occurrence } from './occurrence.js';
+import { errorMessage, type Occurrence } from './occurrence.js';
 import { RunAborted, SHUTDOWN_ERROR, type RunResult } from './pipeline.js';
 import { buildRooms, type Rooms } from './services/rooms.js';
 import type { Service } from '../services/service.js';
@@ -7,6 +7,13 @@ import type { Lifecycle } from './services/lifecycle.js';
 import type { SchedulerDeps } from './settings.js';
 
 const ABORT_SETTLE_MS = 10_000;
+/**
+ * A run-now stamped this long before the connection was seen lost may still have been unheard
+ * (the request's clock, its commit after the stamp, the loss noticed late). Older ones were
+ * heard: one without a run was skipped (overlap) and stays so.
+ */
+const TRIGGER_HEARD_MARGIN_MS = 10_000;
+const CANCELS_RETRY_MAX_MS = 30_000;
 
 /**
  * A pod's scheduler: the supervisor of its services. It owns the lifecycle (waiting for Redis,
@@ -22,6 +29,8 @@ export class Scheduler implements Service {
   private readonly rooms: Rooms;
   /** In start order; liveness last, as it outlives the others in stop(). */
   private readonly services: Service[];
+  /** The next read of the cancels requested, after one failed. */
+  private cancelsRetry: unknown;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.events = deps.events ?? new SchedulerEvents();
@@ -68,12 +77,51 @@ export class Scheduler implements Service {
     this.rooms.reader.resync();
   }
 
+  /**
+   * The listener connection is back: what was sent since lostAtMs is lost. Re-reads the window
+   * (job changes), offers the run-now requests of that time no pod ran, and stops the runs here
+   * asked to stop.
+   */
+  reconnected(lostAtMs: number): void {
+    this.resync();
+    this.rooms.reader.runMissedTriggers(lostAtMs - TRIGGER_HEARD_MARGIN_MS);
+    void this.stopCancelledRuns();
+  }
+
+  /**
+   * Cancels of this pod's runs in flight, read from the database (cancel_requested_at); a read
+   * that fails is tried again after a back-off (1 s, 2 s, … 30 s) until the pod stops.
+   */
+  private async stopCancelledRuns(failures = 0): Promise<void> {
+    this.deps.clock.clearTimeout(this.cancelsRetry);
+    this.cancelsRetry = undefined;
+    const runIds = this.rooms.dispatcher.runIds();
+    if (runIds.length === 0) return;
+    try {
+      const cancelled = await this.deps.store.cancelsRequested(runIds);
+      for (const { jobId, runId } of cancelled) this.cancelRun(jobId, runId);
+    } catch (err) {
+      const { state } = this.lifecycle;
+      if (state === 'stopping' || state === 'stopped') return;
+      const delayMs = Math.min(1000 * 2 ** failures, CANCELS_RETRY_MAX_MS);
+      this.deps.log.warn(
+        { error: errorMessage(err), retry_in_ms: delayMs },
+        'cannot read the cancels requested',
+      );
+      this.cancelsRetry = this.deps.clock.setTimeout(
+        () => void this.stopCancelledRuns(failures + 1),
+        delayMs,
+      );
+    }
+  }
+
   /** Stops firing, lets in-flight runs finish within graceMs, then aborts and records the rest. */
   async stop(graceMs: number): Promise<void> {
     const { lifecycle } = this;
     const { dispatcher, liveness, reader } = this.rooms;
     if (lifecycle.state === 'stopping' || lifecycle.state === 'stopped') return;
     lifecycle.state = 'stopping';
+    this.deps.clock.clearTimeout(this.cancelsRetry);
     this.deactivate();
     // Leave the peers at once, so the others stop leaving this pod's jobs to it.
     await liveness.publish(false).catch(() => {});

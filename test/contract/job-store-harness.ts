@@ -48,6 +48,10 @@ export interface JobStoreHarness {
   makeDue(runId: string): Promise<void>;
   /** The job's next_run_at as stored (the fake's PARKED and PostgreSQL's 'infinity' as 'parked'). */
   nextRunAt(jobId: string): Promise<Date | null | 'parked'>;
+  /** A "run now" at `at`, as the API records it (cron_jobs.last_triggered_at). */
+  trigger(jobId: string, at: Date): Promise<void>;
+  /** A cancel, as the API records it with its notification (cron_job_runs.cancel_requested_at). */
+  requestCancel(runId: string): Promise<void>;
 }
 
 /** The start of the catch-up window the planning sweep passes: before every run of these tests. */

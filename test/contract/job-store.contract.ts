@@ -5,6 +5,7 @@ import type { RunOutcome } from '../../src/domain/run.js';
 import { at, later, runIdOf, SINCE, success, type JobStoreHarness } from './job-store-harness.js';
 import { describeOverlapCases } from './job-store-overlap.contract.js';
 import { describeQueueCases } from './job-store-queue.contract.js';
+import { describeRequestCases } from './job-store-requests.contract.js';
 import { describeUpkeepCases } from './job-store-upkeep.contract.js';
 
 const ids = (jobs: readonly { id: string }[]) => jobs.map((job) => job.id);
@@ -235,5 +236,6 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
     describeQueueCases(setup);
     describeOverlapCases(setup);
     describeUpkeepCases(setup);
+    describeRequestCases(setup);
   });
 }

@@ -123,6 +123,15 @@ describeJobStoreContract('PostgreSQL', () => {
         lastRunErrorKind: row.last_run_error_kind,
       };
     },
+    trigger: async (jobId, triggeredAt) =>
+      void (await sql(`UPDATE cron_jobs SET last_triggered_at = $2 WHERE id = $1`, [
+        jobId,
+        triggeredAt,
+      ])),
+    requestCancel: async (runId) =>
+      void (await sql(`UPDATE cron_job_runs SET cancel_requested_at = now() WHERE id = $1`, [
+        runId,
+      ])),
     makeDue: async (runId) =>
       void (await sql(
         `UPDATE cron_job_runs SET not_before = now() WHERE id = $1 AND status = 'queued'`,

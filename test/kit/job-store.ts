@@ -66,6 +66,8 @@ const JOB_STORE_METHODS: readonly JobStoreMethod[] = [
   'cancelOlderRuns',
   'startWaiting',
   'maintainRunHistory',
+  'missedTriggers',
+  'cancelsRequested',
 ];
 
 export class FakeJobStore implements JobStore, Tables {
@@ -289,6 +291,29 @@ export class FakeJobStore implements JobStore, Tables {
   async maintainRunHistory(daysAhead: number): Promise<RunHistoryUpkeep> {
     await this.enter('maintainRunHistory');
     return maintainPartitions(this, this.partitions, this.clock.now(), daysAhead);
+  }
+
+  async missedTriggers(sinceMs: number): Promise<{ jobId: string; scheduledAtMs: number }[]> {
+    await this.enter('missedTriggers');
+    return [...this.jobs.values()]
+      .filter(
+        (job) => job.enabled && job.lastTriggeredAt && job.lastTriggeredAt.getTime() >= sinceMs,
+      )
+      .filter(
+        (job) =>
+          !this.runsOf(job.id).some(
+            (run) => run.scheduledAt.getTime() === job.lastTriggeredAt?.getTime(),
+          ),
+      )
+      .map((job) => ({ jobId: job.id, scheduledAtMs: (job.lastTriggeredAt as Date).getTime() }));
+  }
+
+  async cancelsRequested(runIds: readonly string[]): Promise<{ runId: string; jobId: string }[]> {
+    await this.enter('cancelsRequested');
+    return runIds.flatMap((id) => {
+      const run = this.runs.get(id);
+      return run && inFlight(run) && run.cancelRequestedAt ? [{ runId: id, jobId: run.jobId }] : [];
+    });
   }
 
   private async enter(method: JobStoreMethod): Promise<void> {

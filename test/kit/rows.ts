@@ -41,6 +41,8 @@ export interface FakeJob {
   lastRunError: string | null;
   lastRunErrorKind: ErrorKind | null;
   runCount: number;
+  /** A "run now" request's nominal time (cron_jobs.last_triggered_at). */
+  lastTriggeredAt?: Date;
 }
 
 /** An earlier attempt of a retried occurrence, as the retry trigger keeps it. */
@@ -83,6 +85,8 @@ export interface FakeRun {
   /** The run made a tool call that may have changed something (cron_run_tool_calls). */
   sideEffects: boolean;
   durationMs: number | null;
+  /** Someone asked to stop it (POST /v1/runs/{id}/cancel). */
+  cancelRequestedAt?: Date;
 }
 
 export interface JobFields {

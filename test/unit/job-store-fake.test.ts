@@ -55,6 +55,13 @@ describeJobStoreContract('in-memory fake', () => {
       const run = runOf(runId);
       if (run) run.startedAt = new Date(run.startedAt.getTime() - ms);
     },
+    trigger: async (jobId, triggeredAt) => {
+      store.job(jobId).lastTriggeredAt = triggeredAt;
+    },
+    requestCancel: async (runId) => {
+      const run = runOf(runId);
+      if (run) run.cancelRequestedAt = new Date(clock.now());
+    },
     makeDue: async (runId) => {
       // As now() in PostgreSQL, the clock moves between statements: runs made due in turn
       // come due in that order.

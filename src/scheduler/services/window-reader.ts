@@ -15,6 +15,7 @@ import {
 } from '../due-window.js';
 import type { DueKey } from '../../domain/job.js';
 import { attachJobs } from '../attach-jobs.js';
+import { readMissedTriggers } from '../missed-triggers.js';
 import { startLoop, type Loop } from '../../services/loop.js';
 import { errorMessage } from '../occurrence.js';
 import {
@@ -56,6 +57,8 @@ export class WindowReader implements Service {
   private overdueUpTo: DueKey | null = null;
   /** An import is being planned (see noteBulkPlanning). */
   private bulkPlanning = false;
+  /** Run-now requests since then are still to be read (runMissedTriggers). */
+  private missedTriggersSinceMs: number | undefined;
 
   constructor(private readonly room: WindowReaderDeps) {}
 
@@ -71,7 +74,11 @@ export class WindowReader implements Service {
       clock,
       log,
       round: async () => {
-        if (this.running) await this.readWindowNow();
+        if (!this.running) return;
+        await this.readWindowNow();
+        if (this.missedTriggersSinceMs !== undefined) {
+          this.serialise(() => this.readMissedTriggers(), 'missed run-now read');
+        }
       },
     });
     this.planLoop = startLoop({
@@ -147,6 +154,29 @@ export class WindowReader implements Service {
       if (!occurrence?.job) return;
       this.room.dispatcher.offer([{ ...occurrence, tenantId: occurrence.job.job.tenantId }]);
     }, 'run-now read');
+  }
+
+  /**
+   * The run-now requests since sinceMs (within the catch-up window) that no pod has run: their
+   * notifications may have been lost. Offered as any run-now, so the claim decides who runs
+   * each, once. A read that fails is tried again with the next read of the window.
+   */
+  runMissedTriggers(sinceMs: number): void {
+    this.missedTriggersSinceMs = Math.min(this.missedTriggersSinceMs ?? sinceMs, sinceMs);
+    if (this.running) this.serialise(() => this.readMissedTriggers(), 'missed run-now read');
+  }
+
+  private async readMissedTriggers(): Promise<void> {
+    const sinceMs = this.missedTriggersSinceMs;
+    if (sinceMs === undefined || !this.running) return;
+    const missed = await readMissedTriggers(this.room.deps, sinceMs);
+    // A later reconnect may have asked for more meanwhile.
+    if (this.missedTriggersSinceMs === sinceMs) this.missedTriggersSinceMs = undefined;
+    if (!this.running) return;
+    const occurrences = await attachJobs(this.room.window, missed);
+    this.room.dispatcher.offer(
+      occurrences.flatMap((o) => (o.job ? [{ ...o, tenantId: o.job.job.tenantId }] : [])),
+    );
   }
 
   /** Re-reads the window now (notifications may have been lost, e.g. after a reconnect). */
