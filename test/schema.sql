@@ -1844,7 +1844,7 @@ AS $function$
        AND r.status IN ('claimed', 'running')
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
- RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text, skills text[], previous_result boolean, context_version bigint)
+ RETURNS TABLE(cron_job_id uuid, scheduled_at timestamp with time zone, run_id uuid, name text, prompt text, refused text, timeout_ms integer, model text, skills text[], previous_result boolean, context_version bigint, output_schema jsonb, models text[], notify_agent boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1869,7 +1869,8 @@ AS $function$
       -- (enabled and deleted_at are tested after: here they would make the due index, whose
       -- predicate they are, look like the cheaper way to find the ids.)
       SELECT j.id, j.tenant_id, j.overlap, j.name, j.prompt, j.timeout_ms, j.model, j.skills,
-             j.context_previous_result, j.enabled AND j.deleted_at IS NULL AS live
+             j.context_previous_result, j.enabled AND j.deleted_at IS NULL AS live,
+             j.output_schema, j.models, j.notify_rules
         FROM cron_jobs j
        WHERE j.id = ANY (p_job_ids)
     ), candidate AS (
@@ -1909,12 +1910,18 @@ AS $function$
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model,
-           j.skills, j.context_previous_result, m.run_context_version
+           j.skills, j.context_previous_result, m.run_context_version, j.output_schema, j.models,
+           CASE WHEN j.notify_rules IS NULL
+                THEN EXISTS (SELECT 1 FROM notify_tenant_rules t
+                              WHERE t.tenant_id = j.tenant_id AND t.notify_when = 'agent')
+                ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(j.notify_rules) r
+                              WHERE r->>'when' = 'agent')
+           END
       FROM claimed c JOIN candidate m ON m.job_id = c.cron_job_id AND m.scheduled_at = c.scheduled_at
       JOIN job j ON j.id = c.cron_job_id
     UNION ALL
     SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
-           NULL, NULL, NULL
+           NULL, NULL, NULL, NULL, NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $function$
@@ -2135,16 +2142,21 @@ AS $function$
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
  RETURNS SETOF uuid
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
+  BEGIN
+    RETURN QUERY
     WITH sent AS (
       UPDATE cron_job_runs r
          SET status = 'running', model_called_at = now(), attempts = greatest(r.attempts, 1),
              origin = coalesce(i.origin, r.origin)
         FROM unnest(p_run_ids, p_origins) AS i (run_id, origin)
-       WHERE r.id = i.run_id AND r.status = 'claimed' AND r.pod_id = p_pod_id
+       WHERE r.id = i.run_id AND r.id = ANY (p_run_ids)
+         AND coalesce(r.status = 'claimed', false) AND r.pod_id = p_pod_id
          AND NOT EXISTS (SELECT 1 FROM cron_jobs j
                           WHERE j.id = r.cron_job_id AND j.deleted_at IS NOT NULL)
       RETURNING r.id
@@ -2152,12 +2164,14 @@ AS $function$
       UPDATE cron_job_runs r
          SET status = 'failed', error_kind = 'cancelled', error = 'cancelled: the job was deleted',
              finished_at = now(), duration_ms = 0
-       WHERE r.id IN (SELECT unnest(p_run_ids)) AND r.status = 'claimed' AND r.pod_id = p_pod_id
+       WHERE r.id = ANY (p_run_ids) AND coalesce(r.status = 'claimed', false)
+         AND r.pod_id = p_pod_id
          AND EXISTS (SELECT 1 FROM cron_jobs j
                       WHERE j.id = r.cron_job_id AND j.deleted_at IS NOT NULL)
       RETURNING r.id
     )
-    SELECT s.id FROM sent s
+    SELECT s.id FROM sent s;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_missed_triggers(p_since timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer)
  RETURNS TABLE(id uuid, last_triggered_at timestamp with time zone)

@@ -12,14 +12,17 @@
 -- two. Without one (NULL: a run that may wait) it is 'claimed', for adoption if the pod dies.
 -- Runs in flight are counted in cron_job_runs_in_flight (migration 313): one probe, however many
 -- day partitions the history has. A claimed run also carries what its agent reads (the job's
--- preloaded skills, whether it is shown the previous result, the tenant's run_context_version),
--- so it needs no read of its own.
+-- preloaded skills, whether it is shown the previous result, the tenant's run_context_version,
+-- its output schema and model list, and whether a notify rule in force is `agent`: the job's own
+-- rules, an empty list too, or the tenant's defaults when it has none, as channel_enqueue_run
+-- reads them), so it needs no read of its own.
 CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                                 p_next_run_ats timestamptz[], p_pod_id text,
                                 p_origins text[] DEFAULT NULL)
   RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid, name text,
                  prompt text, refused text, timeout_ms integer, model text, skills text[],
-                 previous_result boolean, context_version bigint)
+                 previous_result boolean, context_version bigint, output_schema jsonb,
+                 models text[], notify_agent boolean)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   -- One plan per connection: every call's plan is the same (the batch's rows, by key), and
@@ -45,7 +48,8 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
       -- (enabled and deleted_at are tested after: here they would make the due index, whose
       -- predicate they are, look like the cheaper way to find the ids.)
       SELECT j.id, j.tenant_id, j.overlap, j.name, j.prompt, j.timeout_ms, j.model, j.skills,
-             j.context_previous_result, j.enabled AND j.deleted_at IS NULL AS live
+             j.context_previous_result, j.enabled AND j.deleted_at IS NULL AS live,
+             j.output_schema, j.models, j.notify_rules
         FROM cron_jobs j
        WHERE j.id = ANY (p_job_ids)
     ), candidate AS (
@@ -85,12 +89,18 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
          AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model,
-           j.skills, j.context_previous_result, m.run_context_version
+           j.skills, j.context_previous_result, m.run_context_version, j.output_schema, j.models,
+           CASE WHEN j.notify_rules IS NULL
+                THEN EXISTS (SELECT 1 FROM notify_tenant_rules t
+                              WHERE t.tenant_id = j.tenant_id AND t.notify_when = 'agent')
+                ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(j.notify_rules) r
+                              WHERE r->>'when' = 'agent')
+           END
       FROM claimed c JOIN candidate m ON m.job_id = c.cron_job_id AND m.scheduled_at = c.scheduled_at
       JOIN job j ON j.id = c.cron_job_id
     UNION ALL
     SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
-           NULL, NULL, NULL
+           NULL, NULL, NULL, NULL, NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $$;

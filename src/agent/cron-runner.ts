@@ -274,16 +274,26 @@ async function readRunContext(
   const { tenantId, jobId, scheduledAt, agent } = request;
   if (agent) {
     const tenant = await contexts.get(tenantId, agent.tenantVersion);
-    // The claim does not carry the answer settings (output schema, models): one short read.
-    const { answer, previous } = await withTenant(pool, tenantId, async (client) => ({
-      answer: await selectJobAnswerSettings(client, jobId),
-      previous: agent.previousResult
-        ? await selectPreviousResult(client, jobId, scheduledAt)
-        : null,
-    }));
+    const claimed = agent.answer;
+    // What the claim did not carry is read in one short tenant transaction; a scheduled run of a
+    // job that is not shown its previous result reads nothing.
+    const read =
+      claimed && !agent.previousResult
+        ? { answer: claimed, previous: null }
+        : await withTenant(pool, tenantId, async (client) => ({
+            answer: claimed ?? (await selectJobAnswerSettings(client, jobId)),
+            previous: agent.previousResult
+              ? await selectPreviousResult(client, jobId, scheduledAt)
+              : null,
+          }));
     return {
       tenant,
-      job: { skills: [...agent.skills], previousResult: agent.previousResult, previous, ...answer },
+      job: {
+        skills: [...agent.skills],
+        previousResult: agent.previousResult,
+        previous: read.previous,
+        ...read.answer,
+      },
     };
   }
   return withTenant(pool, tenantId, async (client) => {

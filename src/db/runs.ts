@@ -75,6 +75,9 @@ interface ClaimRow {
   skills: string[] | null;
   previous_result: boolean | null;
   context_version: string | null;
+  output_schema: Record<string, unknown> | null;
+  models: string[] | null;
+  notify_agent: boolean | null;
 }
 
 /** Claims many occurrences in one statement; per request: claimed, capped or taken. */
@@ -85,7 +88,7 @@ export async function claimRuns(
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
     `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model, skills,
-            previous_result, context_version
+            previous_result, context_version, output_schema, models, notify_agent
        FROM scheduler_claim($1, $2, $3, $4, $5)`,
     [
       claims.map((c) => c.jobId),
@@ -115,6 +118,11 @@ export async function claimRuns(
                   skills: row.skills ?? [],
                   previousResult: row.previous_result === true,
                   tenantVersion: row.context_version,
+                  answer: {
+                    outputSchema: row.output_schema,
+                    models: row.models,
+                    notifyAgent: row.notify_agent === true,
+                  },
                 },
               }),
         },

@@ -30,6 +30,15 @@ export interface AgentContextRef {
   previousResult: boolean;
   /** tenants.run_context_version (a bigint, as text): what the pod loaded under it still holds. */
   tenantVersion: string;
+  /** The job's answer settings as the claim read them (absent: the run reads them itself). */
+  answer?: {
+    /** The JSON Schema of the answer; null: free text. */
+    outputSchema: Record<string, unknown> | null;
+    /** The job's model list, primary first; null: none of its own. */
+    models: string[] | null;
+    /** A notify rule in force is `agent` (the notify tool is offered). */
+    notifyAgent: boolean;
+  };
 }
 
 export interface RunOutcome {

@@ -103,8 +103,14 @@ describe('PostgreSQL job store', () => {
         prompt: 'v2',
         timeoutMs: null,
         model: null,
-        // What the agent reads comes with the claim: the job's settings, the tenant's version.
-        agent: { skills: [], previousResult: false, tenantVersion: '0' },
+        // What the agent reads comes with the claim: the job's settings, the tenant's version,
+        // its answer settings (free text, no models of its own, no notify rule `agent`).
+        agent: {
+          skills: [],
+          previousResult: false,
+          tenantVersion: '0',
+          answer: { outputSchema: null, models: null, notifyAgent: false },
+        },
       },
     });
     const taken = { kind: 'taken' };
