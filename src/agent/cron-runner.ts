@@ -200,15 +200,17 @@ async function prepareRun(
   const { redactor } = tenant;
   const listed = tenant.skills;
   const now = deps.now ?? (() => new Date());
+  // A tenant without MCP servers (known from its context) costs its runs no read about them.
   const mcp =
-    deps.mcp &&
-    (await loadRunMcpOffers(deps.mcp, pool, {
-      tenantId,
-      jobId,
-      version: tenant.version,
-      allowedHosts: tenant.httpAllowedHosts,
-      signal,
-    }));
+    deps.mcp && tenant.hasMcpServers
+      ? await loadRunMcpOffers(deps.mcp, pool, {
+          tenantId,
+          jobId,
+          version: tenant.version,
+          allowedHosts: tenant.httpAllowedHosts,
+          signal,
+        })
+      : undefined;
   const tools = createTools({
     place: 'run',
     tenantId,

@@ -19,6 +19,8 @@ export interface TenantRunContext {
   /** The models of jobs that list none of their own, after the job's model (migration 350). */
   defaultModels: string[];
   skills: SkillSummary[];
+  /** The tenant has MCP servers (a run of a tenant without any reads nothing about them). */
+  hasMcpServers: boolean;
 }
 
 export interface TenantContexts {
@@ -70,8 +72,11 @@ export function createTenantContexts(
   };
 
   const load = async (client: Pick<PoolClient, 'query'>, tenantId: string) => {
-    const { rows } = await client.query<{ run_context_version: string }>(
-      'SELECT run_context_version FROM tenants WHERE id = $1',
+    // MCP servers bump run_context_version too (migration 345), so whether there are any is
+    // known under the same version as the rest.
+    const { rows } = await client.query<{ run_context_version: string; mcp_servers: boolean }>(
+      `SELECT run_context_version, EXISTS (SELECT 1 FROM mcp_servers) AS mcp_servers
+         FROM tenants WHERE id = $1`,
       [tenantId],
     );
     const redactor = await vault.redactorIn(client, tenantId);
@@ -82,6 +87,7 @@ export function createTenantContexts(
       httpAllowedHosts: settings.http_allowed_hosts,
       defaultModels: settings.default_models,
       skills: skills ? await skills.listIn(client) : [],
+      hasMcpServers: rows[0]?.mcp_servers ?? false,
     };
     keep(tenantId, context);
     return context;
