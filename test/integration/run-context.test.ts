@@ -99,6 +99,50 @@ describe("a tenant's run context version", () => {
     });
   });
 
+  it('comes with the answer settings, so a run not shown its previous result reads nothing', async () => {
+    const jobId = await withOwner(url, async (owner) => {
+      const { rows } = await owner.query<{ id: string }>(
+        `INSERT INTO cron_jobs (tenant_id, name, schedule, prompt, output_schema, models,
+                               notify_rules)
+         VALUES ($1, 'answers', '* * * * *', 'p', '{"type": "object"}', '{m1,m2}',
+                 '[{"when": "agent", "channels": []}]') RETURNING id`,
+        [tenant],
+      );
+      return (rows[0] as { id: string }).id;
+    });
+    const [answer] = await claimRuns(
+      pool,
+      [{ jobId, scheduledAt: new Date('2026-12-02T07:00:00Z'), nextRunAt: null }],
+      'pod-a',
+    );
+    expect(answer).toMatchObject({
+      kind: 'claimed',
+      run: {
+        agent: {
+          previousResult: false,
+          answer: { outputSchema: { type: 'object' }, models: ['m1', 'm2'], notifyAgent: true },
+        },
+      },
+    });
+  });
+
+  it('says whether the tenant has MCP servers, under the same version', async () => {
+    const contexts = createTenantContexts(pool, vault, skills);
+    const before = await contexts.get(tenant, (await versionOf(tenant)) as string);
+    expect(before.hasMcpServers).toBe(false);
+    await withOwner(url, (owner) =>
+      owner.query(`INSERT INTO mcp_servers (tenant_id, name, url) VALUES ($1, 'crm', $2)`, [
+        tenant,
+        'https://mcp.example.com/mcp',
+      ]),
+    );
+    const after = await contexts.get(tenant, (await versionOf(tenant)) as string);
+    expect(after.hasMcpServers).toBe(true);
+    await withOwner(url, (owner) =>
+      owner.query('DELETE FROM mcp_servers WHERE tenant_id = $1', [tenant]),
+    );
+  });
+
   it('a tenant deleted with its secrets and skills goes without error', async () => {
     const other = await withOwner(url, async (owner) => {
       const { rows } = await owner.query<{ id: string }>(
