@@ -56,7 +56,12 @@ export function periodBudgets(
         key: budgetKey(tenantId, scope, period, unit),
         limit,
         ttlSeconds,
-        seed: () => ledgerSum(pool, tenantId, job, unit, period),
+        seed: () =>
+          job
+            ? jobDaySum(pool, tenantId, job, unit, period)
+            : shared(pool, `month:${tenantId}:${period.label}:${unit}`, () =>
+                ledgerSum(pool, tenantId, null, unit, period),
+              ),
       },
     });
   };
@@ -85,6 +90,58 @@ export async function ledgerSum(
     ),
   );
   return Number(rows[0]?.sum ?? 0);
+}
+
+/**
+ * Reads of the ledger under way, shared: the first calls of a period (a burst of a tenant's runs)
+ * each miss their counter and would each read the ledger; they share one read while it is under
+ * way instead (for a job's day, one grouped read for all the tenant's jobs). Nothing is kept
+ * after it: a later miss reads the ledger again, as a single seed would.
+ */
+const readsUnderWay = new WeakMap<Pool, Map<string, Promise<unknown>>>();
+
+function shared<T>(pool: Pool, key: string, read: () => Promise<T>): Promise<T> {
+  let reads = readsUnderWay.get(pool);
+  if (!reads) readsUnderWay.set(pool, (reads = new Map()));
+  const held = reads.get(key) as Promise<T> | undefined;
+  if (held) return held;
+  const pending = read();
+  reads.set(key, pending);
+  const done = () => reads.delete(key);
+  pending.then(done, done);
+  return pending;
+}
+
+async function jobDaySum(
+  pool: Pool,
+  tenantId: string,
+  jobId: string,
+  unit: BudgetUnit,
+  period: Period,
+): Promise<number> {
+  const key = `day:${tenantId}:${period.label}:${unit}`;
+  const sums = await shared(pool, key, () => readDaySums(pool, tenantId, unit, period));
+  return sums.get(jobId) ?? 0;
+}
+
+async function readDaySums(
+  pool: Pool,
+  tenantId: string,
+  unit: BudgetUnit,
+  period: Period,
+): Promise<Map<string, number>> {
+  const measure =
+    unit === 'micros' ? 'coalesce(cost_micros, 0)' : 'prompt_tokens + completion_tokens';
+  const { rows } = await withTenant(pool, tenantId, (client) =>
+    client.query<{ cron_job_id: string; sum: string }>(
+      `SELECT cron_job_id, coalesce(sum(${measure}), 0)::bigint AS sum FROM model_usage
+        WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3
+          AND cron_job_id IS NOT NULL
+        GROUP BY cron_job_id`,
+      [tenantId, period.startsAt, period.resetsAt],
+    ),
+  );
+  return new Map(rows.map((row) => [row.cron_job_id, Number(row.sum)]));
 }
 
 /** A tenant's budgets and those of its jobs that have one, as read together. */

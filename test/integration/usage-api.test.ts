@@ -7,6 +7,7 @@ import { withTenant } from '../../src/db/pool.js';
 import { createBudgetStore } from '../../src/usage/budget-store.js';
 import { recordChatUsage } from '../../src/usage/ledger.js';
 import { BudgetExhausted, meterStep, type UsageDeps } from '../../src/usage/metered-step.js';
+import { periodBudgets } from '../../src/usage/budgets.js';
 import { createPriceBook } from '../../src/usage/prices.js';
 import {
   ADMIN_TOKEN,
@@ -302,5 +303,52 @@ describe('usage API', () => {
     expect(sent).toBe(0);
     const [counter] = await redis.keys(`hermesx:budget:{${a.tenant.id}}:month:*`);
     expect(await redis.hget(counter!, 'spent')).toBe('900');
+  });
+
+  it("seeds each job's day from the ledger, its own spend only, the tenant's jobs in one read", async () => {
+    const a = await createTenantWithKey(test.app);
+    const job = (name: string) =>
+      createJob(test.app, a.key, { name, schedule: '0 6 * * *', prompt: 'p' }) as Promise<{
+        id: string;
+      }>;
+    const [first, second, idle] = await Promise.all([job('first'), job('second'), job('idle')]);
+    const spend = (jobId: string, micros: number) =>
+      withTenant(test.pool, a.tenant.id, (client) =>
+        client.query(
+          `INSERT INTO model_usage (tenant_id, cron_job_id, origin, model, prompt_tokens,
+                                    cached_tokens, completion_tokens, cost_micros)
+           VALUES ($1, $2, 'scheduled', 'm', 1, 0, 1, $3)`,
+          [a.tenant.id, jobId, micros],
+        ),
+      );
+    await spend(first!.id, 700);
+    await spend(first!.id, 50);
+    await spend(second!.id, 200);
+    const limits = {
+      monthlyMicros: null,
+      monthlyTokens: null,
+      jobDailyMicros: 5000,
+      runTokens: null,
+    };
+    // The pool as the seeds see it, counting the transactions they open.
+    let transactions = 0;
+    const pool = {
+      connect: () => {
+        transactions += 1;
+        return test.pool.connect();
+      },
+    } as unknown as typeof test.pool;
+    const seedOf = (jobId: string) => {
+      const [line] = periodBudgets(pool, a.tenant.id, jobId, limits, new Date());
+      expect(line?.name).toBe('job_daily_micros');
+      return line!.line.seed();
+    };
+    expect(await Promise.all([seedOf(first!.id), seedOf(second!.id), seedOf(idle!.id)])).toEqual([
+      750, 200, 0,
+    ]);
+    // The three seeds asked together shared one grouped read of the ledger; a later one reads again.
+    expect(transactions).toBe(1);
+    expect(await seedOf(second!.id)).toBe(200);
+    expect(transactions).toBe(2);
   });
 });
