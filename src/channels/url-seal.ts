@@ -13,6 +13,7 @@
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import { openSecret, sealSecret, type SecretOwner } from '../secrets/cipher.js';
+import { sealPlainAtStart } from '../secrets/seal-at-start.js';
 import type { ChannelKind } from './kinds.js';
 import { maskUrl } from './views.js';
 
@@ -110,25 +111,15 @@ export async function sealPlainChannelUrls(pool: Pool, key: Buffer): Promise<num
 }
 
 /** At start: seal what is plain (logged with the count), or warn that URLs stay plain. */
-export async function sealChannelUrlsAtStart(
+export function sealChannelUrlsAtStart(
   pool: Pool,
   key: Buffer | undefined,
   log: Logger,
 ): Promise<void> {
-  if (!key) {
-    log.warn(
-      'notification channel webhook URLs (Slack, Discord, Teams) are stored unsealed: HERMES_SECRETS_KEY is not set (set it and restart to seal them)',
-    );
-    return;
-  }
-  try {
-    const sealed = await sealPlainChannelUrls(pool, key);
-    if (sealed > 0) log.info({ channels: sealed }, 'notification channel webhook URLs sealed');
-  } catch (err) {
-    // Plain rows still send; the next start tries again.
-    log.warn(
-      { error: err instanceof Error ? err.message : String(err) },
-      'notification channel webhook URLs not sealed at start',
-    );
-  }
+  return sealPlainAtStart(pool, key, log, {
+    what: 'notification channel webhook URLs',
+    whatInWarning: 'notification channel webhook URLs (Slack, Discord, Teams)',
+    countField: 'channels',
+    seal: sealPlainChannelUrls,
+  });
 }

@@ -14,6 +14,7 @@
 import type { Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import { openSecret, sealSecret, type SecretOwner } from '../secrets/cipher.js';
+import { sealPlainAtStart } from '../secrets/seal-at-start.js';
 
 export interface EndpointOwner {
   tenantId: string;
@@ -162,22 +163,14 @@ export async function sealPlainSecrets(pool: Pool, key: Buffer): Promise<number>
 }
 
 /** At start: seal what is plain (logged with the count), or warn that secrets stay plain. */
-export async function sealSecretsAtStart(
+export function sealSecretsAtStart(
   pool: Pool,
   key: Buffer | undefined,
   log: Logger,
 ): Promise<void> {
-  if (!key) {
-    log.warn(
-      'webhook signing secrets are stored unsealed: HERMES_SECRETS_KEY is not set (set it and restart to seal them)',
-    );
-    return;
-  }
-  try {
-    const sealed = await sealPlainSecrets(pool, key);
-    if (sealed > 0) log.info({ endpoints: sealed }, 'webhook signing secrets sealed');
-  } catch (err) {
-    // Plain rows still sign; the next start tries again.
-    log.warn({ error: errorText(err) }, 'webhook signing secrets not sealed at start');
-  }
+  return sealPlainAtStart(pool, key, log, {
+    what: 'webhook signing secrets',
+    countField: 'endpoints',
+    seal: sealPlainSecrets,
+  });
 }
