@@ -21,6 +21,7 @@ import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { capturingLogger, silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
+import { awaitMinuteWithRoom } from '../helpers/minute-window.js';
 
 const wrongKey = (i: number) => bearer(`hk_wrong_${i}_${'x'.repeat(40)}`);
 
@@ -88,6 +89,8 @@ describe('API hardening', () => {
     try {
       const get = (headers: Record<string, string>, remoteAddress = '10.0.0.1') =>
         other.app.inject({ method: 'GET', url: '/v1/cron-jobs', headers, remoteAddress });
+      // Failures count per clock minute: the steps below must not straddle two.
+      await awaitMinuteWithRoom(20_000);
       for (let i = 0; i < 3; i++) expectError(await get(wrongKey(i)), 401, 'unauthorized');
       const throttled = await get(wrongKey(9));
       expectError(throttled, 429, 'auth_throttled');
