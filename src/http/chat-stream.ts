@@ -39,6 +39,7 @@ export interface ChatStreamOptions {
 export class ChatStream {
   private stream: PassThrough | undefined;
   private readonly heartbeat: NodeJS.Timeout;
+  private announced = false;
   private mergeTimer: NodeJS.Timeout | undefined;
   // Pieces, joined when sent: appending a byte at a time to a string costs a 32-byte node each.
   private pending: string[] = [];
@@ -128,11 +129,16 @@ export class ChatStream {
       .header('cache-control', 'no-cache')
       .header('x-accel-buffering', 'no')
       .send(stream);
-    this.write(this.line(this.chunk({ role: 'assistant', content: '' }, null)));
     return stream;
   }
 
   private event(delta: object, finish: string | null): void {
+    // The role chunk goes before the first event, not when a heartbeat opens the stream: by
+    // then the chunk names the model that answered (set before its first delta).
+    if (!this.announced) {
+      this.announced = true;
+      this.write(this.line(this.chunk({ role: 'assistant', content: '' }, null)));
+    }
     this.write(this.line(this.chunk(delta, finish)));
   }
 
