@@ -57,6 +57,9 @@ import { registerTenantRoutes } from './routes/tenants.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerChannelRoutes } from './routes/channels.js';
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
 export interface AppDeps {
   config: Config;
   pool: Pool;
@@ -193,33 +196,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const schedulerRunning = deps.schedulerRunning ?? (() => false);
   const vault = deps.vault ?? createSecretsVault(deps.pool, deps.config.secretsKey);
   const allowPrivateNetworks = deps.config.httpToolAllowPrivateNetworks ?? false;
-  // Shared by POST /trigger and the cronjob tool's run_now, counted in Redis like request rates.
-  const spendManualRun = async (tenantId: string) => {
-    const decision = await rateLimiter.hit(`manual:${tenantId}`, deps.config.manualRunsPerMinute);
+  // Action budgets, counted in Redis across replicas like request rates: null when the action
+  // may go, else the seconds until it may (429 with Retry-After).
+  const spend = async (key: string, limit: number, windowMs = MINUTE_MS) => {
+    const decision = await rateLimiter.hit(key, limit, Date.now(), windowMs);
     return decision.allowed ? null : decision.retryAfterSeconds;
   };
-  // Pauses and resumes per job, redeliveries per tenant: bounded like manual runs (429).
-  const spendToggle = async (tenantId: string, jobId: string) => {
-    const key = `toggle:${tenantId}:${jobId}`;
-    const decision = await rateLimiter.hit(key, deps.config.jobTogglesPerMinute);
-    return decision.allowed ? null : decision.retryAfterSeconds;
-  };
-  const spendRedelivery = async (tenantId: string) => {
-    const limit = deps.config.webhookRedeliveriesPerHour;
-    const decision = await rateLimiter.hit(`redeliver:${tenantId}`, limit, Date.now(), 3_600_000);
-    return decision.allowed ? null : decision.retryAfterSeconds;
-  };
+  // Shared by POST /trigger and the cronjob tool's run_now.
+  const spendManualRun = (tenantId: string) =>
+    spend(`manual:${tenantId}`, deps.config.manualRunsPerMinute);
+  // Pauses and resumes per job, redeliveries per tenant: bounded like manual runs.
+  const spendToggle = (tenantId: string, jobId: string) =>
+    spend(`toggle:${tenantId}:${jobId}`, deps.config.jobTogglesPerMinute);
+  const spendRedelivery = (tenantId: string) =>
+    spend(`redeliver:${tenantId}`, deps.config.webhookRedeliveriesPerHour, HOUR_MS);
   // Channel test messages and MCP server tests reach tenant-chosen addresses: one budget per tenant.
-  const spendTest = async (tenantId: string) => {
-    const limit = deps.config.outboundTestsPerHour;
-    const decision = await rateLimiter.hit(
-      `outbound-test:${tenantId}`,
-      limit,
-      Date.now(),
-      3_600_000,
-    );
-    return decision.allowed ? null : decision.retryAfterSeconds;
-  };
+  const spendTest = (tenantId: string) =>
+    spend(`outbound-test:${tenantId}`, deps.config.outboundTestsPerHour, HOUR_MS);
   const controls = {
     execTimeoutMs: deps.config.execTimeoutMs,
     listModels: withRoutedModels(
