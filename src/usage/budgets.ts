@@ -60,7 +60,7 @@ export function periodBudgets(
           job
             ? jobDaySum(pool, tenantId, job, unit, period)
             : shared(pool, `month:${tenantId}:${period.label}:${unit}`, () =>
-                ledgerSum(pool, tenantId, null, unit, period),
+                readTenantSum(pool, tenantId, unit, period),
               ),
       },
     });
@@ -71,22 +71,24 @@ export function periodBudgets(
   return out;
 }
 
-/** What the ledger holds for a budget's period (seeds a counter Redis does not have). */
-export async function ledgerSum(
+/** What a budget of each unit counts in a ledger row. */
+const MEASURE: Record<BudgetUnit, string> = {
+  micros: 'coalesce(cost_micros, 0)',
+  tokens: 'prompt_tokens + completion_tokens',
+};
+
+/** What the ledger holds for the tenant's budget in the period (seeds its missing counter). */
+async function readTenantSum(
   pool: Pool,
   tenantId: string,
-  jobId: string | null,
   unit: BudgetUnit,
   period: Period,
 ): Promise<number> {
-  const measure =
-    unit === 'micros' ? 'coalesce(cost_micros, 0)' : 'prompt_tokens + completion_tokens';
   const { rows } = await withTenant(pool, tenantId, (client) =>
     client.query<{ sum: string }>(
-      `SELECT coalesce(sum(${measure}), 0)::bigint AS sum FROM model_usage
-        WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3
-          AND ($4::uuid IS NULL OR cron_job_id = $4)`,
-      [tenantId, period.startsAt, period.resetsAt, jobId],
+      `SELECT coalesce(sum(${MEASURE[unit]}), 0)::bigint AS sum FROM model_usage
+        WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3`,
+      [tenantId, period.startsAt, period.resetsAt],
     ),
   );
   return Number(rows[0]?.sum ?? 0);
@@ -130,11 +132,9 @@ async function readDaySums(
   unit: BudgetUnit,
   period: Period,
 ): Promise<Map<string, number>> {
-  const measure =
-    unit === 'micros' ? 'coalesce(cost_micros, 0)' : 'prompt_tokens + completion_tokens';
   const { rows } = await withTenant(pool, tenantId, (client) =>
     client.query<{ cron_job_id: string; sum: string }>(
-      `SELECT cron_job_id, coalesce(sum(${measure}), 0)::bigint AS sum FROM model_usage
+      `SELECT cron_job_id, coalesce(sum(${MEASURE[unit]}), 0)::bigint AS sum FROM model_usage
         WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3
           AND cron_job_id IS NOT NULL
         GROUP BY cron_job_id`,
