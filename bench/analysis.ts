@@ -104,6 +104,33 @@ export function lagOf(values: readonly number[]): Lag {
   };
 }
 
+/**
+ * p50 and p99 (ms) of what a histogram counted between two readings of its cumulative buckets
+ * (upper bound in seconds → count), interpolated linearly within a bucket.
+ */
+export function histogramLag(
+  before: ReadonlyMap<number, number>,
+  after: ReadonlyMap<number, number>,
+): Lag | undefined {
+  const bounds = [...after.keys()].filter(Number.isFinite).sort((a, b) => a - b);
+  const counts = bounds.map((le) => (after.get(le) ?? 0) - (before.get(le) ?? 0));
+  const n = (after.get(Infinity) ?? 0) - (before.get(Infinity) ?? 0);
+  if (n <= 0) return undefined;
+  const at = (q: number) => {
+    const rank = q * n;
+    let lower = 0;
+    let below = 0;
+    for (const [i, le] of bounds.entries()) {
+      const count = counts[i] ?? 0;
+      if (count >= rank) return (lower + ((rank - below) / (count - below || 1)) * (le - lower)) * 1000;
+      lower = le;
+      below = count;
+    }
+    return NaN;
+  };
+  return { n, p50: at(0.5), p99: at(0.99), max: NaN };
+}
+
 export interface Accounting {
   expected: number;
   runs: number;

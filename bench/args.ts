@@ -18,6 +18,8 @@ export interface BenchArgs {
   latencyMs: number;
   replicas: number;
   concurrency: number;
+  /** SCHEDULER_CLAIM_AHEAD of the HermesX replicas (absent: the product's default). */
+  claimAhead?: number;
   /** Second of the minute of the W2 burst; 'auto' picks the next one reachable (saves waiting). */
   burstSecond: number | 'auto';
   databaseUrl?: string;
@@ -58,6 +60,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --latency-ms N             model server latency (50)
   --replicas N               replicas / workers per system (3)
   --concurrency N            runs in flight per replica / worker (100)
+  --claim-ahead N            HermesX: SCHEDULER_CLAIM_AHEAD of the replicas (the default: 0)
   --burst-second S|auto      second of the minute of the W2 burst (auto: the first one reachable
                              once the jobs are loaded, so no run waits up to a minute; 0 gives
                              the issue's "0 * * * * *" exactly, same load)
@@ -173,6 +176,8 @@ export function parseArgs(argv: string[]): BenchArgs {
   args.latencyMs = int('latency-ms', 0) ?? args.latencyMs;
   args.replicas = int('replicas', 1) ?? args.replicas;
   args.concurrency = int('concurrency', 1) ?? args.concurrency;
+  const claimAhead = int('claim-ahead', 0);
+  if (claimAhead !== undefined) args.claimAhead = claimAhead;
   args.progressS = int('progress', 1) ?? args.progressS;
   args.limitS = int('limit', 5) ?? args.limitS;
   args.absorbLimitS = int('absorb-limit', 1) ?? args.absorbLimitS;
@@ -242,6 +247,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     'latency-ms',
     'replicas',
     'concurrency',
+    'claim-ahead',
     'progress',
     'burst-second',
     'workloads',

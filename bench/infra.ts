@@ -140,6 +140,8 @@ export interface PodSettings {
   llmUrl: string;
   podId: string;
   maxConcurrentRuns: number;
+  /** SCHEDULER_CLAIM_AHEAD (absent: the product's default). */
+  claimAhead?: number;
   /** Write a V8 CPU profile of the replica into this directory when it exits. */
   cpuProfileDir?: string;
   /**
@@ -185,6 +187,9 @@ export async function startPod(settings: PodSettings, timeoutMs = 120_000): Prom
       SAAS_API_PORT: String(port),
       SAAS_API_HOST: '127.0.0.1',
       SCHEDULER_MAX_CONCURRENT_RUNS: String(settings.maxConcurrentRuns),
+      ...(settings.claimAhead === undefined
+        ? {}
+        : { SCHEDULER_CLAIM_AHEAD: String(settings.claimAhead) }),
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'text',
       ...(settings.modelPricesFile ? { MODEL_PRICES_FILE: settings.modelPricesFile } : {}),

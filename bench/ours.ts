@@ -16,6 +16,8 @@ export interface HermesOptions {
   llmUrl: string;
   replicas: number;
   maxConcurrentRuns: number;
+  /** SCHEDULER_CLAIM_AHEAD (absent: the product's default). */
+  claimAhead?: number;
   db: pg.Client;
   redisMemory: () => Promise<number>;
   cpuProfileDir?: string;
@@ -62,6 +64,7 @@ export class Hermes implements System {
       llmUrl,
       podId,
       maxConcurrentRuns,
+      ...(this.o.claimAhead === undefined ? {} : { claimAhead: this.o.claimAhead }),
       ...(cpuProfileDir ? { cpuProfileDir } : {}),
       ...(nodeFlags ? { nodeFlags } : {}),
       ...(this.o.budgets ? { modelPricesFile: this.o.budgets.pricesFile } : {}),
@@ -127,6 +130,18 @@ export class Hermes implements System {
     const out = new Map<string, string>();
     this.live().forEach((pod, i) => out.set(pod.podId, texts[i] ?? ''));
     return out;
+  }
+
+  async slotHeldBuckets(): Promise<Map<number, number>> {
+    const sums = new Map<number, number>();
+    const line = /^hermesx_scheduler_model_slot_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm;
+    for (const text of (await this.metrics()).values()) {
+      for (const [, le, count] of text.matchAll(line)) {
+        const bound = le === '+Inf' ? Infinity : Number(le);
+        sums.set(bound, (sums.get(bound) ?? 0) + Number(count));
+      }
+    }
+    return sums;
   }
 
   /** A replica that exited, with the reason it printed last (e.g. heap out of memory). */

@@ -196,6 +196,7 @@ async function main(): Promise<number> {
               databaseUrl,
               redisUrl,
               maxConcurrentRuns: args.concurrency,
+              ...(args.claimAhead === undefined ? {} : { claimAhead: args.claimAhead }),
               db,
               ...(args.cpuProf ? { cpuProfileDir: path.resolve(args.cpuProf) } : {}),
               nodeFlags: args.nodeFlags,

@@ -71,4 +71,9 @@ export interface System {
   scale(jobs: JobSpec[], newJob: () => JobSpec, limits: ScaleLimits): Promise<ScaleResult>;
   /** Per-replica event-loop delay max (ms) since the previous call, when the system exposes it. */
   eventLoopMaxMs(): Promise<Record<string, number>>;
+  /**
+   * Runs so far per upper bound (seconds) of how long each held a model slot, summed over the
+   * replicas (a Prometheus histogram's cumulative buckets); absent where the system has none.
+   */
+  slotHeldBuckets?(): Promise<Map<number, number>>;
 }

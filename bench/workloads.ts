@@ -5,6 +5,7 @@ import {
   breakdown,
   ceilSecond,
   expectedOccurrences,
+  histogramLag,
   lagOf,
   nextSecondOfMinute,
   type Accounting,
@@ -39,6 +40,8 @@ export interface WindowResult {
   callLag: Lag;
   /** Start → first model call → recorded finish, per run (ms). */
   breakdown?: Breakdown;
+  /** How long runs held a model slot (HermesX's histogram), when the system counts it. */
+  modelSlot?: Lag;
   usage: Usage;
   eventLoopMaxMs: Record<string, number>;
   events: string[];
@@ -238,6 +241,7 @@ export async function runBurst(
   );
   await sleepUntil(nominalMs - 500);
   await system.eventLoopMaxMs();
+  const slotsBefore = await system.slotHeldBuckets?.();
   const usage = await startUsage(ctx.sources(system));
   const eventLoop: Record<string, number> = {};
   let done = false;
@@ -274,6 +278,9 @@ export async function runBurst(
     startsPerHalfSecond[bucket] = (startsPerHalfSecond[bucket] ?? 0) + 1;
   }
   result.burst = { nominalMs, allStartedMs, within2s, startsPerHalfSecond };
+  const slotsAfter = await system.slotHeldBuckets?.();
+  const modelSlot = slotsBefore && slotsAfter ? histogramLag(slotsBefore, slotsAfter) : undefined;
+  if (modelSlot) result.modelSlot = modelSlot;
   await unloadQuietly(ctx, system, result);
   return result;
 }

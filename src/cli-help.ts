@@ -15,6 +15,7 @@ const SCHEDULER = [
   'SCHEDULER_EXEC_TIMEOUT',
   'SCHEDULER_LOCK_TTL',
   'SCHEDULER_MAX_CONCURRENT_RUNS',
+  'SCHEDULER_CLAIM_AHEAD',
   'SCHEDULER_CATCHUP_WINDOW',
   'SCHEDULER_SHUTDOWN_GRACE',
 ];
@@ -150,7 +151,8 @@ const SETTINGS: Record<string, [fallback: string, meaning: string]> = {
   SCHEDULER_POLL_INTERVAL: ['30s', 'full re-sync period (changes also arrive at once)'],
   SCHEDULER_EXEC_TIMEOUT: ['5m', 'hard limit of one run; the model call is cancelled'],
   SCHEDULER_LOCK_TTL: ['12m', 'Redis lock TTL; must be greater than SCHEDULER_EXEC_TIMEOUT'],
-  SCHEDULER_MAX_CONCURRENT_RUNS: ['100', 'runs in flight per replica'],
+  SCHEDULER_MAX_CONCURRENT_RUNS: ['100', 'runs calling their agent at once, per replica'],
+  SCHEDULER_CLAIM_AHEAD: ['0', 'occurrences locked and claimed while every model slot is busy'],
   SCHEDULER_CATCHUP_WINDOW: ['1h', 'a missed occurrence younger than this runs once (0: never)'],
   SCHEDULER_SHUTDOWN_GRACE: ['20s', 'on SIGTERM, how long in-flight runs may finish'],
   HERMES_ACP_TOKEN: ['unset', 'admin bearer token (tenants, API keys)'],

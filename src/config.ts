@@ -128,6 +128,7 @@ const envSchema = z.object({
   SCHEDULER_EXEC_TIMEOUT: duration('5m', 1000),
   SCHEDULER_LOCK_TTL: duration('12m', 1000),
   SCHEDULER_MAX_CONCURRENT_RUNS: integer(100, 1, 100_000),
+  SCHEDULER_CLAIM_AHEAD: integer(0, 0, 100_000),
   SCHEDULER_CATCHUP_WINDOW: duration('1h', 0),
   SCHEDULER_SHUTDOWN_GRACE: duration('20s', 0),
   HERMES_ACP_TOKEN: optionalText,
@@ -275,6 +276,7 @@ export interface Config extends Readonly<RedisSettings> {
   readonly execTimeoutMs: number;
   readonly lockTtlMs: number;
   readonly maxConcurrentRuns: number;
+  readonly claimAheadRuns: number;
   readonly catchupWindowMs: number;
   readonly shutdownGraceMs: number;
   readonly adminToken: string | undefined;
@@ -452,6 +454,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     execTimeoutMs: s.SCHEDULER_EXEC_TIMEOUT,
     lockTtlMs: s.SCHEDULER_LOCK_TTL,
     maxConcurrentRuns: s.SCHEDULER_MAX_CONCURRENT_RUNS,
+    claimAheadRuns: s.SCHEDULER_CLAIM_AHEAD,
     catchupWindowMs: s.SCHEDULER_CATCHUP_WINDOW,
     shutdownGraceMs: s.SCHEDULER_SHUTDOWN_GRACE,
     adminToken: s.HERMES_ACP_TOKEN,

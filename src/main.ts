@@ -363,6 +363,7 @@ export function schedulerSettings(config: Config): SchedulerSettings {
     execTimeoutMs: config.execTimeoutMs,
     lockTtlMs: config.lockTtlMs,
     maxConcurrentRuns: config.maxConcurrentRuns,
+    claimAheadRuns: config.claimAheadRuns,
     catchupWindowMs: config.catchupWindowMs,
     livenessIntervalMs: 5000,
     livenessTtlMs: 15_000,

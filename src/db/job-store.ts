@@ -8,7 +8,7 @@ import {
   type PlanCursor,
 } from './jobs.js';
 import type { Pool } from './pool.js';
-import { requeueRuns, takeQueuedRuns } from './queued-runs.js';
+import { requeueRuns, takeQueuedRuns, unsendRuns } from './queued-runs.js';
 import {
   adoptRuns,
   claimRuns,
@@ -73,6 +73,7 @@ export function createPgJobStore(pool: Pool, podId: string): JobStore {
     adoptRuns: (runs, claimant) => adoptRuns(pool, runs, claimant),
     takeQueuedRuns: (claimant, limit) => takeQueuedRuns(pool, claimant, limit),
     requeueRuns: (runIds, claimant, delayMs) => requeueRuns(pool, runIds, claimant, delayMs),
+    unsendRuns: (runIds, claimant) => unsendRuns(pool, runIds, claimant),
     cleanupStaleRuns: (lockTtlMs) => cleanupStaleRuns(pool, lockTtlMs),
     maintainRunHistory: (daysAhead, deleteLimit) =>
       maintainRunHistory(pool, daysAhead, deleteLimit),

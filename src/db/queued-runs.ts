@@ -1,5 +1,5 @@
 // The scheduler's statements on queued runs (retries, runs retried by hand, backfills): taking
-// due ones and handing claimed ones back. Both go through SECURITY DEFINER functions
+// due ones and handing claimed ones back; and handing back runs claimed ahead that never sent. Both go through SECURITY DEFINER functions
 // (migrations/functions/), because the scheduler works across tenants.
 import type { AdoptedRun } from '../domain/run.js';
 import type { Pool } from './pool.js';
@@ -15,6 +15,20 @@ export async function takeQueuedRuns(
     [podId, limit],
   );
   return rows.map(toAdoptedRun);
+}
+
+/** Runs claimed straight into 'running' that never sent: back to 'claimed', for adoption. */
+export async function unsendRuns(
+  pool: Pool,
+  runIds: readonly string[],
+  podId: string,
+): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const { rows } = await pool.query<{ id: string }>('SELECT scheduler_unsend($1, $2) AS id', [
+    runIds,
+    podId,
+  ]);
+  return rows.map((row) => row.id);
 }
 
 export async function requeueRuns(

@@ -1,5 +1,6 @@
 // The one owner of a pod's run slots. Occurrences are offered to it; it runs each through
-// runOccurrence while it has a free slot (SCHEDULER_MAX_CONCURRENT_RUNS), sets the rest aside in
+// runOccurrence while it has a free slot (SCHEDULER_MAX_CONCURRENT_RUNS model slots, and up to
+// SCHEDULER_CLAIM_AHEAD more occurrences taking their lock and claim meanwhile: send-permits.ts), sets the rest aside in
 // a FairQueue (round-robin across tenants), holds back tenants at their max_concurrent_runs, and
 // takes over other owners' occurrences (StealLists) when it has room. What became of each
 // occurrence goes back to its owner through `settled` (the one return channel), and is then
@@ -14,14 +15,18 @@ import type { Clock } from '../services/clock.js';
 import type { LockHolder } from './ports.js';
 import type { RunResult, Slot } from './pipeline.js';
 import { RunsInFlight, type InFlight } from './runs-in-flight.js';
-import type { SchedulerSettings } from './settings.js';
+import { admissionsOf, type SchedulerSettings } from './settings.js';
+import { SendPermits } from './send-permits.js';
 import { StealLists } from './steal-lists.js';
 import { TenantHolds } from './tenant-holds.js';
 
 export { CAP_RETRY_MS } from './tenant-holds.js';
 
 export interface DispatcherDeps {
-  settings: Pick<SchedulerSettings, 'maxConcurrentRuns' | 'pollIntervalMs' | 'catchupWindowMs'>;
+  settings: Pick<
+    SchedulerSettings,
+    'maxConcurrentRuns' | 'claimAheadRuns' | 'pollIntervalMs' | 'catchupWindowMs'
+  >;
   clock: Clock;
   metrics: SchedulerMetrics;
   events: SchedulerEvents;
@@ -34,7 +39,12 @@ export interface DispatcherDeps {
 }
 
 export interface DispatcherSnapshot {
+  /** Occurrences admitted: taking their lock and claim, waiting for a model slot, or sending. */
   busySlots: number;
+  /** Model slots held (runs whose agent is being called). */
+  sending: number;
+  /** Claimed runs waiting for a model slot. */
+  awaitingSend: number;
   inFlight: number;
   waiting: number;
   stealable: number;
@@ -43,6 +53,9 @@ export interface DispatcherSnapshot {
 
 export class Dispatcher {
   private busySlots = 0;
+  /** Occurrences this pod admits at once: the model slots and the claims ahead of them. */
+  private readonly admissions: number;
+  private readonly permits: SendPermits;
   private readonly inFlight = new RunsInFlight();
   private readonly waiting = new FairQueue();
   private readonly steals: StealLists;
@@ -51,6 +64,8 @@ export class Dispatcher {
   private active = false;
 
   constructor(private readonly deps: DispatcherDeps) {
+    this.admissions = admissionsOf(deps.settings);
+    this.permits = new SendPermits(deps.settings.maxConcurrentRuns);
     this.steals = new StealLists(deps.clock, deps.settings.pollIntervalMs, () => this.drain());
     this.capped = new TenantHolds(deps.clock, () => this.drain());
   }
@@ -58,6 +73,7 @@ export class Dispatcher {
   /** Starts handing out occurrences (the scheduler is running). */
   activate(): void {
     this.active = true;
+    this.permits.start();
     this.drain();
   }
 
@@ -69,10 +85,18 @@ export class Dispatcher {
     this.capped.clear();
   }
 
+  /**
+   * The pod stops: claimed runs waiting for a model slot get none (they hand their claims back,
+   * for another pod to adopt), and none is granted any more.
+   */
+  stopSending(): void {
+    this.permits.stop();
+  }
+
   /** This pod's own occurrences (its jobs at a tick, catch-ups, run-now, adopted runs). */
   offer(occurrences: readonly Occurrence[]): void {
     if (!this.active) return;
-    let room = this.deps.settings.maxConcurrentRuns - this.busySlots - this.waiting.size;
+    let room = this.admissions - this.busySlots - this.waiting.size;
     for (const occurrence of orderFairly(occurrences)) {
       if (!occurrence.adopted) {
         const decision = this.decide(occurrence);
@@ -110,6 +134,8 @@ export class Dispatcher {
   snapshot(): DispatcherSnapshot {
     return {
       busySlots: this.busySlots,
+      sending: this.permits.inUse,
+      awaitingSend: this.permits.waiting,
       inFlight: this.inFlight.size,
       waiting: this.waiting.size,
       stealable: this.steals.size,
@@ -162,8 +188,7 @@ export class Dispatcher {
   }
 
   private handOut(): void {
-    const { settings } = this.deps;
-    while (this.active && this.busySlots < settings.maxConcurrentRuns) {
+    while (this.active && this.busySlots < this.admissions) {
       const own = this.nextOwn();
       if (own) {
         this.start(own, 'waiting');
@@ -224,6 +249,8 @@ export class Dispatcher {
     const controller = new AbortController();
     this.busySlots += 1;
     let held = true;
+    let sending = false;
+    let sendingSinceMs = 0;
     let settle: () => void = () => {};
     const done = new Promise<void>((resolve) => (settle = resolve));
     const run: InFlight = { occurrence, controller, done };
@@ -233,9 +260,20 @@ export class Dispatcher {
         run.runId = runId;
         onClaimed();
       },
+      send: async (signal) => {
+        const answer = await this.permits.acquire(signal);
+        sending = answer === 'granted';
+        sendingSinceMs = this.deps.clock.now();
+        return answer;
+      },
       release: () => {
         if (!held) return;
         held = false;
+        if (sending) {
+          this.permits.release();
+          this.deps.metrics.modelSlot.observe((this.deps.clock.now() - sendingSinceMs) / 1000);
+        }
+        sending = false;
         this.busySlots -= 1;
         this.drain();
       },
@@ -303,3 +341,4 @@ export class Dispatcher {
     });
   }
 }
+

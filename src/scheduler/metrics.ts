@@ -4,6 +4,7 @@ import { ERROR_KINDS } from '../domain/vocabulary.js';
 export interface SchedulerMetrics {
   runs: Counter<'status' | 'error_kind'>;
   runDuration: Histogram<'status'>;
+  modelSlot: Histogram;
   fireLag: Histogram;
   lockSkips: Counter;
   overlapSkips: Counter;
@@ -36,6 +37,15 @@ export function createSchedulerMetrics(registry: Registry): SchedulerMetrics {
       help: "Claim to the agent's answer, per run, by final status",
       labelNames: ['status'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers,
+    }),
+    modelSlot: new Histogram({
+      name: 'hermesx_scheduler_model_slot_seconds',
+      help: "How long a run held one of the pod's model slots: from the slot to the agent's answer",
+      buckets: [
+        0.01, 0.02, 0.03, 0.04, 0.05, 0.055, 0.06, 0.065, 0.07, 0.075, 0.08, 0.09, 0.1, 0.125, 0.15,
+        0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1, 2.5, 5, 10, 30, 60, 120, 300, 600,
+      ],
       registers,
     }),
     fireLag: new Histogram({

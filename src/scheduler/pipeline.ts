@@ -4,6 +4,7 @@ import type { WaitingStage } from './life-cycle.js';
 import type { LoadedJob } from './occurrence.js';
 import type { LockHolder } from './ports.js';
 import type { RunOutcome } from '../domain/run.js';
+import type { PermitAnswer } from './send-permits.js';
 import type { SchedulerDeps } from './settings.js';
 
 /** The scheduler's dependencies, its events, and a view of the jobs it holds. */
@@ -23,7 +24,12 @@ export interface Slot {
   readonly from: WaitingStage;
   /** The lock and the claim are this pod's: the occurrence will run here, as that run. */
   claimed(runId: string): void;
-  /** Freed as soon as the agent has answered (idempotent). */
+  /**
+   * Waits for one of the pod's model slots, held until `release`: the lock and the claim were
+   * taken before it, so it is held for the agent's call only.
+   */
+  send(signal: AbortSignal): Promise<PermitAnswer>;
+  /** Freed as soon as the agent has answered (idempotent), with the model slot. */
   release(): void;
 }
 

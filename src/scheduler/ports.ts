@@ -106,6 +106,11 @@ export interface JobStore {
   takeQueuedRuns(podId: string, limit: number): Promise<AdoptedRun[]>;
   /** Hands claimed runs of podId back to the queue, to start after delayMs; returns those. */
   requeueRuns(runIds: readonly string[], podId: string, delayMs: number): Promise<string[]>;
+  /**
+   * Runs of podId claimed straight into 'running' whose request never left (the pod stops while
+   * they wait for a model slot): back to 'claimed', for another pod to adopt; returns those.
+   */
+  unsendRuns(runIds: readonly string[], podId: string): Promise<string[]>;
   activeRuns(): Promise<ActiveRun[]>;
   /** Takes claimed runs over from the pods named (only while still theirs and claimed). */
   adoptRuns(

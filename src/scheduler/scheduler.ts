@@ -123,6 +123,8 @@ export class Scheduler implements Service {
     lifecycle.state = 'stopping';
     this.deps.clock.clearTimeout(this.cancelsRetry);
     this.deactivate();
+    // Claimed runs still waiting for a model slot hand their claims back instead of sending.
+    dispatcher.stopSending();
     // Leave the peers at once, so the others stop leaving this pod's jobs to it.
     await liveness.publish(false).catch(() => {});
     // Liveness goes on while runs drain: other pods recover the runs of a pod whose key is gone.

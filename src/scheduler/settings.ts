@@ -9,7 +9,13 @@ export interface SchedulerSettings {
   pollIntervalMs: number;
   execTimeoutMs: number;
   lockTtlMs: number;
+  /** Model slots: runs whose agent is called at once. */
   maxConcurrentRuns: number;
+  /**
+   * Occurrences that take their lock and claim while every model slot is busy, so a slot that
+   * frees goes to a claimed run at once (SCHEDULER_CLAIM_AHEAD; absent: none).
+   */
+  claimAheadRuns?: number;
   catchupWindowMs: number;
   /** How often this pod proves it is alive, and how long the proof lasts. */
   livenessIntervalMs: number;
@@ -32,6 +38,13 @@ export const DEFAULT_LOOKAHEAD_MS = 5000;
 export const DEFAULT_WINDOW_READ_INTERVAL_MS = 1000;
 export const DEFAULT_PLAN_INTERVAL_MS = 2000;
 export const DEFAULT_QUEUED_INTERVAL_MS = 1000;
+
+/** Occurrences a pod admits at once: its model slots and the claims it takes ahead of them. */
+export function admissionsOf(
+  settings: Pick<SchedulerSettings, 'maxConcurrentRuns' | 'claimAheadRuns'>,
+): number {
+  return settings.maxConcurrentRuns + (settings.claimAheadRuns ?? 0);
+}
 
 /** What a pod's scheduler is given: the outside world, its clock, and where it reports. */
 export interface SchedulerDeps {

@@ -86,6 +86,11 @@ export function traceJobStore(store: JobStore, runs: RunTraces): JobStore {
       for (const runId of requeued) runs.finish(runId, { status: 'handed_back' });
       return requeued;
     },
+    unsendRuns: async (runIds, podId) => {
+      const handed = await store.unsendRuns(runIds, podId);
+      for (const runId of handed) runs.finish(runId, { status: 'handed_back' });
+      return handed;
+    },
   };
 }
 

@@ -134,6 +134,26 @@ export function describeQueueCases(setup: () => JobStoreHarness): void {
     expect(await b.finishRun(runId, success, 'pod-b')).toBe('recorded');
   });
 
+  it("unsendRuns hands the pod's runs claimed straight into running back to claimed, for adoption", async () => {
+    const h = setup();
+    const a = h.storeFor('pod-a');
+    const b = h.storeFor('pod-b');
+    const job = await h.addJob();
+    const runId = runIdOf(await a.claimRun(job, at(1), 'pod-a', null, 'scheduled'));
+    expect(await h.run(runId)).toMatchObject({ status: 'running', attempts: 1 });
+    expect(await b.unsendRuns([runId], 'pod-b')).toEqual([]);
+    expect(await a.unsendRuns([runId], 'pod-a')).toEqual([runId]);
+    expect(await h.run(runId)).toMatchObject({ status: 'claimed', podId: 'pod-a', attempts: 0 });
+    expect(await a.unsendRuns([runId], 'pod-a')).toEqual([]);
+    // Claimed again, it is adopted like any claimed run of a pod that is gone.
+    const adopted = await b.adoptRuns([{ runId, fromPodId: 'pod-a' }], 'pod-b');
+    expect(adopted.map((run) => run.runId)).toEqual([runId]);
+    expect(await b.markSent(runId, 'pod-b')).toBe(true);
+    expect(await b.unsendRuns([runId], 'pod-a')).toEqual([]);
+    expect(await b.finishRun(runId, success, 'pod-b')).toBe('recorded');
+    expect(await b.unsendRuns([runId], 'pod-b')).toEqual([]);
+  });
+
   it('takes one run of a job at a time, never beside one in flight, within the tenant cap', async () => {
     const h = setup();
     const a = h.storeFor('pod-a');

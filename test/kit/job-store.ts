@@ -29,6 +29,7 @@ import {
   olderInFlight,
   requeue,
   startWaiting,
+  unsend,
 } from './outcomes.js';
 import { maintainPartitions, migratedPartitions } from './history.js';
 import { advanceJob, dueJobs, planJobs } from './schedules.js';
@@ -59,6 +60,7 @@ const JOB_STORE_METHODS: readonly JobStoreMethod[] = [
   'failRuns',
   'takeQueuedRuns',
   'requeueRuns',
+  'unsendRuns',
   'activeRuns',
   'adoptRuns',
   'cleanupStaleRuns',
@@ -259,6 +261,11 @@ export class FakeJobStore implements JobStore, Tables {
   async requeueRuns(runIds: readonly string[], podId: string, delayMs: number): Promise<string[]> {
     await this.enter('requeueRuns');
     return requeue(this, this.clock.now(), runIds, podId, delayMs);
+  }
+
+  async unsendRuns(runIds: readonly string[], podId: string): Promise<string[]> {
+    await this.enter('unsendRuns');
+    return unsend(this, runIds, podId);
   }
 
   async cleanupStaleRuns(lockTtlMs: number): Promise<number> {

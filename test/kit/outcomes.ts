@@ -215,6 +215,20 @@ export function requeue(
   return handed;
 }
 
+/** scheduler_unsend: runs claimed straight into 'running' that never sent, back to 'claimed'. */
+export function unsend(tables: Tables, runIds: readonly string[], podId: string): string[] {
+  const handed: string[] = [];
+  for (const id of new Set(runIds)) {
+    const run = tables.runs.get(id);
+    if (!run || run.status !== 'running' || run.podId !== podId) continue;
+    run.status = 'claimed';
+    run.modelCalledAt = null;
+    run.attempts = 0;
+    handed.push(id);
+  }
+  return handed;
+}
+
 /** scheduler_cancel_older: the job's runs in flight for earlier occurrences (asked to stop). */
 export function olderInFlight(tables: Tables, jobId: string, scheduledAt: Date): string[] {
   return [...tables.runs.values()]

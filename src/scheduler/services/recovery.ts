@@ -12,7 +12,7 @@ import {
   recoverRuns,
   type RecoveryDeps,
 } from '../recover.js';
-import { DEFAULT_QUEUED_INTERVAL_MS, type SchedulerDeps } from '../settings.js';
+import { admissionsOf, DEFAULT_QUEUED_INTERVAL_MS, type SchedulerDeps } from '../settings.js';
 import type { Service } from '../../services/service.js';
 import type { Lifecycle } from './lifecycle.js';
 
@@ -54,7 +54,7 @@ export class Recovery implements Service {
     );
     loop('queued runs', settings.queuedIntervalMs ?? DEFAULT_QUEUED_INTERVAL_MS, async () => {
       const { busySlots, waiting } = dispatcher.snapshot();
-      const room = settings.maxConcurrentRuns - busySlots - waiting;
+      const room = admissionsOf(settings) - busySlots - waiting;
       dispatcher.offer(await this.withJobs(await takeQueuedRuns(recovery, room, holds)));
     });
     loop('recovery', settings.recoveryIntervalMs, async () => {
