@@ -122,7 +122,8 @@ export function histogramLag(
     let below = 0;
     for (const [i, le] of bounds.entries()) {
       const count = counts[i] ?? 0;
-      if (count >= rank) return (lower + ((rank - below) / (count - below || 1)) * (le - lower)) * 1000;
+      if (count >= rank)
+        return (lower + ((rank - below) / (count - below || 1)) * (le - lower)) * 1000;
       lower = le;
       below = count;
     }

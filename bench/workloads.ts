@@ -117,6 +117,7 @@ export async function runSteady(
   ];
   await sleepUntil(fromMs);
   await system.eventLoopMaxMs(); // resets the pods' event-loop histograms
+  const slotsBefore = await system.slotHeldBuckets?.();
   const usage = await startUsage(ctx.sources(system));
   const eventLoop: Record<string, number> = {};
   let faults: Promise<{ killed: string; keys: string[]; killedAtMs: number } | undefined> =
@@ -154,6 +155,9 @@ export async function runSteady(
     eventLoop,
     events,
   );
+  const slotsAfter = await system.slotHeldBuckets?.();
+  const modelSlot = slotsBefore && slotsAfter ? histogramLag(slotsBefore, slotsAfter) : undefined;
+  if (modelSlot) result.modelSlot = modelSlot;
   if (!options.keep) await unloadQuietly(ctx, system, result);
   return result;
 }

@@ -249,8 +249,10 @@ export class Dispatcher {
     const controller = new AbortController();
     this.busySlots += 1;
     let held = true;
-    let sending = false;
-    let sendingSinceMs = 0;
+    // Without claims ahead the model slot is the admission itself: held from here, as before.
+    let sending =
+      this.admissions === this.deps.settings.maxConcurrentRuns && this.permits.tryTake();
+    let sendingSinceMs = this.deps.clock.now();
     let settle: () => void = () => {};
     const done = new Promise<void>((resolve) => (settle = resolve));
     const run: InFlight = { occurrence, controller, done };
@@ -261,6 +263,7 @@ export class Dispatcher {
         onClaimed();
       },
       send: async (signal) => {
+        if (sending) return 'granted';
         const answer = await this.permits.acquire(signal);
         sending = answer === 'granted';
         sendingSinceMs = this.deps.clock.now();
@@ -341,4 +344,3 @@ export class Dispatcher {
     });
   }
 }
-

@@ -52,6 +52,13 @@ export class SendPermits {
     });
   }
 
+  /** A permit now if one is free and nobody waits (false otherwise, and nothing changes). */
+  tryTake(): boolean {
+    if (this.stopped || this.held >= this.size || this.waiters.length > 0) return false;
+    this.held += 1;
+    return true;
+  }
+
   /** Gives a permit back: the next waiter, if any, has it at once. */
   release(): void {
     const next = this.waiters.shift();

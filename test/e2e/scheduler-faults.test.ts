@@ -351,6 +351,66 @@ describe('SIGTERM with a run in progress', () => {
   }, 60_000);
 });
 
+describe('SIGTERM with runs claimed ahead of the model slot (SCHEDULER_CLAIM_AHEAD)', () => {
+  it('hands the claims that never sent back, and another pod runs each of them once', async () => {
+    llm.setHandler(() => ({ content: 'done', delayMs: 2500 }));
+    const env = {
+      SCHEDULER_MAX_CONCURRENT_RUNS: '1',
+      SCHEDULER_CLAIM_AHEAD: '2',
+      SCHEDULER_SHUTDOWN_GRACE: '10s',
+    };
+    const leaving = await pod({ env });
+    const jobs = [];
+    for (const name of ['ahead a', 'ahead b', 'ahead c']) {
+      jobs.push(await insertJob(db, { name, schedule: EVERY_SECOND, prompt: name }));
+    }
+    const ids = jobs.map((job) => job.id);
+    // One run calls the model (the pod's one slot); two more are claimed and wait for it.
+    const waiting = await waitFor(
+      async () => {
+        const running = (await runsOf(db, ids)).filter((r) => r.status === 'running');
+        const sent = running.filter((r) => callFor(r.cron_job_id, r.scheduled_at));
+        expect(sent).toHaveLength(1);
+        expect(running).toHaveLength(3);
+        return running.filter((r) => !callFor(r.cron_job_id, r.scheduled_at));
+      },
+      { timeoutMs: 15_000, intervalMs: 50, what: 'one run sending and two claimed ahead' },
+    );
+    expect(await leaving.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+
+    // Never sent: claimed again (not failed as a run that may have reached the model).
+    const after = await runsOf(db, ids);
+    for (const run of waiting) {
+      expect(after.find((r) => r.id === run.id)).toMatchObject({
+        status: 'claimed',
+        attempts: 0,
+        pod_id: leaving.podId,
+      });
+      expect(callFor(run.cron_job_id, run.scheduled_at)).toBeUndefined();
+    }
+    expect(after.filter((r) => r.status === 'failed')).toEqual([]);
+
+    const staying = await pod();
+    for (const run of waiting) {
+      const done = await waitForRun(
+        run.cron_job_id,
+        (r) => r.id === run.id && r.status === 'success',
+        40_000,
+        'the handed-back run, adopted and run',
+      );
+      expect(done.pod_id).toBe(staying.podId);
+      const calls = llm.calls.filter((call) => {
+        const info = cronCallOf(call.body);
+        return (
+          info?.jobId === run.cron_job_id && info.scheduledAt === run.scheduled_at.toISOString()
+        );
+      });
+      expect(calls).toHaveLength(1);
+    }
+    expect(await duplicateRuns(db)).toEqual([]);
+  }, 90_000);
+});
+
 /** A TCP proxy to Redis whose link can be cut (connections dropped, new ones refused) and healed. */
 async function startLinkToRedis(redisPort: number) {
   const sockets = new Set<net.Socket>();

@@ -36,6 +36,16 @@ describe('SendPermits', () => {
     expect(permits.inUse).toBe(0);
   });
 
+  it('tryTake takes a free permit only when nobody waits', async () => {
+    const permits = new SendPermits(1);
+    expect(permits.tryTake()).toBe(true);
+    expect(permits.tryTake()).toBe(false);
+    const waiting = permits.acquire(signal());
+    permits.release();
+    expect(await waiting).toBe('granted');
+    expect(permits.tryTake()).toBe(false);
+  });
+
   it('an abort ends a wait without a permit and leaves the queue', async () => {
     const permits = new SendPermits(1);
     await permits.acquire(signal());
