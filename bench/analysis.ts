@@ -16,6 +16,8 @@ export interface RunRecord {
   lagMs: number;
   replica: string;
   failed?: boolean;
+  /** Why it failed (HermesX's error_kind), when the system says. */
+  errorKind?: string;
   /** How long the run held its slot: start to recorded finish (ms), when known. */
   heldMs?: number;
 }
@@ -138,6 +140,8 @@ export interface Accounting {
   failedRuns: number;
   /** Failed runs whose occurrence never reached the model (lost between claim and request). */
   failedWithoutCall: number;
+  /** Failed runs by error kind ("unknown" where the system does not say). */
+  failedKinds: Record<string, number>;
   calls: number;
   /** Occurrences run more than once (extra runs counted). */
   runDuplicates: number;
@@ -164,12 +168,17 @@ export function account(
   const firstLag = new Map<string, number>();
   let unexpected = 0;
   let failedRuns = 0;
+  const failedKinds: Record<string, number> = {};
   for (const run of runs) {
     const key = occurrenceKey(run.jobId, run.nominalMs);
     runCount.set(key, (runCount.get(key) ?? 0) + 1);
     perReplica[run.replica] = (perReplica[run.replica] ?? 0) + 1;
     if (!due.has(key)) unexpected += 1;
-    if (run.failed) failedRuns += 1;
+    if (run.failed) {
+      failedRuns += 1;
+      const kind = run.errorKind ?? 'unknown';
+      failedKinds[kind] = (failedKinds[kind] ?? 0) + 1;
+    }
     const seen = firstLag.get(key);
     if (seen === undefined || run.lagMs < seen) firstLag.set(key, run.lagMs);
   }
@@ -202,6 +211,7 @@ export function account(
     runs: runs.length,
     failedRuns,
     failedWithoutCall,
+    failedKinds,
     calls: callTotal,
     runDuplicates,
     callDuplicates,

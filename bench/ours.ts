@@ -262,12 +262,13 @@ export class Hermes implements System {
       lag: number;
       pod: string;
       status: string;
+      kind: string | null;
       held: number | null;
     }>(
       `SELECT cron_job_id::text AS job, extract(epoch FROM scheduled_at)::float8 * 1000 AS nominal,
               extract(epoch FROM started_at - scheduled_at)::float8 * 1000 AS lag,
               extract(epoch FROM finished_at - started_at)::float8 * 1000 AS held,
-              pod_id AS pod, status
+              pod_id AS pod, status, error_kind AS kind
          FROM cron_job_runs
         WHERE scheduled_at >= to_timestamp($1 / 1000.0) AND scheduled_at < to_timestamp($2 / 1000.0)`,
       [fromMs, toMs],
@@ -278,6 +279,7 @@ export class Hermes implements System {
       lagMs: r.lag,
       replica: r.pod,
       failed: r.status === 'failed',
+      ...(r.status === 'failed' ? { errorKind: r.kind ?? 'none' } : {}),
       ...(r.held === null ? {} : { heldMs: r.held }),
     }));
   }

@@ -83,7 +83,12 @@ function windowRows(
     (w) => `${w.acc.runDuplicates} / ${w.acc.callDuplicates}`,
   );
   text('misses (runs / model calls)', (w) => `${w.acc.runMisses} / ${w.acc.callMisses}`);
-  add('runs recorded failed', (w) => w.acc.failedRuns, String, false);
+  text('runs recorded failed', (w) => {
+    const kinds = Object.entries(w.acc.failedKinds ?? {}).map(([k, n]) => `${k} ${n}`);
+    return kinds.length === 0
+      ? String(w.acc.failedRuns)
+      : `${w.acc.failedRuns} (${kinds.join(', ')})`;
+  });
   add('… of which without a model call', (w) => w.acc.failedWithoutCall, String, false);
   add('fire lag p50 (ms)', (w) => w.acc.lag.p50);
   add('fire lag p99 (ms)', (w) => w.acc.lag.p99);
