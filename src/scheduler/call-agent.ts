@@ -190,20 +190,17 @@ async function runUntilAborted(
   run: () => Promise<RunReply>,
   signal: AbortSignal,
 ): Promise<Settled> {
+  // Aborted before it started (a cancel while it waited for a model slot): nothing is run.
+  if (signal.aborted) return abortedReply(signal);
   let onAbort: () => void = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     return await Promise.race([run(), aborted]);
   } catch (err) {
-    if (signal.aborted) {
-      const reason: unknown = signal.reason;
-      const kind = reason instanceof RunAborted ? reason.kind : 'agent_error';
-      return { ok: false, errorKind: kind, error: errorMessage(reason), thrown: true };
-    }
+    if (signal.aborted) return abortedReply(signal);
     return {
       ok: false,
       errorKind: 'agent_error',
@@ -214,6 +211,12 @@ async function runUntilAborted(
     signal.removeEventListener('abort', onAbort);
     aborted.catch(() => {});
   }
+}
+
+function abortedReply(signal: AbortSignal): Settled {
+  const reason: unknown = signal.reason;
+  const kind = reason instanceof RunAborted ? reason.kind : 'agent_error';
+  return { ok: false, errorKind: kind, error: errorMessage(reason), thrown: true };
 }
 
 function toOutcome(reply: Settled, attempts: number, maxResultBytes: number): RunOutcome {

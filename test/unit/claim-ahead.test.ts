@@ -101,6 +101,30 @@ describe('Scheduler: claims ahead of the model slots', () => {
     expect(await pod.metric('hermesx_scheduler_runs_in_flight')).toBe(0);
   });
 
+  it('a run cancelled while it waits for a slot is recorded cancelled, and nothing is sent', async () => {
+    const world = new World(T0);
+    const [first, second] = ['first', 'second'].map((name) =>
+      world.store.addJob({ schedule: '0 * * * * *', name }),
+    );
+    world.runner.behaviour = () => ({ kind: 'resolve', afterMs: 10_000 });
+    const pod = start(world.pod({ settings: { maxConcurrentRuns: 1, claimAheadRuns: 1 } }));
+    await world.clock.advanceTo(at('00:01:00.100'));
+    const sent = world.runner.calls[0]?.request.jobId;
+    const waiting = sent === first?.id ? second : first;
+    const [run] = world.store.runsOf(waiting?.id ?? '');
+    expect(run).toMatchObject({ status: 'running' });
+
+    pod.scheduler.cancelRun(waiting?.id ?? '', run?.id ?? '');
+    await world.clock.advanceTo(at('00:01:00.500'));
+    expect(world.store.runsOf(waiting?.id ?? '')).toMatchObject([
+      { status: 'failed', errorKind: 'cancelled', attempts: 0 },
+    ]);
+    expect(world.runner.calls.map((c) => c.request.jobId)).toEqual([sent]);
+    // Its place was given back: the slot still serves one call at a time.
+    await world.clock.advanceTo(at('00:01:30'));
+    expect(world.runner.maxActive).toBe(1);
+  });
+
   it('a stop hands the claims still waiting for a slot back, and another pod runs them once', async () => {
     const world = new World(T0);
     const jobs = Array.from({ length: 3 }, (_, i) =>
