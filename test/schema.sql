@@ -848,6 +848,7 @@ scheduler_run_progress(p_run_id uuid, p_pod_id text, p_attempts integer, p_attem
 scheduler_runs_maintain(p_days_ahead integer, p_delete_limit integer, p_now timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 scheduler_start_waiting(p_run_id uuid, p_scheduled_at timestamp with time zone, p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_take_queued(p_pod_id text, p_limit integer) SECURITY DEFINER execute: hermesx_app
+scheduler_unsend(p_run_ids uuid[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[]) SECURITY DEFINER execute: hermesx_app
 storage_result_usage(p_tenant_ids uuid[], p_default_quota bigint) SECURITY DEFINER execute: hermesx_app
 storage_tenant_ids(p_after uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
@@ -2455,6 +2456,17 @@ AS $function$
            k.attempt
       FROM taken k JOIN cron_jobs j ON j.id = k.cron_job_id;
   END
+  $function$
+CREATE OR REPLACE FUNCTION public.scheduler_unsend(p_run_ids uuid[], p_pod_id text)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    UPDATE cron_job_runs r
+       SET status = 'claimed', model_called_at = NULL, attempts = 0
+     WHERE r.id = ANY (p_run_ids) AND r.status = 'running' AND r.pod_id = p_pod_id
+    RETURNING r.id
   $function$
 CREATE OR REPLACE FUNCTION public.storage_recorded_runs(p_tenant_id uuid, p_run_ids uuid[])
  RETURNS SETOF uuid
