@@ -29,6 +29,12 @@ export interface JobListenerOptions {
    */
   onReconnected: (lostAtMs: number) => void;
   batchMs?: number;
+  /**
+   * How often the connection is proved alive with a query (default 5 s). A link broken without a
+   * close (a dead peer, a dropped route) sends no error; without this, LISTEN would hear nothing
+   * until the kernel gave up on the socket, minutes later.
+   */
+  heartbeatMs?: number;
 }
 
 export interface JobListener {
@@ -36,6 +42,7 @@ export interface JobListener {
 }
 
 const RECONNECT_MAX_MS = 10_000;
+const HEARTBEAT_MS = 5_000;
 /** More ids than this in one batch are not kept: the pod re-reads instead (memory stays bounded). */
 export const MAX_NOTIFIED_IDS = 1000;
 const MANY_JOBS = '*';
@@ -45,7 +52,7 @@ const MANY_JOBS = '*';
  * together (a bulk insert) are delivered as one batch so pods load them with one query.
  */
 export function listenForJobChanges(options: JobListenerOptions): JobListener {
-  const { log, batchMs = 10 } = options;
+  const { log, batchMs = 10, heartbeatMs = HEARTBEAT_MS } = options;
   let client: pg.Client | undefined;
   let closed = false;
   let failures = 0;
@@ -55,6 +62,8 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
   let batch = new Set<string>();
   let many = false;
   let batchTimer: NodeJS.Timeout | undefined;
+  /** When the connection in use last answered (its heartbeat, or its LISTEN). */
+  let aliveAtMs = 0;
 
   const flush = () => {
     batchTimer = undefined;
@@ -77,6 +86,8 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
     const next = new pg.Client({
       connectionString: options.databaseUrl,
       application_name: 'hermesx-listen',
+      connectionTimeoutMillis: heartbeatMs * 2,
+      keepAlive: true,
     });
     next.on('notification', (message) => {
       if (!message.payload) return;
@@ -115,6 +126,7 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
       return;
     }
     client = next;
+    aliveAtMs = Date.now();
     failures = 0;
     const lostAt = lostAtMs ?? Date.now();
     lostAtMs = undefined;
@@ -124,13 +136,13 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
     }
   };
 
-  const retry = (failed: pg.Client) => {
+  const retry = (failed: pg.Client, lostSinceMs = Date.now()) => {
     failed.removeAllListeners('end');
     failed.on('error', () => {});
     void failed.end().catch(() => {});
     if (client === failed) {
       client = undefined;
-      lostAtMs = Date.now();
+      lostAtMs = lostSinceMs;
     }
     if (closed || reconnectTimer) return;
     failures += 1;
@@ -141,10 +153,32 @@ export function listenForJobChanges(options: JobListenerOptions): JobListener {
     }, delayMs);
   };
 
+  // A query that does not answer within the next beat means the link is gone, since the last
+  // answer: what was notified after it may be lost (the reconnect reads it back from there).
+  const beat = async () => {
+    const current = client;
+    if (!current || closed) return;
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<false>(
+      (resolve) => (timer = setTimeout(resolve, heartbeatMs, false)),
+    );
+    const answered = await Promise.race([current.query('SELECT 1').then(() => true), silent])
+      .catch(() => false)
+      .finally(() => clearTimeout(timer));
+    if (answered) aliveAtMs = Date.now();
+    else if (client === current && !closed) {
+      log.warn({ silent_ms: Date.now() - aliveAtMs }, 'job notifications: connection silent');
+      retry(current, aliveAtMs);
+    }
+  };
+  const heartbeat = setInterval(() => void beat(), heartbeatMs);
+  heartbeat.unref();
+
   void connect(false);
   return {
     async close() {
       closed = true;
+      clearInterval(heartbeat);
       clearTimeout(reconnectTimer);
       clearTimeout(batchTimer);
       const current = client;
