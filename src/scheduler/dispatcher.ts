@@ -1,7 +1,6 @@
 // The one owner of a pod's run slots. Occurrences are offered to it; it runs each through
-// runOccurrence while it has a free slot (SCHEDULER_MAX_CONCURRENT_RUNS model slots, and up to
-// SCHEDULER_CLAIM_AHEAD more occurrences taking their lock and claim meanwhile: send-permits.ts), sets the rest aside in
-// a FairQueue (round-robin across tenants), holds back tenants at their max_concurrent_runs, and
+// runOccurrence while it has a free slot (slots.ts: SCHEDULER_MAX_CONCURRENT_RUNS model slots and
+// SCHEDULER_CLAIM_AHEAD claims ahead of them), sets the rest aside in a FairQueue (round-robin across tenants), holds back tenants at their max_concurrent_runs, and
 // takes over other owners' occurrences (StealLists) when it has room. What became of each
 // occurrence goes back to its owner through `settled` (the one return channel), and is then
 // announced on the scheduler's events for observers.
@@ -15,8 +14,8 @@ import type { Clock } from '../services/clock.js';
 import type { LockHolder } from './ports.js';
 import type { RunResult, Slot } from './pipeline.js';
 import { RunsInFlight, type InFlight } from './runs-in-flight.js';
-import { admissionsOf, type SchedulerSettings } from './settings.js';
-import { SendPermits } from './send-permits.js';
+import type { SchedulerSettings } from './settings.js';
+import { PodSlots } from './slots.js';
 import { StealLists } from './steal-lists.js';
 import { TenantHolds } from './tenant-holds.js';
 
@@ -52,10 +51,7 @@ export interface DispatcherSnapshot {
 }
 
 export class Dispatcher {
-  private busySlots = 0;
-  /** Occurrences this pod admits at once: the model slots and the claims ahead of them. */
-  private readonly admissions: number;
-  private readonly permits: SendPermits;
+  private readonly slots: PodSlots;
   private readonly inFlight = new RunsInFlight();
   private readonly waiting = new FairQueue();
   private readonly steals: StealLists;
@@ -64,8 +60,9 @@ export class Dispatcher {
   private active = false;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.admissions = admissionsOf(deps.settings);
-    this.permits = new SendPermits(deps.settings.maxConcurrentRuns);
+    this.slots = new PodSlots(deps.settings, deps.clock, deps.metrics.modelSlot, () =>
+      this.drain(),
+    );
     this.steals = new StealLists(deps.clock, deps.settings.pollIntervalMs, () => this.drain());
     this.capped = new TenantHolds(deps.clock, () => this.drain());
   }
@@ -73,7 +70,7 @@ export class Dispatcher {
   /** Starts handing out occurrences (the scheduler is running). */
   activate(): void {
     this.active = true;
-    this.permits.start();
+    this.slots.start();
     this.drain();
   }
 
@@ -90,13 +87,13 @@ export class Dispatcher {
    * for another pod to adopt), and none is granted any more.
    */
   stopSending(): void {
-    this.permits.stop();
+    this.slots.stop();
   }
 
   /** This pod's own occurrences (its jobs at a tick, catch-ups, run-now, adopted runs). */
   offer(occurrences: readonly Occurrence[]): void {
     if (!this.active) return;
-    let room = this.admissions - this.busySlots - this.waiting.size;
+    let room = this.slots.free - this.waiting.size;
     for (const occurrence of orderFairly(occurrences)) {
       if (!occurrence.adopted) {
         const decision = this.decide(occurrence);
@@ -133,9 +130,9 @@ export class Dispatcher {
 
   snapshot(): DispatcherSnapshot {
     return {
-      busySlots: this.busySlots,
-      sending: this.permits.inUse,
-      awaitingSend: this.permits.waiting,
+      busySlots: this.slots.busySlots,
+      sending: this.slots.sending,
+      awaitingSend: this.slots.awaitingSend,
       inFlight: this.inFlight.size,
       waiting: this.waiting.size,
       stealable: this.steals.size,
@@ -188,7 +185,7 @@ export class Dispatcher {
   }
 
   private handOut(): void {
-    while (this.active && this.busySlots < this.admissions) {
+    while (this.active && this.slots.free > 0) {
       const own = this.nextOwn();
       if (own) {
         this.start(own, 'waiting');
@@ -247,40 +244,13 @@ export class Dispatcher {
     onClaimed: () => void = () => {},
   ): Promise<RunResult> {
     const controller = new AbortController();
-    this.busySlots += 1;
-    let held = true;
-    // Without claims ahead the model slot is the admission itself: held from here, as before.
-    let sending =
-      this.admissions === this.deps.settings.maxConcurrentRuns && this.permits.tryTake();
-    let sendingSinceMs = this.deps.clock.now();
     let settle: () => void = () => {};
     const done = new Promise<void>((resolve) => (settle = resolve));
     const run: InFlight = { occurrence, controller, done };
-    const slot: Slot = {
-      from,
-      claimed: (runId) => {
-        run.runId = runId;
-        onClaimed();
-      },
-      send: async (signal) => {
-        if (sending) return 'granted';
-        const answer = await this.permits.acquire(signal);
-        sending = answer === 'granted';
-        sendingSinceMs = this.deps.clock.now();
-        return answer;
-      },
-      release: () => {
-        if (!held) return;
-        held = false;
-        if (sending) {
-          this.permits.release();
-          this.deps.metrics.modelSlot.observe((this.deps.clock.now() - sendingSinceMs) / 1000);
-        }
-        sending = false;
-        this.busySlots -= 1;
-        this.drain();
-      },
-    };
+    const slot = this.slots.take(from, (runId) => {
+      run.runId = runId;
+      onClaimed();
+    });
     this.inFlight.add(run);
     this.deps.metrics.inFlight.set(this.inFlight.size);
     const result = this.deps

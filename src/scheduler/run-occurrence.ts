@@ -17,15 +17,10 @@ import { errorMessage, type LoadedJob, type Occurrence } from './occurrence.js';
 import { lifeInputOf } from './overlap.js';
 import type { ClaimAnswer, LockHolder } from './ports.js';
 import type { ClaimedRun, RunOrigin } from '../domain/run.js';
-import {
-  RunAborted,
-  SHUTDOWN_ERROR,
-  type PipelineDeps,
-  type RunResult,
-  type Slot,
-} from './pipeline.js';
+import type { PipelineDeps, RunResult, Slot } from './pipeline.js';
 import { handBack, tryQueuedRunLock } from './queued-runs.js';
 import { recordRun } from './record-run.js';
+import { waitForModelSlot } from './wait-for-slot.js';
 import { cancelEarlier, claimWaiting, waitForLock } from './wait-turn.js';
 
 export async function runOccurrence(
@@ -110,7 +105,8 @@ async function perform(here: Here, effect: Effect): Promise<LifeEvent | undefine
     }
     case 'send': {
       // The lock and the claim are taken: now one of the pod's model slots, for the call only.
-      if (await stopsBeforeSending(here)) return { type: 'refused', reason: 'handed_back' };
+      const turn = await waitForModelSlot(deps, jobId, runOf(here), controller, slot);
+      if (turn === 'handed_back') return { type: 'refused', reason: 'handed_back' };
       const call = await callAgent(deps, loadedOf(here), occurrence, runOf(here), controller);
       if (call === 'handed_back') return { type: 'refused', reason: 'handed_back' };
       here.call = call;
@@ -141,38 +137,6 @@ async function perform(here: Here, effect: Effect): Promise<LifeEvent | undefine
       here.result = skip(effect.reason, effect.holder);
       return undefined;
   }
-}
-
-/**
- * Waits for a model slot. The pod stops meanwhile: nothing was sent, so the claim is handed back
- * for another pod to adopt (a run claimed straight into 'running' goes back to 'claimed' first;
- * if that fails, recovery fails it as a run that may have been sent). An abort for any other
- * reason (a cancel, the timeout) goes on to the call, which records it without sending.
- */
-async function stopsBeforeSending(here: Here): Promise<boolean> {
-  const { deps, controller, slot } = here;
-  const answer = await slot.send(controller.signal);
-  const { reason } = controller.signal as { reason: unknown };
-  const shutdown = reason instanceof RunAborted && reason.kind === 'shutdown';
-  if (answer === 'granted' || (answer === 'aborted' && !shutdown)) return false;
-  const run = runOf(here);
-  if (run.sent === true) {
-    const handed = await deps.store
-      .unsendRuns([run.runId], deps.settings.podId)
-      .catch((err: unknown) => {
-        deps.log.warn(
-          { run_id: run.runId, job_id: here.occurrence.jobId, error: errorMessage(err) },
-          'cannot hand back a run that was never sent; recovery will mark it failed',
-        );
-        return [];
-      });
-    if (handed.length === 0) {
-      // Still 'running' in the database: recorded as interrupted, and nothing is sent.
-      controller.abort(new RunAborted('shutdown', SHUTDOWN_ERROR));
-      return false;
-    }
-  }
-  return true;
 }
 
 function runOf(here: Here): ClaimedRun {
