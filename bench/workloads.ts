@@ -117,7 +117,7 @@ export async function runSteady(
   ];
   await sleepUntil(fromMs);
   await system.eventLoopMaxMs(); // resets the pods' event-loop histograms
-  const slotsBefore = await system.slotHeldBuckets?.();
+  const modelSlot = await watchModelSlot(system);
   const usage = await startUsage(ctx.sources(system));
   const eventLoop: Record<string, number> = {};
   let faults: Promise<{ killed: string; keys: string[]; killedAtMs: number } | undefined> =
@@ -155,9 +155,8 @@ export async function runSteady(
     eventLoop,
     events,
   );
-  const slotsAfter = await system.slotHeldBuckets?.();
-  const modelSlot = slotsBefore && slotsAfter ? histogramLag(slotsBefore, slotsAfter) : undefined;
-  if (modelSlot) result.modelSlot = modelSlot;
+  const held = await modelSlot();
+  if (held) result.modelSlot = held;
   if (!options.keep) await unloadQuietly(ctx, system, result);
   return result;
 }
@@ -245,7 +244,7 @@ export async function runBurst(
   );
   await sleepUntil(nominalMs - 500);
   await system.eventLoopMaxMs();
-  const slotsBefore = await system.slotHeldBuckets?.();
+  const modelSlot = await watchModelSlot(system);
   const usage = await startUsage(ctx.sources(system));
   const eventLoop: Record<string, number> = {};
   let done = false;
@@ -282,9 +281,8 @@ export async function runBurst(
     startsPerHalfSecond[bucket] = (startsPerHalfSecond[bucket] ?? 0) + 1;
   }
   result.burst = { nominalMs, allStartedMs, within2s, startsPerHalfSecond };
-  const slotsAfter = await system.slotHeldBuckets?.();
-  const modelSlot = slotsBefore && slotsAfter ? histogramLag(slotsBefore, slotsAfter) : undefined;
-  if (modelSlot) result.modelSlot = modelSlot;
+  const held = await modelSlot();
+  if (held) result.modelSlot = held;
   await unloadQuietly(ctx, system, result);
   return result;
 }
@@ -318,6 +316,15 @@ export async function runScale(
 }
 
 /** Removes the jobs; a failure there is noted, and does not cost the measurement. */
+/** Reads the system's model-slot histogram now; the function returned gives what it counted since. */
+async function watchModelSlot(system: System): Promise<() => Promise<Lag | undefined>> {
+  const before = await system.slotHeldBuckets?.();
+  return async () => {
+    const after = await system.slotHeldBuckets?.();
+    return before && after ? histogramLag(before, after) : undefined;
+  };
+}
+
 async function unloadQuietly(
   ctx: WorkloadContext,
   system: System,

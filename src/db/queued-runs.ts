@@ -1,6 +1,7 @@
-// The scheduler's statements on queued runs (retries, runs retried by hand, backfills): taking
-// due ones and handing claimed ones back; and handing back runs claimed ahead that never sent. Both go through SECURITY DEFINER functions
-// (migrations/functions/), because the scheduler works across tenants.
+// The scheduler's statements on queued runs (retries, runs retried by hand, backfills): taking due
+// ones and handing claimed ones back; and handing back runs claimed ahead that never sent. All go
+// through SECURITY DEFINER functions (migrations/functions/), because the scheduler works across
+// tenants.
 import type { AdoptedRun } from '../domain/run.js';
 import type { Pool } from './pool.js';
 import { TAKEN_RUN_COLUMNS, toAdoptedRun, type TakenRunRow } from './runs.js';

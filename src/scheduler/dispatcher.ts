@@ -1,9 +1,10 @@
 // The one owner of a pod's run slots. Occurrences are offered to it; it runs each through
 // runOccurrence while it has a free slot (slots.ts: SCHEDULER_MAX_CONCURRENT_RUNS model slots and
-// SCHEDULER_CLAIM_AHEAD claims ahead of them), sets the rest aside in a FairQueue (round-robin across tenants), holds back tenants at their max_concurrent_runs, and
-// takes over other owners' occurrences (StealLists) when it has room. What became of each
-// occurrence goes back to its owner through `settled` (the one return channel), and is then
-// announced on the scheduler's events for observers.
+// SCHEDULER_CLAIM_AHEAD claims ahead of them), sets the rest aside in a FairQueue (round-robin
+// across tenants), holds back tenants at their max_concurrent_runs, and takes over other owners'
+// occurrences (StealLists) when it has room. What became of each occurrence goes back to its owner
+// through `settled` (the one return channel), and is then announced on the scheduler's events for
+// observers.
 import type { SchedulerEvents, SkipReason } from './events.js';
 import { FairQueue, orderFairly } from './fair-queue.js';
 import { dropOccurrence, type DropReason, type WaitingStage } from './life-cycle.js';
@@ -38,12 +39,8 @@ export interface DispatcherDeps {
 }
 
 export interface DispatcherSnapshot {
-  /** Occurrences admitted: taking their lock and claim, waiting for a model slot, or sending. */
-  busySlots: number;
-  /** Model slots held (runs whose agent is being called). */
-  sending: number;
-  /** Claimed runs waiting for a model slot. */
-  awaitingSend: number;
+  /** More occurrences the pod may admit now (slots.ts). */
+  freeSlots: number;
   inFlight: number;
   waiting: number;
   stealable: number;
@@ -70,7 +67,6 @@ export class Dispatcher {
   /** Starts handing out occurrences (the scheduler is running). */
   activate(): void {
     this.active = true;
-    this.slots.start();
     this.drain();
   }
 
@@ -130,9 +126,7 @@ export class Dispatcher {
 
   snapshot(): DispatcherSnapshot {
     return {
-      busySlots: this.slots.busySlots,
-      sending: this.slots.sending,
-      awaitingSend: this.slots.awaitingSend,
+      freeSlots: this.slots.free,
       inFlight: this.inFlight.size,
       waiting: this.waiting.size,
       stealable: this.steals.size,

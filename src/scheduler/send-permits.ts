@@ -71,9 +71,4 @@ export class SendPermits {
     this.stopped = true;
     for (const waiter of this.waiters.splice(0)) waiter.grant('stopped');
   }
-
-  /** The pod runs again (a scheduler started after a stop). */
-  start(): void {
-    this.stopped = false;
-  }
 }

@@ -39,13 +39,6 @@ export const DEFAULT_WINDOW_READ_INTERVAL_MS = 1000;
 export const DEFAULT_PLAN_INTERVAL_MS = 2000;
 export const DEFAULT_QUEUED_INTERVAL_MS = 1000;
 
-/** Occurrences a pod admits at once: its model slots and the claims it takes ahead of them. */
-export function admissionsOf(
-  settings: Pick<SchedulerSettings, 'maxConcurrentRuns' | 'claimAheadRuns'>,
-): number {
-  return settings.maxConcurrentRuns + (settings.claimAheadRuns ?? 0);
-}
-
 /** What a pod's scheduler is given: the outside world, its clock, and where it reports. */
 export interface SchedulerDeps {
   store: JobStore;

@@ -6,7 +6,7 @@ import type { Histogram } from 'prom-client';
 import type { WaitingStage } from './life-cycle.js';
 import type { Slot } from './pipeline.js';
 import { SendPermits } from './send-permits.js';
-import { admissionsOf, type SchedulerSettings } from './settings.js';
+import type { SchedulerSettings } from './settings.js';
 import type { Clock } from '../services/clock.js';
 
 export class PodSlots {
@@ -24,31 +24,15 @@ export class PodSlots {
     /** A slot was freed: the dispatcher hands out the next occurrence. */
     private readonly onFree: () => void,
   ) {
-    this.admissions = admissionsOf(settings);
+    const claimAhead = settings.claimAheadRuns ?? 0;
+    this.admissions = settings.maxConcurrentRuns + claimAhead;
     this.permits = new SendPermits(settings.maxConcurrentRuns);
-    this.sendOnAdmission = this.admissions === settings.maxConcurrentRuns;
-  }
-
-  /** Occurrences admitted now. */
-  get busySlots(): number {
-    return this.busy;
+    this.sendOnAdmission = claimAhead === 0;
   }
 
   /** More occurrences that may be admitted now. */
   get free(): number {
     return this.admissions - this.busy;
-  }
-
-  get sending(): number {
-    return this.permits.inUse;
-  }
-
-  get awaitingSend(): number {
-    return this.permits.waiting;
-  }
-
-  start(): void {
-    this.permits.start();
   }
 
   /** The pod stops: runs waiting for a model slot are told so, and none is granted any more. */

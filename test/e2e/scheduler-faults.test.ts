@@ -61,13 +61,17 @@ function pod(options: Partial<PodOptions> & { env?: Record<string, string> } = {
   });
 }
 
-/** The LLM call made for this job's occurrence, if any. */
-function callFor(jobId: string, scheduledAt: Date): RecordedCall | undefined {
-  return llm.calls.find((call) => {
+/** The LLM calls made for this job's occurrence. */
+function callsFor(jobId: string, scheduledAt: Date): RecordedCall[] {
+  return llm.calls.filter((call) => {
     const info = cronCallOf(call.body);
     return info?.jobId === jobId && info.scheduledAt === scheduledAt.toISOString();
   });
 }
+
+/** The first LLM call made for this job's occurrence, if any. */
+const callFor = (jobId: string, scheduledAt: Date): RecordedCall | undefined =>
+  callsFor(jobId, scheduledAt)[0];
 
 /** Waits for a run of the job matching the predicate, and returns it. */
 function waitForRun(
@@ -399,13 +403,7 @@ describe('SIGTERM with runs claimed ahead of the model slot (SCHEDULER_CLAIM_AHE
         'the handed-back run, adopted and run',
       );
       expect(done.pod_id).toBe(staying.podId);
-      const calls = llm.calls.filter((call) => {
-        const info = cronCallOf(call.body);
-        return (
-          info?.jobId === run.cron_job_id && info.scheduledAt === run.scheduled_at.toISOString()
-        );
-      });
-      expect(calls).toHaveLength(1);
+      expect(callsFor(run.cron_job_id, run.scheduled_at)).toHaveLength(1);
     }
     expect(await duplicateRuns(db)).toEqual([]);
   }, 90_000);

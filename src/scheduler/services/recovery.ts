@@ -12,7 +12,7 @@ import {
   recoverRuns,
   type RecoveryDeps,
 } from '../recover.js';
-import { admissionsOf, DEFAULT_QUEUED_INTERVAL_MS, type SchedulerDeps } from '../settings.js';
+import { DEFAULT_QUEUED_INTERVAL_MS, type SchedulerDeps } from '../settings.js';
 import type { Service } from '../../services/service.js';
 import type { Lifecycle } from './lifecycle.js';
 
@@ -53,8 +53,8 @@ export class Recovery implements Service {
       async () => void (await cleanupStaleRuns(recovery)),
     );
     loop('queued runs', settings.queuedIntervalMs ?? DEFAULT_QUEUED_INTERVAL_MS, async () => {
-      const { busySlots, waiting } = dispatcher.snapshot();
-      const room = admissionsOf(settings) - busySlots - waiting;
+      const { freeSlots, waiting } = dispatcher.snapshot();
+      const room = freeSlots - waiting;
       dispatcher.offer(await this.withJobs(await takeQueuedRuns(recovery, room, holds)));
     });
     loop('recovery', settings.recoveryIntervalMs, async () => {
