@@ -20,6 +20,8 @@ export interface BenchArgs {
   concurrency: number;
   /** SCHEDULER_CLAIM_AHEAD of the HermesX replicas (absent: the product's default). */
   claimAhead?: number;
+  /** How the HermesX replicas run: the built service (dist/, as shipped) or src/ through tsx. */
+  from: 'dist' | 'src';
   /** Second of the minute of the W2 burst; 'auto' picks the next one reachable (saves waiting). */
   burstSecond: number | 'auto';
   databaseUrl?: string;
@@ -61,6 +63,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --replicas N               replicas / workers per system (3)
   --concurrency N            runs in flight per replica / worker (100)
   --claim-ahead N            HermesX: SCHEDULER_CLAIM_AHEAD of the replicas (the default: 0)
+  --from dist|src            HermesX replicas: the built service, as the image runs it (dist, built
+                             first; the default), or src/ through tsx (compiled at every start)
   --burst-second S|auto      second of the minute of the W2 burst (auto: the first one reachable
                              once the jobs are loaded, so no run waits up to a minute; 0 gives
                              the issue's "0 * * * * *" exactly, same load)
@@ -103,7 +107,7 @@ const CONTENTION = {
 
 const PRESETS: Record<
   BenchArgs['size'],
-  Omit<BenchArgs, 'size' | 'databaseUrl' | 'redisUrl' | 'out' | 'keep' | 'nodeFlags'>
+  Omit<BenchArgs, 'size' | 'from' | 'databaseUrl' | 'redisUrl' | 'out' | 'keep' | 'nodeFlags'>
 > = {
   default: {
     jobs: 10_000,
@@ -161,7 +165,7 @@ export function parseArgs(argv: string[]): BenchArgs {
   }
   const size = (values.get('size') ?? 'default') as BenchArgs['size'];
   if (!(size in PRESETS)) throw new UsageError(`--size must be tiny or default`);
-  const args: BenchArgs = { size, ...PRESETS[size], keep: false, nodeFlags: [] };
+  const args: BenchArgs = { size, ...PRESETS[size], from: 'dist', keep: false, nodeFlags: [] };
   const int = (key: string, min: number) => {
     const text = values.get(key);
     if (text === undefined) return undefined;
@@ -236,6 +240,10 @@ export function parseArgs(argv: string[]): BenchArgs {
   args.databaseUrl = values.get('database-url');
   args.redisUrl = values.get('redis-url');
   args.out = values.get('out');
+  const from = values.get('from');
+  if (from !== undefined && from !== 'dist' && from !== 'src')
+    throw new UsageError('--from must be dist or src');
+  if (from !== undefined) args.from = from;
   args.cpuProf = values.get('cpu-prof');
   args.nodeFlags = splitNodeFlags(values.get('node-flags'));
   args.keep = values.get('keep') === 'yes';
@@ -248,6 +256,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     'replicas',
     'concurrency',
     'claim-ahead',
+    'from',
     'progress',
     'burst-second',
     'workloads',

@@ -18,6 +18,8 @@ export interface HermesOptions {
   maxConcurrentRuns: number;
   /** SCHEDULER_CLAIM_AHEAD (absent: the product's default). */
   claimAhead?: number;
+  /** Replicas run the built service (dist/) rather than src/ through tsx. */
+  fromDist: boolean;
   db: pg.Client;
   redisMemory: () => Promise<number>;
   cpuProfileDir?: string;
@@ -64,6 +66,7 @@ export class Hermes implements System {
       llmUrl,
       podId,
       maxConcurrentRuns,
+      fromDist: this.o.fromDist,
       ...(this.o.claimAhead === undefined ? {} : { claimAhead: this.o.claimAhead }),
       ...(cpuProfileDir ? { cpuProfileDir } : {}),
       ...(nodeFlags ? { nodeFlags } : {}),

@@ -15,6 +15,7 @@ import { parseArgs, USAGE, UsageError, type BenchArgs } from './args.js';
 import { Bull } from './bull.js';
 import { benchBudgets } from './budgets.js';
 import {
+  buildService,
   hasStatements,
   startBenchPostgres,
   startBenchRedis,
@@ -172,6 +173,11 @@ async function main(): Promise<number> {
       contention: [],
       failures: [],
     };
+    if (args.from === 'dist' && args.systems.some((name) => name !== 'bullmq')) {
+      const builtMs = Date.now();
+      await buildService();
+      log(`built dist/ in ${((Date.now() - builtMs) / 1000).toFixed(1)} s (not part of any figure)`);
+    }
     for (const name of args.systems) {
       if (name === 'bullmq' && args.workloads.every((w) => w === 'w5' || w === 'w5t')) {
         log('BullMQ not started: w5 and w5t measure HermesX only');
@@ -197,6 +203,7 @@ async function main(): Promise<number> {
               redisUrl,
               maxConcurrentRuns: args.concurrency,
               ...(args.claimAhead === undefined ? {} : { claimAhead: args.claimAhead }),
+              fromDist: args.from === 'dist',
               db,
               ...(args.cpuProf ? { cpuProfileDir: path.resolve(args.cpuProf) } : {}),
               nodeFlags: args.nodeFlags,
