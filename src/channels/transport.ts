@@ -4,7 +4,7 @@
 // the guard's address rules before nodemailer connects (the checked IP is the host, the name
 // the TLS servername). Secret values are fetched from the vault at this moment only and never
 // appear in what is returned (errors are scrubbed of them).
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { judgeAddress, isIpLiteral } from '../outbound/address-policy.js';
 import {
   OutboundError,
@@ -134,6 +134,7 @@ async function sendMail(
   hidden: string[],
 ): Promise<ChannelAttemptResult> {
   const content = buildEmail(message);
+  const nodemailer = await loadNodemailer();
   let transportOptions: Parameters<typeof nodemailer.createTransport>[0];
   let from: string;
   const timeouts = {
@@ -173,9 +174,19 @@ async function sendMail(
       };
     }
     from = deps.smtpFrom;
-    return sendThrough(serverTransport(deps.smtpUrl, timeouts), from, config, content, false);
+    const transport = serverTransport(nodemailer, deps.smtpUrl, timeouts);
+    return sendThrough(transport, from, config, content, false);
   }
   return sendThrough(nodemailer.createTransport(transportOptions), from, config, content, true);
+}
+
+type Nodemailer = (typeof import('nodemailer'))['default'];
+
+// Loaded on the first mail: a pod that sends none keeps its megabytes (docs/operations.md).
+let nodemailerModule: Promise<Nodemailer> | undefined;
+function loadNodemailer(): Promise<Nodemailer> {
+  nodemailerModule ??= import('nodemailer').then((m) => m.default);
+  return nodemailerModule;
 }
 
 // The server's SMTP (the operator's, one for every tenant): a pooled transport kept for the
@@ -184,6 +195,7 @@ const serverTransports = new Map<string, Transporter>();
 const SERVER_SMTP_CONNECTIONS = 5;
 
 function serverTransport(
+  nodemailer: Nodemailer,
   url: string,
   timeouts: { connectionTimeout: number; greetingTimeout: number; socketTimeout: number },
 ): Transporter {

@@ -3,12 +3,11 @@
 // (unauthorized), the URL answers but not as an MCP server (not_mcp), no answer in time (timeout),
 // the address is not allowed (blocked_address), the answer is too large (too_large), the server
 // went away mid-answer (connection_lost), it answered with an error of its own (server_error).
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OutboundError } from '../outbound/outbound-error.js';
 import { SecretHostError } from '../secrets/hosts.js';
 import { SecretReferenceError } from '../secrets/references.js';
 import { McpBusyError } from './gates.js';
+import { loadedMcpSdk } from './sdk.js';
 
 export type McpFailureCode =
   | 'dns'
@@ -47,7 +46,8 @@ export function describeMcpFailure(error: unknown): McpFailure {
   if (error instanceof Error && error.name === 'AbortError') {
     return { code: 'aborted', message: 'the call was cancelled' };
   }
-  if (error instanceof StreamableHTTPError) {
+  const sdk = loadedMcpSdk();
+  if (sdk && error instanceof sdk.StreamableHTTPError) {
     const status = error.code ?? 0;
     if (status === 401 || status === 403) {
       return {
@@ -61,11 +61,11 @@ export function describeMcpFailure(error: unknown): McpFailure {
       message: `the URL answered HTTP ${status}: it is not an MCP endpoint (Streamable HTTP)`,
     };
   }
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
+  if (sdk && error instanceof sdk.McpError) {
+    if (error.code === (sdk.ErrorCode.RequestTimeout as number)) {
       return { code: 'timeout', message: 'no answer in time' };
     }
-    if (error.code === ErrorCode.ConnectionClosed) {
+    if (error.code === (sdk.ErrorCode.ConnectionClosed as number)) {
       return { code: 'connection_lost', message: 'the server closed the connection' };
     }
     return { code: 'server_error', message: `the server answered: ${error.message}` };

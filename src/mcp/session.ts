@@ -6,8 +6,7 @@
 // once instead of leaving it to wait for its deadline.
 //
 //   openMcpSession(deps, tenantId, server, signal, use) → use's answer  (throws; see failure.ts)
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpSettings } from './settings.js';
 import type { AddressPolicy } from '../outbound/address-policy.js';
 import { createGuardedFetch } from '../outbound/guarded-fetch.js';
@@ -15,6 +14,7 @@ import type { Resolver } from '../outbound/guarded-lookup.js';
 import { listSecretReferences, substituteSecrets } from '../secrets/references.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { McpGates } from './gates.js';
+import { loadMcpSdk } from './sdk.js';
 import type { McpServerRow } from './store.js';
 
 export interface McpSessionDeps {
@@ -44,12 +44,13 @@ export async function openMcpSession<T>(
   const url = new URL(server.url);
   // Before the slot: a secret that cannot be used refuses the session without holding one.
   const headers = await substituteHeaders(deps.vault, tenantId, server, url);
+  const sdk = await loadMcpSdk();
   const release = deps.gates.acquire(tenantId);
   const stop = new AbortController();
   const timeoutMs = deps.settings.callTimeoutMs;
   const ends = Date.now() + timeoutMs;
   const session = AbortSignal.any([signal, stop.signal, AbortSignal.timeout(timeoutMs)]);
-  const transport = new StreamableHTTPClientTransport(url, {
+  const transport = new sdk.StreamableHTTPClientTransport(url, {
     fetch: createGuardedFetch({
       policy: deps.policy,
       timeoutMs,
@@ -66,7 +67,7 @@ export async function openMcpSession<T>(
       reconnectionDelayGrowFactor: 1,
     },
   });
-  const client = new Client(CLIENT_INFO);
+  const client = new sdk.Client(CLIENT_INFO);
   const request = () => ({ signal: session, timeoutMs: Math.max(1, ends - Date.now()) });
   try {
     await client.connect(transport, request());
