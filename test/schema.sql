@@ -1850,6 +1850,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_claim(p_job_ids uuid[], p_scheduled_
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
   #variable_conflict use_column
   BEGIN
@@ -1931,6 +1932,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_claim_waiting(p_job_id uuid, p_sched
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET enable_seqscan TO 'off'
 AS $function$
   #variable_conflict use_column
   DECLARE
@@ -2399,6 +2401,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_take_queued(p_pod_id text, p_limit i
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET enable_seqscan TO 'off'
 AS $function$
   #variable_conflict use_column
   BEGIN

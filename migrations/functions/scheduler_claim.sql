@@ -28,6 +28,11 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
   -- One plan per connection: every call's plan is the same (the batch's rows, by key), and
   -- planning it again on each call cost more than running it.
   SET plan_cache_mode = force_generic_plan
+  -- No sequential scans: cron_job_runs_in_flight is probed once per occurrence, and a plan made
+  -- while its statistics said "empty" (autovacuum found it so at a quiet moment) read the whole
+  -- table for every probe. In a burst it holds every run claimed and finished since autovacuum
+  -- last passed: such a claim cost 310-510 µs a run instead of 80-110 (bench/claim-plan.ts).
+  SET enable_seqscan = off
   AS $$
   #variable_conflict use_column
   BEGIN

@@ -12,6 +12,8 @@ CREATE FUNCTION scheduler_claim_waiting(p_job_id uuid, p_scheduled_at timestampt
                  model text)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
+  -- cron_job_runs_in_flight by its indexes only, as in scheduler_claim (the table churns).
+  SET enable_seqscan = off
   AS $$
   #variable_conflict use_column
   DECLARE

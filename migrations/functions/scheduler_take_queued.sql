@@ -11,6 +11,8 @@ CREATE FUNCTION scheduler_take_queued(p_pod_id text, p_limit integer)
                  name text, prompt text, timeout_ms integer, model text, attempt integer)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
+  -- cron_job_runs_in_flight by its indexes only, as in scheduler_claim (the table churns).
+  SET enable_seqscan = off
   AS $$
   #variable_conflict use_column
   BEGIN
