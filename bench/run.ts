@@ -176,7 +176,9 @@ async function main(): Promise<number> {
     if (args.from === 'dist' && args.systems.some((name) => name !== 'bullmq')) {
       const builtMs = Date.now();
       await buildService();
-      log(`built dist/ in ${((Date.now() - builtMs) / 1000).toFixed(1)} s (not part of any figure)`);
+      log(
+        `built dist/ in ${((Date.now() - builtMs) / 1000).toFixed(1)} s (not part of any figure)`,
+      );
     }
     for (const name of args.systems) {
       if (name === 'bullmq' && args.workloads.every((w) => w === 'w5' || w === 'w5t')) {
