@@ -756,14 +756,13 @@ webhook_endpoints webhook_endpoints_select SELECT TO hermesx_app USING ((tenant_
 webhook_endpoints webhook_endpoints_update UPDATE TO hermesx_app USING ((tenant_id = app_current_tenant())) WITH CHECK ((tenant_id = app_current_tenant()))
 
 -- triggers
-CREATE TRIGGER cron_job_runs_channels_on_finish AFTER UPDATE ON public.cron_job_runs REFERENCING OLD TABLE AS old_runs NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION channel_enqueue_finished_runs()
 CREATE TRIGGER cron_job_runs_channels_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION channel_enqueue_run_trigger()
 CREATE TRIGGER cron_job_runs_in_flight_delete AFTER DELETE ON public.cron_job_runs REFERENCING OLD TABLE AS old_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_removed()
 CREATE TRIGGER cron_job_runs_in_flight_insert AFTER INSERT ON public.cron_job_runs REFERENCING NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_added()
 CREATE TRIGGER cron_job_runs_in_flight_truncate AFTER TRUNCATE ON public.cron_job_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_cleared()
 CREATE TRIGGER cron_job_runs_in_flight_update AFTER UPDATE ON public.cron_job_runs REFERENCING NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION cron_job_runs_in_flight_changed()
+CREATE TRIGGER cron_job_runs_outbox_on_finish AFTER UPDATE ON public.cron_job_runs REFERENCING OLD TABLE AS old_runs NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION outbox_enqueue_finished_runs()
 CREATE TRIGGER cron_job_runs_retry_attempt BEFORE UPDATE OF status ON public.cron_job_runs FOR EACH ROW WHEN (((new.status = 'failed'::text) AND (old.status = ANY (ARRAY['claimed'::text, 'running'::text])))) EXECUTE FUNCTION cron_job_runs_retry_attempt()
-CREATE TRIGGER cron_job_runs_webhooks_on_finish AFTER UPDATE ON public.cron_job_runs REFERENCING OLD TABLE AS old_runs NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION webhook_enqueue_finished_runs()
 CREATE TRIGGER cron_job_runs_webhooks_on_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.status = ANY (ARRAY['success'::text, 'failed'::text]))) EXECUTE FUNCTION webhook_enqueue_run_trigger()
 CREATE TRIGGER tenant_result_bytes_delete AFTER DELETE ON public.cron_job_runs FOR EACH ROW WHEN ((old.result_object_key IS NOT NULL)) EXECUTE FUNCTION tenant_result_bytes_count()
 CREATE TRIGGER tenant_result_bytes_insert AFTER INSERT ON public.cron_job_runs FOR EACH ROW WHEN ((new.result_object_key IS NOT NULL)) EXECUTE FUNCTION tenant_result_bytes_count()
@@ -804,7 +803,6 @@ auth_touch_api_key(p_key_id uuid) SECURITY DEFINER execute: hermesx_app
 auth_user_tenants(p_user_id uuid) SECURITY DEFINER execute: hermesx_app
 channel_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
 channel_enqueue_alert(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
-channel_enqueue_finished_runs() INVOKER execute:
 channel_enqueue_job_paused_trigger() INVOKER execute:
 channel_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_scheduled_at timestamp with time zone) SECURITY DEFINER execute: hermesx_app
 channel_enqueue_run_trigger() INVOKER execute:
@@ -827,6 +825,7 @@ cron_jobs_track_controls() INVOKER execute:
 cron_jobs_track_definition() INVOKER execute:
 cron_jobs_track_retry() INVOKER execute:
 idempotency_sweep(window_ms bigint, batch integer) SECURITY DEFINER execute: hermesx_app
+outbox_enqueue_finished_runs() INVOKER execute:
 scheduler_active_runs() SECURITY DEFINER execute: hermesx_app
 scheduler_adopt(p_run_ids uuid[], p_from_pods text[], p_pod_id text) SECURITY DEFINER execute: hermesx_app
 scheduler_advance(p_ids uuid[], p_past_ats timestamp with time zone[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
@@ -861,7 +860,6 @@ usage_resume_budget_jobs(p_now timestamp with time zone, p_limit integer) SECURI
 webhook_cancel_delivery(p_delivery_id uuid, p_pod_id text, p_reason text) SECURITY DEFINER execute: hermesx_app
 webhook_claim_deliveries(p_pod_id text, p_limit integer, p_per_tenant integer, p_lease_seconds integer) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_budget_warning(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
-webhook_enqueue_finished_runs() INVOKER execute:
 webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb) SECURITY DEFINER execute: hermesx_app
 webhook_enqueue_job_paused_trigger() INVOKER execute:
 webhook_enqueue_run(p_tenant_id uuid, p_cron_job_id uuid, p_run_id uuid, p_status text) SECURITY DEFINER execute: hermesx_app
@@ -1245,31 +1243,6 @@ AS $function$
       JOIN notify_channels c ON c.id = r.channel_id AND c.tenant_id = r.tenant_id
      WHERE r.tenant_id = p_tenant_id AND r.notify_when = 'system_paused' AND c.enabled
      ORDER BY c.id, r.position
-  $function$
-CREATE OR REPLACE FUNCTION public.channel_enqueue_finished_runs()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-  DECLARE
-    v_run record;
-  BEGIN
-    FOR v_run IN
-      SELECT n.tenant_id, n.cron_job_id, n.id, n.scheduled_at
-        FROM new_runs n
-        JOIN old_runs o ON o.id = n.id AND o.scheduled_at = n.scheduled_at
-       WHERE n.status IN ('success', 'failed') AND o.status NOT IN ('success', 'failed')
-         AND EXISTS (SELECT 1 FROM notify_channels c
-                      WHERE c.tenant_id = n.tenant_id AND c.enabled)
-         AND NOT (o.status = 'queued'
-                  AND EXISTS (SELECT 1 FROM cron_jobs j
-                               WHERE j.id = n.cron_job_id AND j.deleted_at IS NOT NULL))
-       ORDER BY n.scheduled_at, n.id
-    LOOP
-      PERFORM channel_enqueue_run(v_run.tenant_id, v_run.cron_job_id, v_run.id,
-                                  v_run.scheduled_at);
-    END LOOP;
-    RETURN NULL;
-  END
   $function$
 CREATE OR REPLACE FUNCTION public.channel_enqueue_job_paused_trigger()
  RETURNS trigger
@@ -1802,6 +1775,34 @@ AS $function$
           LIMIT batch))
       RETURNING 1)
     SELECT count(*)::integer FROM gone
+  $function$
+CREATE OR REPLACE FUNCTION public.outbox_enqueue_finished_runs()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  DECLARE
+    v_run record;
+  BEGIN
+    FOR v_run IN
+      SELECT n.tenant_id, n.cron_job_id, n.id, n.status, n.scheduled_at
+        FROM new_runs n
+        JOIN old_runs o ON o.id = n.id AND o.scheduled_at = n.scheduled_at
+       WHERE n.status IN ('success', 'failed') AND o.status NOT IN ('success', 'failed')
+         AND (EXISTS (SELECT 1 FROM webhook_endpoints e
+                       WHERE e.tenant_id = n.tenant_id AND e.enabled)
+              OR EXISTS (SELECT 1 FROM notify_channels c
+                          WHERE c.tenant_id = n.tenant_id AND c.enabled))
+         AND NOT (o.status = 'queued'
+                  AND EXISTS (SELECT 1 FROM cron_jobs j
+                               WHERE j.id = n.cron_job_id AND j.deleted_at IS NOT NULL))
+       ORDER BY n.scheduled_at, n.id
+    LOOP
+      PERFORM webhook_enqueue_run(v_run.tenant_id, v_run.cron_job_id, v_run.id, v_run.status);
+      PERFORM channel_enqueue_run(v_run.tenant_id, v_run.cron_job_id, v_run.id,
+                                  v_run.scheduled_at);
+    END LOOP;
+    RETURN NULL;
+  END
   $function$
 CREATE OR REPLACE FUNCTION public.scheduler_active_runs()
  RETURNS TABLE(run_id uuid, cron_job_id uuid, pod_id text, status text)
@@ -2697,30 +2698,6 @@ AS $function$
       RETURNING 1
     )
     SELECT count(*)::integer FROM queued
-  $function$
-CREATE OR REPLACE FUNCTION public.webhook_enqueue_finished_runs()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-  DECLARE
-    v_run record;
-  BEGIN
-    FOR v_run IN
-      SELECT n.tenant_id, n.cron_job_id, n.id, n.status
-        FROM new_runs n
-        JOIN old_runs o ON o.id = n.id AND o.scheduled_at = n.scheduled_at
-       WHERE n.status IN ('success', 'failed') AND o.status NOT IN ('success', 'failed')
-         AND EXISTS (SELECT 1 FROM webhook_endpoints e
-                      WHERE e.tenant_id = n.tenant_id AND e.enabled)
-         AND NOT (o.status = 'queued'
-                  AND EXISTS (SELECT 1 FROM cron_jobs j
-                               WHERE j.id = n.cron_job_id AND j.deleted_at IS NOT NULL))
-       ORDER BY n.scheduled_at, n.id
-    LOOP
-      PERFORM webhook_enqueue_run(v_run.tenant_id, v_run.cron_job_id, v_run.id, v_run.status);
-    END LOOP;
-    RETURN NULL;
-  END
   $function$
 CREATE OR REPLACE FUNCTION public.webhook_enqueue_job_paused(p_tenant_id uuid, p_cron_job_id uuid, p_payload jsonb)
  RETURNS void

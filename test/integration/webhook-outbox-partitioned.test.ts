@@ -1,5 +1,6 @@
-// The outbox triggers of migration 210 also work on a partitioned runs table (PostgreSQL clones
-// row triggers of a partitioned parent onto every partition, later ones included): the same
+// The outbox triggers also work on a partitioned runs table (PostgreSQL clones the row trigger of
+// a partitioned parent, migration 210's, onto every partition, later ones included; the statement
+// trigger of migration 390 sees the rows of every partition in its transition tables): the same
 // trigger definitions, read from cron_job_runs, are created on a partitioned copy of it.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -25,7 +26,8 @@ describe('the outbox on a partitioned runs table', () => {
                       FOR VALUES FROM ('2026-01-01') TO ('2027-01-01')`);
     const { rows: triggers } = await db.query<{ def: string }>(
       `SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger
-        WHERE tgrelid = 'cron_job_runs'::regclass AND tgname LIKE 'cron_job_runs_webhooks%'`,
+        WHERE tgrelid = 'cron_job_runs'::regclass
+          AND tgname IN ('cron_job_runs_webhooks_on_insert', 'cron_job_runs_outbox_on_finish')`,
     );
     expect(triggers.length).toBe(2);
     for (const { def } of triggers) {
