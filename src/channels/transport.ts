@@ -182,7 +182,7 @@ async function sendMail(
 
 type Nodemailer = (typeof import('nodemailer'))['default'];
 
-// Loaded on the first mail: a pod that sends none keeps its megabytes (docs/operations.md).
+// Loaded on the first mail: a pod that sends none does not hold it (docs/deployment.md).
 let nodemailerModule: Promise<Nodemailer> | undefined;
 function loadNodemailer(): Promise<Nodemailer> {
   nodemailerModule ??= import('nodemailer').then((m) => m.default);
