@@ -47,7 +47,7 @@ const finishAll = `DO $$ DECLARE b uuid[]; s timestamptz[]; BEGIN
   END LOOP; END $$`;
 
 async function main(): Promise<void> {
-  const seqscan = process.argv.includes('--seqscan') && process.argv.at(-1) === 'on';
+  const seqscan = process.argv[process.argv.indexOf('--seqscan') + 1] === 'on';
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'claim-plan-'));
   const pg = await startBenchPostgres(workDir);
   try {

@@ -134,7 +134,9 @@ async function sendMail(
   hidden: string[],
 ): Promise<ChannelAttemptResult> {
   const content = buildEmail(message);
-  const nodemailer = await loadNodemailer();
+  // Loaded on the first mail (Node keeps it): a pod that sends none does not hold it
+  // (docs/deployment.md).
+  const { default: nodemailer } = await import('nodemailer');
   let transportOptions: Parameters<typeof nodemailer.createTransport>[0];
   let from: string;
   const timeouts = {
@@ -181,13 +183,6 @@ async function sendMail(
 }
 
 type Nodemailer = (typeof import('nodemailer'))['default'];
-
-// Loaded on the first mail: a pod that sends none does not hold it (docs/deployment.md).
-let nodemailerModule: Promise<Nodemailer> | undefined;
-function loadNodemailer(): Promise<Nodemailer> {
-  nodemailerModule ??= import('nodemailer').then((m) => m.default);
-  return nodemailerModule;
-}
 
 // The server's SMTP (the operator's, one for every tenant): a pooled transport kept for the
 // process, so a burst of mail reuses a few connections instead of a handshake per message.

@@ -15,25 +15,23 @@ export interface McpSdk {
   ErrorCode: typeof ErrorCode;
 }
 
-let loading: Promise<McpSdk> | undefined;
 let loaded: McpSdk | undefined;
 
-export function loadMcpSdk(): Promise<McpSdk> {
-  loading ??= Promise.all([
+/** The SDK's classes; the imports happen once (Node keeps the modules). */
+export async function loadMcpSdk(): Promise<McpSdk> {
+  const [client, http, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([client, http, types]) => {
-    loaded = {
-      Client: client.Client,
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-      StreamableHTTPError: http.StreamableHTTPError,
-      McpError: types.McpError,
-      ErrorCode: types.ErrorCode,
-    };
-    return loaded;
-  });
-  return loading;
+  ]);
+  loaded ??= {
+    Client: client.Client,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    StreamableHTTPError: http.StreamableHTTPError,
+    McpError: types.McpError,
+    ErrorCode: types.ErrorCode,
+  };
+  return loaded;
 }
 
 /** The SDK if a session loaded it; an error cannot be one of its classes otherwise. */

@@ -1,16 +1,12 @@
-import type * as OidcLibrary from 'openid-client';
+import type { Configuration } from 'openid-client';
 import type { OidcSettings } from '../config.js';
 
 // The one client of the OpenID Connect provider (openid-client, the certified relying-party
 // library): discovery once per process (again after a failure), the authorization URL with
 // state, nonce and PKCE (S256), and the code exchange whose ID token openid-client verifies
 // (signature, issuer, audience, expiry, nonce). The provider is the operator's choice, not a
-// tenant's, so it is reached directly rather than through src/outbound/. The library is loaded
-// at the first sign-in, so pods that serve none do not hold it.
-
-type Oidc = typeof OidcLibrary;
-let library: Promise<Oidc> | undefined;
-const loadOidc = (): Promise<Oidc> => (library ??= import('openid-client'));
+// tenant's, so it is reached directly rather than through src/outbound/. The library is imported
+// at the first sign-in (Node keeps it), so pods that serve none do not hold it.
 
 /** Who signed in, as the provider vouches. */
 export interface OidcIdentity {
@@ -38,7 +34,7 @@ export interface OidcClient {
 }
 
 export function createOidcClient(settings: OidcSettings): OidcClient {
-  let configuration: Promise<OidcLibrary.Configuration> | undefined;
+  let configuration: Promise<Configuration> | undefined;
   const discover = () => {
     configuration ??= discoverProvider(settings).catch((err: unknown) => {
       configuration = undefined;
@@ -49,7 +45,7 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
   return {
     async startLogin() {
       const config = await discover();
-      const oidc = await loadOidc();
+      const oidc = await import('openid-client');
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
@@ -65,7 +61,7 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
     },
     async finishLogin(callbackUrl, expected) {
       const config = await discover();
-      const oidc = await loadOidc();
+      const oidc = await import('openid-client');
       const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: expected.codeVerifier,
         expectedState: expected.state,
@@ -88,8 +84,8 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
   };
 }
 
-async function discoverProvider(settings: OidcSettings): Promise<OidcLibrary.Configuration> {
-  const oidc = await loadOidc();
+async function discoverProvider(settings: OidcSettings): Promise<Configuration> {
+  const oidc = await import('openid-client');
   const issuer = new URL(settings.issuer);
   // Plain HTTP only for a provider on this machine (development, tests).
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(issuer.hostname);
