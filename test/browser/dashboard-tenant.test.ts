@@ -196,13 +196,30 @@ describe('dashboard for a tenant, in Chromium', () => {
       await page.getByLabel('Time zone').fill('UTC');
       await page.getByLabel('Prompt').fill('p');
     };
+    // The schedule's preview answers only after the create was refused: a late preview must not
+    // clear what the create said.
+    let releasePreview = (): void => {};
+    const createAnswered = new Promise<void>((resolve) => (releasePreview = resolve));
+    page.on('response', (response) => {
+      const request = response.request();
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/v1/cron-jobs') {
+        releasePreview();
+      }
+    });
+    await page.route('**/v1/cron-jobs/preview', async (route) => {
+      await createAnswered;
+      await route.continue();
+    });
     await page.getByRole('link', { name: 'Create your first job' }).click();
     await fill('too often', '*/5 * * * *');
     await page.getByRole('button', { name: 'Create' }).click();
-    await page
+    const tooOften = page
       .locator('#schedule-error')
-      .filter({ hasText: 'Too frequent for your plan' })
-      .waitFor();
+      .filter({ hasText: 'Too frequent for your plan' });
+    await tooOften.waitFor();
+    await page.locator('.fire-times li').first().waitFor();
+    expect(await tooOften.isVisible()).toBe(true);
+    await page.unroute('**/v1/cron-jobs/preview');
     await fill('hourly', '0 * * * *');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('heading', { name: 'hourly' }).waitFor();

@@ -41,7 +41,9 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const [answer, setAnswer] = useState<AnswerValues>(EMPTY_ANSWER);
   const [mcpServers, setMcpServers] = useState<string[]>([]);
   const [notify, setNotify] = useState<NotifyRule[] | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
+  // Kept apart so that a late preview cannot clear what the server said on submit.
+  const [submitErrors, setSubmitErrors] = useState<Errors>({});
+  const [previewErrors, setPreviewErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [loaded, setLoaded] = useState(!jobId);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -65,11 +67,14 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         setNotify(job.notify ?? null);
         setLoaded(true);
       })
-      .catch((err: unknown) => setErrors({ form: messageOf(err) }));
+      .catch((err: unknown) => setSubmitErrors({ form: messageOf(err) }));
   }, [jobId]);
 
   useEffect(() => {
+    // What submit said about the schedule no longer holds once it changes.
+    setSubmitErrors((e) => ({ ...e, schedule: undefined, timezone: undefined }));
     if (!schedule.trim()) {
+      setPreviewErrors({});
       setPreview(null);
       setDstNotes([]);
       return;
@@ -80,7 +85,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         .then(async (result) => {
           if (controller.signal.aborted) return;
           setPreview(result);
-          setErrors((e) => ({ ...e, schedule: undefined, timezone: undefined }));
+          setPreviewErrors({});
           const notes = await findDstNotes(
             schedule,
             result.timezone,
@@ -93,7 +98,7 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
           if (controller.signal.aborted) return;
           setPreview(null);
           setDstNotes([]);
-          setErrors((e) => ({ ...e, ...fieldErrorOf(err) }));
+          setPreviewErrors(fieldErrorOf(err));
         });
     }, PREVIEW_DELAY_MS);
     return () => {
@@ -105,13 +110,13 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
-    setErrors({});
+    setSubmitErrors({});
     try {
       let answerBody: ReturnType<typeof toAnswerBody>;
       try {
         answerBody = toAnswerBody(answer);
       } catch (err) {
-        setErrors({ answer: messageOf(err) });
+        setSubmitErrors({ answer: messageOf(err) });
         return;
       }
       const body = {
@@ -136,12 +141,13 @@ export function JobFormPage({ jobId }: { jobId?: string }) {
         : await api<Job>('POST', '/v1/cron-jobs', body);
       navigate(`/jobs/${job.id}`);
     } catch (err) {
-      setErrors(fieldErrorOf(err));
+      setSubmitErrors(fieldErrorOf(err));
     } finally {
       setBusy(false);
     }
   };
 
+  const errors = mergeErrors(previewErrors, submitErrors);
   const denied = deniedNow('jobs:write');
   const words = describeSchedule(schedule);
   const affected = new Set(dstNotes.flatMap((n) => n.firesMs));
@@ -350,6 +356,18 @@ function limitNotes(controls: ControlValues): string[] {
     );
   }
   return notes;
+}
+
+/** Submit's errors win over the preview's, field by field. */
+function mergeErrors(preview: Errors, submitted: Errors): Errors {
+  const merged: Errors = { ...preview };
+  for (const [field, message] of Object.entries(submitted) as [
+    keyof Errors,
+    string | undefined,
+  ][]) {
+    if (message) merged[field] = message;
+  }
+  return merged;
 }
 
 /** Which field a server error concerns, and quota errors in plain words. */
