@@ -5,7 +5,8 @@
 // (pg_stat_statements, nested ones too unless --top-only) and the row versions written.
 //   node --import tsx bench/record-cost.ts --runs 10000 --batch 10 [--finish-batch 100]
 // --ahead claims every occurrence (not sent) in batches of 500 first, then marks each sent as its
-// slot comes; --explain logs the plans of one claim and one finish mid-burst (auto_explain);
+// slot comes; --explain logs the plans of one claim and one finish mid-burst (auto_explain), at
+// the claim batch given by --explain-at (50; a later one sees plans made with more rows);
 // --sql FILE runs an experiment's statements on the seeded database first.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -252,7 +253,7 @@ async function main(): Promise<void> {
         );
         started = answers.flatMap((a) => (a.kind === 'claimed' ? [{ runId: a.run.runId }] : []));
       });
-      if (i === 50 * batch && process.argv.includes('--explain')) {
+      if (i === option('explain-at', 50) * batch && process.argv.includes('--explain')) {
         await explainFinish(pg.url, started, at, ids[ids.length - 1]);
         continue;
       }

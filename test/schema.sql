@@ -2067,6 +2067,7 @@ CREATE OR REPLACE FUNCTION public.scheduler_finish(p_run_ids uuid[], p_success b
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_bitmapscan TO 'off'
+ SET enable_seqscan TO 'off'
 AS $function$
   #variable_conflict use_column
   DECLARE
@@ -2082,6 +2083,14 @@ AS $function$
       SELECT * FROM unnest(p_run_ids, p_success, p_results, p_errors, p_error_kinds, p_attempts,
                            p_details)
                AS i (run_id, success, result, error, error_kind, attempts, d)
+    ), target AS MATERIALIZED (
+      SELECT i.*, t.scheduled_at AS run_at
+        FROM input i
+        CROSS JOIN LATERAL (
+          SELECT r.scheduled_at FROM cron_job_runs r
+           WHERE r.id = i.run_id AND r.scheduled_at BETWEEN v_from AND v_to
+             AND coalesce(r.status IN ('claimed', 'running'), false) AND r.pod_id = p_pod_id
+           LIMIT 1) t
     ), run AS (
       UPDATE cron_job_runs r
          SET status = CASE WHEN i.success THEN 'success' ELSE 'failed' END,
@@ -2107,9 +2116,9 @@ AS $function$
                                 WHEN r.prompt_tokens IS NOT NULL AND r.cost_micros IS NULL THEN NULL
                                 ELSE coalesce(r.cost_micros, 0)
                                      + (i.d->'usage'->>'cost_micros')::bigint END
-        FROM input i
-       WHERE r.id = i.run_id AND r.status IN ('claimed', 'running') AND r.pod_id = p_pod_id
-         AND r.scheduled_at BETWEEN v_from AND v_to
+        FROM target i
+       WHERE r.id = i.run_id AND r.scheduled_at = i.run_at
+         AND coalesce(r.status IN ('claimed', 'running'), false) AND r.pod_id = p_pod_id
       RETURNING r.id, r.cron_job_id, r.tenant_id, r.origin, r.started_at, r.status, i.success,
                 i.error, r.error_kind, i.d
     ), ledger AS (
