@@ -15,14 +15,17 @@
 -- preloaded skills, whether it is shown the previous result, the tenant's run_context_version,
 -- its output schema and model list, and whether a notify rule in force is `agent`: the job's own
 -- rules, an empty list too, or the tenant's defaults when it has none, as channel_enqueue_run
--- reads them), so it needs no read of its own.
+-- reads them), and the budgets its model calls are held to (the tenant's monthly ones, the job's
+-- daily one and max_run_tokens), so it needs no read of its own before its first model request.
 CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                                 p_next_run_ats timestamptz[], p_pod_id text,
                                 p_origins text[] DEFAULT NULL)
   RETURNS TABLE (cron_job_id uuid, scheduled_at timestamptz, run_id uuid, name text,
                  prompt text, refused text, timeout_ms integer, model text, skills text[],
                  previous_result boolean, context_version bigint, output_schema jsonb,
-                 models text[], notify_agent boolean)
+                 models text[], notify_agent boolean, monthly_budget_micros bigint,
+                 monthly_budget_tokens bigint, daily_budget_micros bigint,
+                 max_run_tokens integer)
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, public, pg_temp
   -- One plan per connection: every call's plan is the same (the batch's rows, by key), and
@@ -54,12 +57,12 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
       -- predicate they are, look like the cheaper way to find the ids.)
       SELECT j.id, j.tenant_id, j.overlap, j.name, j.prompt, j.timeout_ms, j.model, j.skills,
              j.context_previous_result, j.enabled AND j.deleted_at IS NULL AS live,
-             j.output_schema, j.models, j.notify_rules
+             j.output_schema, j.models, j.notify_rules, j.daily_budget_micros, j.max_run_tokens
         FROM cron_jobs j
        WHERE j.id = ANY (p_job_ids)
     ), candidate AS (
       SELECT i.job_id, i.scheduled_at, i.origin, j.tenant_id, t.max_concurrent_runs AS cap,
-             t.run_context_version,
+             t.run_context_version, t.monthly_budget_micros, t.monthly_budget_tokens,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
         FROM input i
         JOIN job j ON j.id = i.job_id
@@ -100,12 +103,13 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
                               WHERE t.tenant_id = j.tenant_id AND t.notify_when = 'agent')
                 ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(j.notify_rules) r
                               WHERE r->>'when' = 'agent')
-           END
+           END,
+           m.monthly_budget_micros, m.monthly_budget_tokens, j.daily_budget_micros, j.max_run_tokens
       FROM claimed c JOIN candidate m ON m.job_id = c.cron_job_id AND m.scheduled_at = c.scheduled_at
       JOIN job j ON j.id = c.cron_job_id
     UNION ALL
     SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
-           NULL, NULL, NULL, NULL, NULL, NULL
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
       FROM room m WHERE NOT m.admitted;
   END
   $$;

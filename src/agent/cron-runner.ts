@@ -2,6 +2,7 @@ import { withTenant, type Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type { AgentRunner, RunReply, RunRequest } from '../scheduler/ports.js';
 import type { ErrorKind } from '../domain/vocabulary.js';
+import type { RunBudgetLimits } from '../domain/run.js';
 import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
@@ -123,10 +124,11 @@ export function createCronRunner(llm: Llm, deps?: CronRunnerDeps): AgentRunner {
         settings,
         usage &&
           ((ask) => {
-            metered = meterStep<Parameters<CompleteStep>[0], ChatCompletion>(ask, usage, {
-              tenantId: request.tenantId,
-              jobId: request.jobId,
-            });
+            metered = meterStep<Parameters<CompleteStep>[0], ChatCompletion>(
+              ask,
+              withClaimedLimits(usage, request.agent?.limits),
+              { tenantId: request.tenantId, jobId: request.jobId },
+            );
             return metered.step;
           }),
       );
@@ -184,6 +186,17 @@ interface PreparedRun {
   outputSchema: Record<string, unknown> | null;
   /** The models of each call, primary first. */
   models: string[];
+}
+
+/**
+ * The budgets the claim read, when it read them: a scheduled run then waits for no read of the
+ * tenant's limits before its first model request (one read per tenant every few seconds, on the
+ * shared pool, which a run of every tenant waited for).
+ */
+function withClaimedLimits(usage: UsageDeps, limits: RunBudgetLimits | undefined): UsageDeps {
+  if (!limits) return usage;
+  const claimed = Promise.resolve(limits);
+  return { ...usage, limits: () => claimed };
 }
 
 /** What the run may use and know: its tools, its skills, the previous result; all redacted. */

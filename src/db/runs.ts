@@ -78,6 +78,10 @@ interface ClaimRow {
   output_schema: Record<string, unknown> | null;
   models: string[] | null;
   notify_agent: boolean | null;
+  monthly_budget_micros: string | null;
+  monthly_budget_tokens: string | null;
+  daily_budget_micros: string | null;
+  max_run_tokens: number | null;
 }
 
 /** Claims many occurrences in one statement; per request: claimed, capped or taken. */
@@ -88,7 +92,8 @@ export async function claimRuns(
 ): Promise<ClaimAnswer[]> {
   const { rows } = await pool.query<ClaimRow>(
     `SELECT cron_job_id, scheduled_at, run_id, name, prompt, refused, timeout_ms, model, skills,
-            previous_result, context_version, output_schema, models, notify_agent
+            previous_result, context_version, output_schema, models, notify_agent,
+            monthly_budget_micros, monthly_budget_tokens, daily_budget_micros, max_run_tokens
        FROM scheduler_claim($1, $2, $3, $4, $5)`,
     [
       claims.map((c) => c.jobId),
@@ -123,6 +128,12 @@ export async function claimRuns(
                     models: row.models,
                     notifyAgent: row.notify_agent === true,
                   },
+                  limits: {
+                    monthlyMicros: numberOrNull(row.monthly_budget_micros),
+                    monthlyTokens: numberOrNull(row.monthly_budget_tokens),
+                    jobDailyMicros: numberOrNull(row.daily_budget_micros),
+                    runTokens: row.max_run_tokens,
+                  },
                 },
               }),
         },
@@ -137,6 +148,11 @@ export async function claimRuns(
     answers.delete(key);
     return c.sendAs ? { kind: 'claimed', run: { ...answer.run, sent: true } } : answer;
   });
+}
+
+/** A bigint column as pg returns it (text), as a number. */
+function numberOrNull(value: string | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 export interface MarkRequest {

@@ -39,6 +39,16 @@ export interface AgentContextRef {
     /** A notify rule in force is `agent` (the notify tool is offered). */
     notifyAgent: boolean;
   };
+  /** The budgets its model calls are held to, as the claim read them (absent: read when needed). */
+  limits?: RunBudgetLimits;
+}
+
+/** The tenant's monthly budgets and the job's own (null: none). */
+export interface RunBudgetLimits {
+  monthlyMicros: number | null;
+  monthlyTokens: number | null;
+  jobDailyMicros: number | null;
+  runTokens: number | null;
 }
 
 export interface RunOutcome {

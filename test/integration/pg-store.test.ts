@@ -87,7 +87,11 @@ describe('PostgreSQL job store', () => {
   it('claims each occurrence once, with the name and prompt committed at the claim', async () => {
     const id = await insertJob({ prompt: 'v1' });
     await store.loadJobs([id]);
-    await sql(`UPDATE cron_jobs SET prompt = 'v2' WHERE id = $1`, [id]);
+    await sql(
+      `UPDATE cron_jobs SET prompt = 'v2', max_run_tokens = 500, daily_budget_micros = 7000000
+        WHERE id = $1`,
+      [id],
+    );
     const at = new Date('2026-01-01T00:01:00Z');
 
     // Claims made together go in one statement; each caller gets its own answer.
@@ -110,6 +114,13 @@ describe('PostgreSQL job store', () => {
           previousResult: false,
           tenantVersion: '0',
           answer: { outputSchema: null, models: null, notifyAgent: false },
+          // The budgets its model calls are held to: the tenant has none, the job two.
+          limits: {
+            monthlyMicros: null,
+            monthlyTokens: null,
+            jobDailyMicros: 7_000_000,
+            runTokens: 500,
+          },
         },
       },
     });
