@@ -26,7 +26,7 @@ import { countRedisFailovers } from './redis/metrics.js';
 import { redisTargetOf } from './redis/target.js';
 import { loadInstallationId } from './db/installation.js';
 import { createSchedulerMetrics } from './scheduler/metrics.js';
-import { createPgJobStore } from './db/job-store.js';
+import { BATCH_CONNECTIONS, createPgJobStore } from './db/job-store.js';
 import { systemClock } from './services/clock.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import type { SchedulerSettings } from './scheduler/settings.js';
@@ -72,6 +72,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const appDatabaseUrl = config.appDatabaseUrl ?? databaseUrl;
   const pool = createPool(appDatabaseUrl, log, {
     max: Math.min(50, config.maxConcurrentRuns + 10),
+  });
+  // The scheduler's batched claims and records, on connections of their own (db/job-store.ts).
+  const batchPool = createPool(appDatabaseUrl, log, {
+    max: BATCH_CONNECTIONS,
+    idleTimeoutMs: 0,
   });
   // Large run results (and skills). S3 that does not answer yet does not stop the service: runs
   // whose answer needs it fail with result_not_stored until it does. A store that answers but
@@ -161,7 +166,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   if (redis) {
     const heapGrowth = createHeapGrowth();
     scheduler = new Scheduler({
-      store: traceJobStore(createPgJobStore(pool, config.podId), tracing.runs),
+      store: traceJobStore(createPgJobStore(pool, config.podId, batchPool), tracing.runs),
       locks: createRedisLockStore(redis, config.podId, await loadInstallationId(pool)),
       // SCHEDULER_EXEC_TIMEOUT (through the run's AbortSignal) is the only limit of a scheduled call.
       runner: createCronRunner(
@@ -289,6 +294,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await listener?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await pool.end();
+      await batchPool.end();
       objects.close();
       log.info('stopped');
     })();

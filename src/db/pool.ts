@@ -16,6 +16,8 @@ export interface PoolOptions {
    * connection (after a failover) would otherwise hang its query, and a batch of claims, for ever.
    */
   queryTimeoutMs?: number;
+  /** How long an idle connection stays open (0: until the pool ends). */
+  idleTimeoutMs?: number;
 }
 
 /** A pool whose every connection runs as hermesx_app, never as the owner or a superuser. */
@@ -26,7 +28,7 @@ export function createPool(databaseUrl: string, log: Logger, options: PoolOption
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
     query_timeout: options.queryTimeoutMs ?? 30_000,
     keepAlive: true,
-    idleTimeoutMillis: 30_000,
+    idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
     application_name: 'hermesx',
     // Awaited before the connection is handed out; a failure fails the checkout, so no statement
     // ever runs as the owner or a superuser.
