@@ -251,6 +251,11 @@ describe('dashboard sign-in with SSO', () => {
     const cookies = await page.context().cookies(baseUrl);
     const session = cookies.find((cookie) => cookie.name === 'hermesx_session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    // A slow sign-out request: the page may say "signed out" only once the server has said so.
+    await page.route('**/auth/logout', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in with SSO' }).waitFor();
     const replay = await fetch(`${baseUrl}/auth/me`, {

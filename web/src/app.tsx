@@ -77,16 +77,17 @@ export function App() {
     setSession(next);
     navigate(next.role === 'admin' ? '/tenants' : '/jobs', true);
   };
-  const signOut = (endSession = true) => {
-    // An SSO session ends on the server too; the cookie alone would not be enough.
-    if (endSession && !session?.token) void api('POST', '/auth/logout').catch(() => undefined);
+  const signOut = async (endSession = true) => {
+    // An SSO session ends on the server too; the cookie alone would not be enough. The page says
+    // "signed out" once the server has ended it, not while the request is still on its way.
+    if (endSession && !session?.token) await api('POST', '/auth/logout').catch(() => undefined);
     saveSession(null);
     setToken(null);
     setCsrfToken(null);
     setSession(null);
     navigate('/sign-in', true);
   };
-  useEffect(() => setUnauthorizedHandler(() => signOut(false)), []);
+  useEffect(() => setUnauthorizedHandler(() => void signOut(false)), []);
 
   setCurrentSession(session);
   const home = homeOf(session);
@@ -163,7 +164,7 @@ export function App() {
             ) : (
               <span class="muted">{session.role === 'admin' ? 'Operator' : 'Tenant'}</span>
             )}
-            <button type="button" onClick={() => signOut()}>
+            <button type="button" onClick={() => void signOut()}>
               Sign out
             </button>
           </div>
