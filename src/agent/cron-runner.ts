@@ -2,7 +2,7 @@ import { withTenant, type Pool } from '../db/pool.js';
 import type { Logger } from '../log.js';
 import type { AgentRunner, RunReply, RunRequest } from '../scheduler/ports.js';
 import type { ErrorKind } from '../domain/vocabulary.js';
-import type { RunBudgetLimits } from '../domain/run.js';
+import type { BudgetLimits } from '../domain/run.js';
 import { NO_SECRETS, type Redactor } from '../secrets/redact.js';
 import type { SecretsVault } from '../secrets/vault.js';
 import type { SkillLibrary } from '../skills/library.js';
@@ -193,7 +193,7 @@ interface PreparedRun {
  * tenant's limits before its first model request (one read per tenant every few seconds, on the
  * shared pool, which a run of every tenant waited for).
  */
-function withClaimedLimits(usage: UsageDeps, limits: RunBudgetLimits | undefined): UsageDeps {
+function withClaimedLimits(usage: UsageDeps, limits: BudgetLimits | undefined): UsageDeps {
   if (!limits) return usage;
   const claimed = Promise.resolve(limits);
   return { ...usage, limits: () => claimed };

@@ -40,11 +40,11 @@ export interface AgentContextRef {
     notifyAgent: boolean;
   };
   /** The budgets its model calls are held to, as the claim read them (absent: read when needed). */
-  limits?: RunBudgetLimits;
+  limits?: BudgetLimits;
 }
 
-/** The tenant's monthly budgets and the job's own (null: none). */
-export interface RunBudgetLimits {
+/** The budgets a tenant's model calls are held to: its monthly ones and the job's (null: none). */
+export interface BudgetLimits {
   monthlyMicros: number | null;
   monthlyTokens: number | null;
   jobDailyMicros: number | null;

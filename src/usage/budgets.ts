@@ -5,13 +5,9 @@
 import { withTenant, type Pool } from '../db/pool.js';
 import type { BudgetLine } from './budget-store.js';
 import { periodOf, type Period, type PeriodKind } from './periods.js';
+import type { BudgetLimits } from '../domain/run.js';
 
-export interface BudgetLimits {
-  monthlyMicros: number | null;
-  monthlyTokens: number | null;
-  jobDailyMicros: number | null;
-  runTokens: number | null;
-}
+export type { BudgetLimits };
 
 export type BudgetName =
   'tenant_monthly_micros' | 'tenant_monthly_tokens' | 'job_daily_micros' | 'job_run_tokens';
