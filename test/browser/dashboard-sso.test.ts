@@ -251,12 +251,22 @@ describe('dashboard sign-in with SSO', () => {
     const cookies = await page.context().cookies(baseUrl);
     const session = cookies.find((cookie) => cookie.name === 'hermesx_session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
-    // A slow sign-out request: the page may say "signed out" only once the server has said so.
+    // The sign-out request is held until the page has been looked at: it may say "signed out"
+    // only once the server has said so.
+    let reached = (): void => {};
+    const logoutReached = new Promise<void>((resolve) => (reached = resolve));
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/auth/logout', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      reached();
+      await released;
       await route.continue();
     });
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await logoutReached;
+    // The click's task, which sent the request, is over: the page has not left for the sign-in.
+    expect(await page.evaluate(() => location.pathname)).not.toBe('/sign-in');
+    release();
     await page.getByRole('link', { name: 'Sign in with SSO' }).waitFor();
     const replay = await fetch(`${baseUrl}/auth/me`, {
       headers: { cookie: `hermesx_session=${session?.value ?? ''}` },
