@@ -265,7 +265,7 @@ describe('dashboard sign-in with SSO', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await logoutReached;
     // The click's task, which sent the request, is over: the page has not left for the sign-in.
-    expect(await page.evaluate(() => location.pathname)).not.toBe('/sign-in');
+    expect(await page.evaluate<string>('location.pathname')).not.toBe('/sign-in');
     release();
     await page.getByRole('link', { name: 'Sign in with SSO' }).waitFor();
     const replay = await fetch(`${baseUrl}/auth/me`, {
