@@ -62,7 +62,6 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
        WHERE j.id = ANY (p_job_ids)
     ), candidate AS (
       SELECT i.job_id, i.scheduled_at, i.origin, j.tenant_id, t.max_concurrent_runs AS cap,
-             t.run_context_version, t.monthly_budget_micros, t.monthly_budget_tokens,
              row_number() OVER (PARTITION BY j.tenant_id ORDER BY i.ord) AS rank_in_tenant
         FROM input i
         JOIN job j ON j.id = i.job_id
@@ -89,24 +88,48 @@ CREATE FUNCTION scheduler_claim(p_job_ids uuid[], p_scheduled_ats timestamptz[],
              CASE WHEN m.origin IS NULL THEN 0 ELSE 1 END
         FROM room m WHERE m.admitted
       ON CONFLICT ON CONSTRAINT cron_job_runs_cron_job_id_scheduled_at_key DO NOTHING
-      RETURNING r.cron_job_id, r.scheduled_at, r.id
+      RETURNING r.cron_job_id, r.scheduled_at, r.id, r.tenant_id
+    ), moved AS (
+      -- Each claimed occurrence's next occurrence, found by its place in the input arrays.
+      -- Not by a join with `input` or `candidate`: planned for the few rows the statistics
+      -- promise, such a join compared every claimed row with every input row, which cost a batch
+      -- of 500 more than inserting its runs (bench/record-cost.ts --batch 500). A job is in a
+      -- batch once but for catch-ups of 'allow_all' jobs: its first place is checked against the
+      -- occurrence, and the others searched only if it is not that one.
+      SELECT c.cron_job_id, c.scheduled_at,
+             CASE WHEN p_scheduled_ats[f.k] = c.scheduled_at THEN p_next_run_ats[f.k]
+                  ELSE (SELECT p_next_run_ats[k]
+                          FROM unnest(array_positions(p_job_ids, c.cron_job_id)) AS k
+                         WHERE p_scheduled_ats[k] = c.scheduled_at
+                         LIMIT 1)
+             END AS next_run_at
+        FROM claimed c
+        CROSS JOIN LATERAL (SELECT array_position(p_job_ids, c.cron_job_id) AS k) f
     ), advanced AS (
-      UPDATE cron_jobs j SET next_run_at = i.next_run_at
-        FROM claimed c JOIN input i ON i.job_id = c.cron_job_id AND i.scheduled_at = c.scheduled_at
-       WHERE j.id = c.cron_job_id AND i.next_run_at IS NOT NULL
-         AND j.next_run_at <= c.scheduled_at AND i.next_run_at > j.next_run_at
+      -- Per job, the latest occurrence claimed with a next one decides (several occurrences of
+      -- one job in a batch would otherwise each offer the row a value, and one would win at
+      -- random).
+      UPDATE cron_jobs j SET next_run_at = v.next_run_at
+        FROM (SELECT m.cron_job_id, max(m.scheduled_at) AS scheduled_at,
+                     max(m.next_run_at) AS next_run_at
+                FROM moved m
+               WHERE m.next_run_at IS NOT NULL
+               GROUP BY m.cron_job_id) v
+       WHERE j.id = v.cron_job_id
+         AND j.next_run_at <= v.scheduled_at AND v.next_run_at > j.next_run_at
     )
     SELECT c.cron_job_id, c.scheduled_at, c.id, j.name, j.prompt, NULL::text, j.timeout_ms, j.model,
-           j.skills, j.context_previous_result, m.run_context_version, j.output_schema, j.models,
+           j.skills, j.context_previous_result, tn.run_context_version, j.output_schema, j.models,
            CASE WHEN j.notify_rules IS NULL
                 THEN EXISTS (SELECT 1 FROM notify_tenant_rules t
                               WHERE t.tenant_id = j.tenant_id AND t.notify_when = 'agent')
                 ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(j.notify_rules) r
                               WHERE r->>'when' = 'agent')
            END,
-           m.monthly_budget_micros, m.monthly_budget_tokens, j.daily_budget_micros, j.max_run_tokens
-      FROM claimed c JOIN candidate m ON m.job_id = c.cron_job_id AND m.scheduled_at = c.scheduled_at
+           tn.monthly_budget_micros, tn.monthly_budget_tokens, j.daily_budget_micros, j.max_run_tokens
+      FROM claimed c
       JOIN job j ON j.id = c.cron_job_id
+      JOIN tenants tn ON tn.id = c.tenant_id
     UNION ALL
     SELECT m.job_id, m.scheduled_at, NULL::uuid, NULL::text, NULL::text, 'capped', NULL, NULL,
            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL

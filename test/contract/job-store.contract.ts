@@ -221,6 +221,25 @@ export function describeJobStoreContract(name: string, setup: () => JobStoreHarn
       expect(await h.nextRunAt(job)).toBe('parked');
     });
 
+    it('claims of two occurrences of one job together move next_run_at past the later', async () => {
+      const h = setup();
+      const a = h.storeFor('pod-a');
+      const job = await h.addJob();
+      await h.setOverlap(job, 'allow_all');
+      await a.planJobs([job], 10, SINCE, (taken) => taken.map(() => later(1)));
+      // Issued in the same turn, so a batching store claims both in one statement; either order.
+      const answers = await Promise.all([
+        a.claimRun(job, later(2), 'pod-a', later(3)),
+        a.claimRun(job, later(1), 'pod-a', later(2)),
+      ]);
+      expect(answers.map((answer) => answer.kind)).toEqual(['claimed', 'claimed']);
+      expect(await h.nextRunAt(job)).toEqual(later(3));
+      // Out of flight again, so the tenant's cap is whole for the cases after this one.
+      for (const answer of answers) {
+        expect(await a.finishRun(runIdOf(answer), success, 'pod-a')).toBe('recorded');
+      }
+    });
+
     it('a cap of 0 or null means unlimited', async () => {
       const h = setup();
       for (const cap of [0, null]) {
