@@ -241,7 +241,7 @@ async function main(): Promise<void> {
         if (ahead) {
           const slice = aheadRuns.slice(i, i + batch);
           const sent = await Promise.all(
-            slice.map((id) => store.markSent(id, 'bench-pod', 'scheduled')),
+            slice.map((id) => store.markSent(id, 'bench-pod', 'scheduled', at)),
           );
           started = slice.filter((_, k) => sent[k]).map((runId) => ({ runId }));
           return;

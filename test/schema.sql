@@ -839,7 +839,7 @@ scheduler_fail(p_run_ids uuid[], p_error text, p_error_kind text) SECURITY DEFIN
 scheduler_finish(p_run_ids uuid[], p_success boolean[], p_results text[], p_errors text[], p_error_kinds text[], p_attempts integer[], p_pod_id text, p_details jsonb[], p_scheduled_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_installation_id() SECURITY DEFINER execute: hermesx_app
 scheduler_load_schedules(p_ids uuid[]) SECURITY DEFINER execute: hermesx_app
-scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[]) SECURITY DEFINER execute: hermesx_app
+scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[], p_scheduled_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_missed_triggers(p_since timestamp with time zone, p_after_at timestamp with time zone, p_after_id uuid, p_limit integer) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_set(p_ids uuid[], p_next_run_ats timestamp with time zone[]) SECURITY DEFINER execute: hermesx_app
 scheduler_plan_take(p_ids uuid[], p_limit integer, p_since timestamp with time zone, p_after_schedule text, p_after_timezone text, p_after_id uuid) SECURITY DEFINER execute: hermesx_app
@@ -2200,34 +2200,51 @@ AS $function$
        -- every id, quadratic for the thousands of ids a bulk insert notifies.
        AND (p_ids IS NULL OR j.id IN (SELECT unnest(p_ids)))
   $function$
-CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[] DEFAULT NULL::text[])
+CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins text[] DEFAULT NULL::text[], p_scheduled_ats timestamp with time zone[] DEFAULT NULL::timestamp with time zone[])
  RETURNS SETOF uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_bitmapscan TO 'off'
  SET enable_seqscan TO 'off'
 AS $function$
+  #variable_conflict use_column
+  DECLARE
+    -- Plain values, so the generic plan prunes partitions when it starts; unknown: all of them.
+    v_from timestamptz := '-infinity';
+    v_to timestamptz := 'infinity';
   BEGIN
+    IF p_scheduled_ats IS NOT NULL AND array_position(p_scheduled_ats, NULL) IS NULL THEN
+      SELECT min(s), max(s) INTO v_from, v_to FROM unnest(p_scheduled_ats) AS s;
+    END IF;
     RETURN QUERY
-    WITH sent AS (
+    WITH target AS MATERIALIZED (
+      SELECT i.run_id, i.origin, t.scheduled_at AS run_at, t.deleted
+        FROM unnest(p_run_ids, p_origins) AS i (run_id, origin)
+        CROSS JOIN LATERAL (
+          SELECT r.scheduled_at,
+                 EXISTS (SELECT 1 FROM cron_jobs j
+                          WHERE j.id = r.cron_job_id AND j.deleted_at IS NOT NULL) AS deleted
+            FROM cron_job_runs r
+           WHERE r.id = i.run_id AND r.scheduled_at BETWEEN v_from AND v_to
+             AND coalesce(r.status = 'claimed', false) AND r.pod_id = p_pod_id
+           LIMIT 1) t
+    ), sent AS (
       UPDATE cron_job_runs r
          SET status = 'running', model_called_at = now(), attempts = greatest(r.attempts, 1),
              origin = coalesce(i.origin, r.origin)
-        FROM unnest(p_run_ids, p_origins) AS i (run_id, origin)
-       WHERE r.id = i.run_id AND r.id = ANY (p_run_ids)
+        FROM target i
+       WHERE r.id = i.run_id AND r.scheduled_at = i.run_at AND NOT i.deleted
          AND coalesce(r.status = 'claimed', false) AND r.pod_id = p_pod_id
-         AND NOT EXISTS (SELECT 1 FROM cron_jobs j
-                          WHERE j.id = r.cron_job_id AND j.deleted_at IS NOT NULL)
       RETURNING r.id
     ), stopped AS (
       UPDATE cron_job_runs r
          SET status = 'failed', error_kind = 'cancelled', error = 'cancelled: the job was deleted',
              finished_at = now(), duration_ms = 0
-       WHERE r.id = ANY (p_run_ids) AND coalesce(r.status = 'claimed', false)
-         AND r.pod_id = p_pod_id
-         AND EXISTS (SELECT 1 FROM cron_jobs j
-                      WHERE j.id = r.cron_job_id AND j.deleted_at IS NOT NULL)
+        FROM target i
+       WHERE r.id = i.run_id AND r.scheduled_at = i.run_at AND i.deleted
+         AND coalesce(r.status = 'claimed', false) AND r.pod_id = p_pod_id
       RETURNING r.id
     )
     SELECT s.id FROM sent s;

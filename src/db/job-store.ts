@@ -68,10 +68,10 @@ export function createPgJobStore(pool: Pool, podId: string, batchPool: Pool = po
         : claimRuns(pool, [{ jobId, scheduledAt, nextRunAt, sendAs }], claimant).then(
             (a) => a[0] ?? { kind: 'taken' },
           ),
-    markSent: (runId, claimant, origin) =>
+    markSent: (runId, claimant, origin, scheduledAt) =>
       mine(claimant)
-        ? marks.add({ runId, origin })
-        : markRunsSent(pool, [{ runId, origin }], claimant).then((a) => a[0] ?? false),
+        ? marks.add({ runId, origin, scheduledAt })
+        : markRunsSent(pool, [{ runId, origin, scheduledAt }], claimant).then((a) => a[0] ?? false),
     noteProgress: (runId, claimant, attempts, log) =>
       noteRunProgress(pool, runId, claimant, attempts, log),
     finishRun: (runId, outcome, claimant, scheduledAt) =>

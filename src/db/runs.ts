@@ -159,6 +159,8 @@ export interface MarkRequest {
   runId: string;
   /** Undefined keeps the run's origin (an adopted run). */
   origin?: RunOrigin;
+  /** The run's nominal time: its day's history only is searched (undefined: every day's). */
+  scheduledAt?: Date;
 }
 
 /** claimed -> running for the runs still this pod's; true for each one it may now send. */
@@ -168,8 +170,13 @@ export async function markRunsSent(
   podId: string,
 ): Promise<boolean[]> {
   const { rows } = await pool.query<{ id: string }>(
-    'SELECT scheduler_mark_sent($1, $2, $3) AS id',
-    [marks.map((m) => m.runId), podId, marks.map((m) => m.origin ?? null)],
+    'SELECT scheduler_mark_sent($1, $2, $3, $4) AS id',
+    [
+      marks.map((m) => m.runId),
+      podId,
+      marks.map((m) => m.origin ?? null),
+      marks.map((m) => m.scheduledAt ?? null),
+    ],
   );
   const sent = new Set(rows.map((row) => row.id));
   return marks.map((m) => sent.has(m.runId));

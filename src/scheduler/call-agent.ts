@@ -56,7 +56,12 @@ export async function callAgent(
     deadlineMs: startedMs + execTimeoutMs,
     beforeSend: async () => {
       if (!sent) {
-        marking ??= deps.store.markSent(run.runId, settings.podId, originOf(loaded, occurrence));
+        marking ??= deps.store.markSent(
+          run.runId,
+          settings.podId,
+          originOf(loaded, occurrence),
+          new Date(occurrence.scheduledAtMs),
+        );
         const ours = await marking.catch((err: unknown) => {
           throw new Error(`cannot record that the run started: ${errorMessage(err)}`);
         });

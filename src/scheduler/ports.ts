@@ -74,8 +74,11 @@ export interface JobStore {
    * next_run_at to `nextRunAt`, unless it already moved past `pastAt`.
    */
   advanceJob(jobId: string, pastAt: Date, nextRunAt: Date | null): Promise<void>;
-  /** claimed -> running before the model request leaves; false when the run is no longer podId's. */
-  markSent(runId: string, podId: string, origin?: RunOrigin): Promise<boolean>;
+  /**
+   * claimed -> running before the model request leaves; false when the run is no longer podId's.
+   * `scheduledAt`, the run's nominal time, lets the store look in that day's history only.
+   */
+  markSent(runId: string, podId: string, origin?: RunOrigin, scheduledAt?: Date): Promise<boolean>;
   /** A running run sends another model request: its attempts so far, while it runs. */
   noteProgress(runId: string, podId: string, attempts: number, log: AttemptRecord[]): Promise<void>;
   /**

@@ -58,9 +58,9 @@ export function traceJobStore(store: JobStore, runs: RunTraces): JobStore {
       }
       return adopted;
     },
-    markSent: (runId, podId, origin) => {
+    markSent: (runId, podId, origin, scheduledAt) => {
       if (origin) runs.note(runId, { 'hermesx.run.origin': origin });
-      return store.markSent(runId, podId, origin);
+      return store.markSent(runId, podId, origin, scheduledAt);
     },
     finishRun: async (runId, outcome, podId, scheduledAt) => {
       const answer = await runs.record(runId, () =>
