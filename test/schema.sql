@@ -2209,7 +2209,6 @@ CREATE OR REPLACE FUNCTION public.scheduler_mark_sent(p_run_ids uuid[], p_pod_id
  SET enable_bitmapscan TO 'off'
  SET enable_seqscan TO 'off'
 AS $function$
-  #variable_conflict use_column
   DECLARE
     -- Plain values, so the generic plan prunes partitions when it starts; unknown: all of them.
     v_from timestamptz := '-infinity';

@@ -22,7 +22,6 @@ CREATE FUNCTION scheduler_mark_sent(p_run_ids uuid[], p_pod_id text, p_origins t
   SET enable_bitmapscan = off
   SET enable_seqscan = off
   AS $$
-  #variable_conflict use_column
   DECLARE
     -- Plain values, so the generic plan prunes partitions when it starts; unknown: all of them.
     v_from timestamptz := '-infinity';
