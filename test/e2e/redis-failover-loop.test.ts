@@ -62,10 +62,23 @@ async function rejoinAsReplica(setup: SentinelSetup, port: number, primaryPort: 
       for (const sentinel of setup.sentinels) {
         await withClient(sentinel.port, setup.sentinelPassword, async (redis) => {
           const replicas = (await redis.call('SENTINEL', 'REPLICAS', setup.name)) as string[][];
-          const entry = replicas.find((fields) => fields[fields.indexOf('port') + 1] === `${port}`);
-          const flags = entry ? entry[entry.indexOf('flags') + 1] : 'unknown';
-          const link = entry ? entry[entry.indexOf('master-link-status') + 1] : 'unknown';
-          if (flags !== 'slave' || link !== 'ok') throw new Error(`replica ${port}: ${flags}`);
+          const field = (fields: string[], name: string) => fields[fields.indexOf(name) + 1];
+          const entry = replicas.find((fields) => field(fields, 'port') === `${port}`);
+          const flags = entry ? field(entry, 'flags') : 'not listed';
+          const link = entry ? field(entry, 'master-link-status') : 'not listed';
+          if (flags === 'slave' && link === 'ok') return;
+          // Which sentinel lags, what it takes for the primary and which replicas it knows: a
+          // timeout here then says whether it missed the promotion or only the rejoin.
+          const primary = (await redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', setup.name)) as
+            string[] | null;
+          const known = replicas.map(
+            (fields) => `${field(fields, 'port')} (${field(fields, 'flags')})`,
+          );
+          throw new Error(
+            `sentinel ${sentinel.port}: replica ${port} ${flags}, link ${link}; primary ` +
+              `${primary?.[1] ?? 'unknown'} (expected ${primaryPort}); replicas known: ` +
+              `${known.join(', ') || 'none'}`,
+          );
         });
       }
     },
