@@ -190,14 +190,17 @@ function budgetSection(r: BenchResults, name: string, nproc: number): string[] {
   ];
 }
 
+/** ", N rows" when the statement's rows are known (results written before they were counted lack them). */
+const rowsOf = (s: { rows?: number }) => (s.rows === undefined ? '' : `, ${s.rows} rows`);
+
 function details(w: WindowResult | undefined, label: string): string[] {
   if (!w) return [];
   const out: string[] = [];
   if (w.usage.pgTop.length > 0) {
     out.push(
-      `${label} statements (pg_stat_statements, calls, mean ms): ` +
+      `${label} statements (pg_stat_statements: calls, mean ms, rows): ` +
         w.usage.pgTop
-          .map((s) => `\`${s.query}\` ${s.calls} (${s.meanMs.toFixed(2)} ms)`)
+          .map((s) => `\`${s.query}\` ${s.calls} (${s.meanMs.toFixed(2)} ms${rowsOf(s)})`)
           .join('; '),
     );
   }

@@ -39,7 +39,8 @@ export interface Usage {
   redisScripts: number;
   redisTop: [string, number][];
   pgStatements: number | null;
-  pgTop: { query: string; calls: number; meanMs: number }[];
+  /** The busiest statements: calls, mean execution time, rows returned or written in all. */
+  pgTop: { query: string; calls: number; meanMs: number; rows?: number }[];
   xactCommit: number | null;
 }
 
@@ -47,12 +48,13 @@ interface StatementRow {
   queryid: string;
   query: string;
   calls: string;
+  rows: string;
   total: number;
 }
 
 async function statementSnapshot(db: pg.Client): Promise<Map<string, StatementRow>> {
   const { rows } = await db.query<StatementRow>(
-    `SELECT s.queryid::text, s.query, s.calls::text, s.total_exec_time AS total
+    `SELECT s.queryid::text, s.query, s.calls::text, s.rows::text, s.total_exec_time AS total
        FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
       WHERE r.rolname = 'hermesx_app' AND s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
@@ -175,6 +177,7 @@ export async function startUsage(
             query: row.query.replace(/\s+/g, ' ').slice(0, 90),
             calls,
             meanMs: calls > 0 ? total / calls : 0,
+            rows: Number(row.rows) - Number(before?.rows ?? 0),
           };
         });
         pgStatements = deltas.reduce((sum, d) => sum + d.calls, 0);
