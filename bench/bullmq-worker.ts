@@ -1,6 +1,6 @@
 // One BullMQ worker process for the benchmark's peer: takes the jobs that BullMQ's Job Schedulers
 // produce and runs each through the very same agent runner as HermesX (src/agent/cron-runner.ts,
-// one call to the model server). Every run start is appended to a JSON-lines file:
+// one call to the model server, with a scheduled run's tool definitions: run-tools.ts). Every run start is appended to a JSON-lines file:
 //   {"j": job id, "n": nominal ms, "s": start ms, "w": worker id, "b": BullMQ job id, "a": attempts}
 // and every finish as {"j", "n", "f": finish ms, "w"} (the processor returned; BullMQ then records it).
 // The nominal time is job.opts.prevMillis: BullMQ stores the scheduler's computed next time there
@@ -13,6 +13,7 @@ import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createCronRunner } from '../src/agent/cron-runner.js';
 import { createLlm } from '../src/agent/llm.js';
+import { withRunTools } from './run-tools.js';
 
 export interface BenchJobData {
   jobId: string;
@@ -29,8 +30,9 @@ function setting(name: string, fallback?: string): string {
 async function main(): Promise<void> {
   const workerId = setting('WORKER_ID');
   const outFile = setting('OUT_FILE');
+  // The same model request as a HermesX scheduled run: the tools' definitions included.
   const runner = createCronRunner(
-    createLlm({ url: setting('LLM_API_URL'), apiKey: '', model: 'bench' }),
+    withRunTools(createLlm({ url: setting('LLM_API_URL'), apiKey: '', model: 'bench' })),
   );
   let inFlight = 0;
   let started = 0;
