@@ -1,11 +1,13 @@
 // What a burst's run costs without any scheduler: the agent runner that both systems call (the
-// BullMQ worker imports it from src/agent/cron-runner.ts), N times, C at once, against the
-// benchmark's model server, in this one process. Prints this process's CPU and the model
+// BullMQ worker imports it from src/agent/cron-runner.ts), with the request both send (a
+// scheduled run's tool definitions: run-tools.ts), N times, C at once, against the benchmark's
+// model server, in this one process. Prints this process's CPU and the model
 // server's per run: the part of W2's CPU the two systems share, whatever schedules the runs.
 //   node --import tsx bench/runner-cost.ts [--runs 10000] [--concurrency 100] [--latency-ms 50]
 import { createCronRunner } from '../src/agent/cron-runner.js';
 import { createLlm } from '../src/agent/llm.js';
 import { startModelServer } from './infra.js';
+import { withRunTools } from './run-tools.js';
 import { stopAll, treeCpuSeconds } from './procs.js';
 
 const log = (line: string) => process.stdout.write(`[runner-cost] ${line}\n`);
@@ -59,7 +61,8 @@ async function main(): Promise<void> {
   const concurrency = option('concurrency', 100);
   const model = await startModelServer(option('latency-ms', 50));
   try {
-    const runner = createCronRunner(createLlm({ url: model.url, apiKey: '', model: 'bench' }));
+    const llm = createLlm({ url: model.url, apiKey: '', model: 'bench' });
+    const runner = createCronRunner(withRunTools(llm));
     // Compiled and warm before the measurement, as a replica is by its second burst.
     await callRunner(runner, Math.min(2000, runs), concurrency, runs);
     const modelPid = model.child.proc.pid ?? 0;
