@@ -3,6 +3,7 @@
 // Every pod must follow every promotion (log line and metric), and no occurrence may run twice.
 // Also the client-level cause once seen: a connection attempt aborted by the failover detector.
 import pg from 'pg';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { createRedis } from '../../src/redis/connection.js';
@@ -49,7 +50,14 @@ afterAll(async () => {
   await llm?.close();
 });
 
-/** Starts the killed primary again as a replica of the new one; resolves once Sentinel uses it. */
+/**
+ * Starts the killed primary again as a replica of the new one; resolves once Sentinel uses it:
+ * every sentinel that names the new primary lists it as a replica with its link up. A sentinel
+ * can miss a promotion and go on naming the killed primary for longer than the wait (seen once:
+ * it listed the new primary as that one's replica). The others fail over without it, so such a
+ * sentinel is printed and not waited for, as long as a majority (what authorises a failover)
+ * has the replica.
+ */
 async function rejoinAsReplica(setup: SentinelSetup, port: number, primaryPort: number) {
   const auth = ['--requirepass', setup.password, '--masterauth', setup.password];
   const started = await startProcess(
@@ -57,34 +65,56 @@ async function rejoinAsReplica(setup: SentinelSetup, port: number, primaryPort: 
     serverArgs(port, setup.dir, [...auth, '--replicaof', '127.0.0.1', String(primaryPort)]),
     /Ready to accept connections/,
   );
-  await waitFor(
+  const majority = Math.floor(setup.sentinels.length / 2) + 1;
+  const lagging = await waitFor(
     async () => {
-      for (const sentinel of setup.sentinels) {
-        await withClient(sentinel.port, setup.sentinelPassword, async (redis) => {
-          const replicas = (await redis.call('SENTINEL', 'REPLICAS', setup.name)) as string[][];
-          const field = (fields: string[], name: string) => fields[fields.indexOf(name) + 1];
-          const entry = replicas.find((fields) => field(fields, 'port') === `${port}`);
-          const flags = entry ? field(entry, 'flags') : 'not listed';
-          const link = entry ? field(entry, 'master-link-status') : 'not listed';
-          if (flags === 'slave' && link === 'ok') return;
-          // Which sentinel lags, what it takes for the primary and which replicas it knows: a
-          // timeout here then says whether it missed the promotion or only the rejoin.
-          const primary = (await redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', setup.name)) as
-            string[] | null;
-          const known = replicas.map(
-            (fields) => `${field(fields, 'port')} (${field(fields, 'flags')})`,
-          );
-          throw new Error(
-            `sentinel ${sentinel.port}: replica ${port} ${flags}, link ${link}; primary ` +
-              `${primary?.[1] ?? 'unknown'} (expected ${primaryPort}); replicas known: ` +
-              `${known.join(', ') || 'none'}`,
-          );
-        });
+      const views = await Promise.all(
+        setup.sentinels.map((sentinel) =>
+          withClient(sentinel.port, setup.sentinelPassword, (redis) =>
+            sentinelView(redis, sentinel.port, setup.name, port, primaryPort),
+          ),
+        ),
+      );
+      const behind = views.filter((view) => view !== null);
+      const stale = behind.filter((view) => view.missedPromotion);
+      if (stale.length < behind.length || views.length - behind.length < majority) {
+        throw new Error(behind.map((view) => view.text).join('; '));
       }
+      return stale.map((view) => view.text);
     },
     { timeoutMs: 30_000, intervalMs: 200, what: `sentinels to use ${port} as a replica` },
   );
+  if (lagging.length > 0) console.log(`[failover-loop] not waited for: ${lagging.join('; ')}`);
   return asProcess(port, started);
+}
+
+/**
+ * Null when this sentinel lists the replica with its link up; otherwise what it sees (which
+ * primary it names, which replicas it knows), and whether it still names the killed primary.
+ */
+async function sentinelView(
+  redis: Redis,
+  sentinelPort: number,
+  name: string,
+  port: number,
+  primaryPort: number,
+): Promise<{ text: string; missedPromotion: boolean } | null> {
+  const replicas = (await redis.call('SENTINEL', 'REPLICAS', name)) as string[][];
+  const field = (fields: string[], key: string) => fields[fields.indexOf(key) + 1];
+  const entry = replicas.find((fields) => field(fields, 'port') === `${port}`);
+  const flags = entry ? field(entry, 'flags') : 'not listed';
+  const link = entry ? field(entry, 'master-link-status') : 'not listed';
+  if (flags === 'slave' && link === 'ok') return null;
+  const primary = (await redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name)) as
+    string[] | null;
+  const known = replicas.map((fields) => `${field(fields, 'port')} (${field(fields, 'flags')})`);
+  const named = primary?.[1] ?? 'unknown';
+  return {
+    text:
+      `sentinel ${sentinelPort}: replica ${port} ${flags}, link ${link}; primary ${named} ` +
+      `(expected ${primaryPort}); replicas known: ${known.join(', ') || 'none'}`,
+    missedPromotion: named === `${port}`,
+  };
 }
 
 describe('Redis Sentinel failover, ten times in a row', () => {
