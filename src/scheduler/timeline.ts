@@ -83,7 +83,10 @@ export class Timeline {
       const loaded: LoadedJob = { job, schedule };
       const lastFired = this.lastFired.get(job.id);
       const due = { nextRunAt: job.nextRunAt, dueFrom: job.dueFrom };
-      const plan = planDueJob(schedule, due, lastFired, nowMs, catchupWindowMs);
+      const awaiting = awaitsJitter(job, job.nextRunAt.getTime(), lastFired, nowMs);
+      const plan = awaiting
+        ? { catchUp: null, missed: 0, next: job.nextRunAt }
+        : planDueJob(schedule, due, lastFired, nowMs, catchupWindowMs);
       this.jobs.set(job.id, loaded);
       this.plannedFrom.set(job.id, from);
       if (plan.next) this.place(job, plan.next.getTime());
@@ -102,6 +105,7 @@ export class Timeline {
           nextMs,
         });
       } else if (
+        !awaiting &&
         job.nextRunAt.getTime() <= nowMs &&
         (lastFired ?? -Infinity) < job.nextRunAt.getTime()
       ) {
@@ -204,6 +208,21 @@ export class Timeline {
       'job skipped: invalid schedule',
     );
   }
+}
+
+/**
+ * Whether the job's next_run_at has passed but its jittered start has not: a pod that learns of
+ * the occurrence late (the claim's notification was slow) still starts it at its offset, where
+ * every other pod does, instead of catching it up at once or skipping it as overdue.
+ */
+function awaitsJitter(
+  job: StoredJob,
+  nominalMs: number,
+  lastFiredMs: number | undefined,
+  nowMs: number,
+): boolean {
+  if (!job.jitterMs || nominalMs > nowMs || (lastFiredMs ?? -Infinity) >= nominalMs) return false;
+  return nowMs < nominalMs + jitterOffsetMs(job.id, nominalMs, job.jitterMs);
 }
 
 /**

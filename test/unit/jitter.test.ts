@@ -64,4 +64,46 @@ describe('jitter', () => {
     const nextNominal = NOMINAL + 3_600_000;
     expect(timeline.peekDueMs()).toBe(nextNominal + jitterOffsetMs(job.id, nextNominal, 600_000));
   });
+
+  // A pod that first reads the job between its nominal time and its jittered time (the claim's
+  // notification reached it late) must wait for the offset too, neither catching the occurrence
+  // up at once nor skipping it as overdue.
+  it('a job read after its nominal time but before its offset waits for the offset', () => {
+    const job = {
+      id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
+      tenantId: '00000000-0000-0000-0000-000000000001',
+      schedule: '0 * * * *',
+      timezone: 'UTC',
+      dueFrom: new Date(NOMINAL - 3_600_000),
+      updatedAt: new Date(NOMINAL - 3_600_000),
+      nextRunAt: new Date(NOMINAL),
+      jitterMs: 600_000,
+    };
+    const offset = jitterOffsetMs(job.id, NOMINAL, 600_000);
+    expect(offset).toBeGreaterThan(1000);
+    for (const catchupWindowMs of [0, 3_600_000]) {
+      const timeline = new Timeline(
+        silentLogger(),
+        createSchedulerMetrics(new Registry()),
+        new ScheduleCache(),
+      );
+      const readAtMs = NOMINAL + offset - 1000;
+      expect(timeline.apply([job], readAtMs, catchupWindowMs, true)).toEqual({
+        catchUps: [],
+        skipped: [],
+      });
+      expect(timeline.peekDueMs()).toBe(NOMINAL + offset);
+      expect(timeline.takeDue(NOMINAL + offset)).toMatchObject([
+        { jobId: job.id, scheduledAtMs: NOMINAL, kind: 'scheduled' },
+      ]);
+    }
+    // Read after its offset, it is overdue as before: caught up at once when the window allows.
+    const late = new Timeline(
+      silentLogger(),
+      createSchedulerMetrics(new Registry()),
+      new ScheduleCache(),
+    );
+    const { catchUps } = late.apply([job], NOMINAL + offset + 1000, 3_600_000, true);
+    expect(catchUps).toMatchObject([{ jobId: job.id, scheduledAtMs: NOMINAL, kind: 'catchup' }]);
+  });
 });
