@@ -10,12 +10,8 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createBudgetStore, type BudgetLine } from '../src/usage/budget-store.js';
 import { startBenchRedis } from './infra.js';
+import { numberOption } from './cli-option.js';
 import { stop } from './procs.js';
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
 
 const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
@@ -58,8 +54,8 @@ async function measure(redis: Redis, calls: number, concurrency: number, tag: st
 }
 
 async function main(): Promise<void> {
-  const calls = arg('calls', 20_000);
-  const concurrency = arg('concurrency', 50);
+  const calls = numberOption('calls', 20_000);
+  const concurrency = numberOption('concurrency', 50);
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-budget-bench-'));
   const server = await startBenchRedis(workDir);
   const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });

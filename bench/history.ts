@@ -10,15 +10,11 @@ import { createPool, withTenant } from '../src/db/pool.js';
 import { listRunsOfJob } from '../src/db/run-history.js';
 import { createLogger } from '../src/log.js';
 import { createPgJobStore } from '../src/db/job-store.js';
+import { numberOption } from './cli-option.js';
 import { startBenchPostgres, withClient } from './infra.js';
 
 const TENANT = '00000000-0000-0000-0000-000000000001';
 const log = (line: string) => process.stdout.write(`[history] ${line}\n`);
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -54,10 +50,10 @@ async function recordRuns(url: string, n: number, label: string): Promise<number
 }
 
 async function main(): Promise<void> {
-  const rows = option('rows', 10_000_000);
-  const jobs = option('jobs', 1000);
-  const days = option('days', 30);
-  const reads = option('reads', 500);
+  const rows = numberOption('rows', 10_000_000);
+  const jobs = numberOption('jobs', 1000);
+  const days = numberOption('days', 30);
+  const reads = numberOption('reads', 500);
   log(
     `rows=${rows} jobs=${jobs} days=${days}; ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(2)}`,
   );

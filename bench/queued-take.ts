@@ -8,12 +8,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate.js';
 import { createLogger } from '../src/log.js';
+import { numberOption } from './cli-option.js';
 import { startBenchPostgres, withClient } from './infra.js';
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
 
 const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
@@ -38,9 +34,9 @@ async function timeTakes(url: string, times: number): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  const runs = arg('runs', 100_000);
-  const queued = arg('queued', 1000);
-  const jobs = arg('jobs', 1000);
+  const runs = numberOption('runs', 100_000);
+  const queued = numberOption('queued', 1000);
+  const jobs = numberOption('jobs', 1000);
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-queued-take-'));
   const postgres = await startBenchPostgres(workDir);
   try {

@@ -17,14 +17,10 @@ import { createPgJobStore } from '../src/db/job-store.js';
 import { createLogger } from '../src/log.js';
 import type { RunOutcome } from '../src/domain/run.js';
 import { startBenchPostgres, withClient } from './infra.js';
+import { numberOption } from './cli-option.js';
 import { treeCpuSeconds } from './procs.js';
 
 const log = (line: string) => process.stdout.write(`[record-cost] ${line}\n`);
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 const tenantId = (i: number) => `b0000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
@@ -166,8 +162,8 @@ async function tableWrites(url: string): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const runs = option('runs', 10_000);
-  const batch = option('batch', 100);
+  const runs = numberOption('runs', 10_000);
+  const batch = numberOption('batch', 100);
   log(
     `runs=${runs} batch=${batch}; ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(2)}`,
   );
@@ -190,8 +186,8 @@ async function main(): Promise<void> {
     // Planned as the sweep leaves them: due at `at`, so each claim moves next_run_at on.
     await withClient(pg.url, (c) => c.query('UPDATE cron_jobs SET next_run_at = $1', [at]));
     await withClient(pg.url, (c) => c.query('SELECT pg_stat_statements_reset()'));
-    const inFlight = option('in-flight', 300);
-    const finishBatch = option('finish-batch', batch);
+    const inFlight = numberOption('in-flight', 300);
+    const finishBatch = numberOption('finish-batch', batch);
     const ahead = process.argv.includes('--ahead');
     const lsn = () =>
       withClient(pg.url, async (c) => {
@@ -253,7 +249,7 @@ async function main(): Promise<void> {
         );
         started = answers.flatMap((a) => (a.kind === 'claimed' ? [{ runId: a.run.runId }] : []));
       });
-      if (i === option('explain-at', 50) * batch && process.argv.includes('--explain')) {
+      if (i === numberOption('explain-at', 50) * batch && process.argv.includes('--explain')) {
         await explainFinish(pg.url, started, at, ids[ids.length - 1]);
         continue;
       }

@@ -8,14 +8,10 @@ import { createCronRunner } from '../src/agent/cron-runner.js';
 import { createLlm } from '../src/agent/llm.js';
 import { startModelServer } from './infra.js';
 import { withRunTools } from './run-tools.js';
+import { numberOption } from './cli-option.js';
 import { stopAll, treeCpuSeconds } from './procs.js';
 
 const log = (line: string) => process.stdout.write(`[runner-cost] ${line}\n`);
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 /** Calls the runner `runs` times, `concurrency` at once; resolves when every call has answered. */
 async function callRunner(
@@ -57,9 +53,9 @@ async function callRunner(
 }
 
 async function main(): Promise<void> {
-  const runs = option('runs', 10_000);
-  const concurrency = option('concurrency', 100);
-  const model = await startModelServer(option('latency-ms', 50));
+  const runs = numberOption('runs', 10_000);
+  const concurrency = numberOption('concurrency', 100);
+  const model = await startModelServer(numberOption('latency-ms', 50));
   try {
     const llm = createLlm({ url: model.url, apiKey: '', model: 'bench' });
     const runner = createCronRunner(withRunTools(llm));

@@ -25,6 +25,7 @@ import {
   type PodProcess,
 } from './infra.js';
 import { splitNodeFlags } from './args.js';
+import { numberOption } from './cli-option.js';
 import { procSample, stopAll } from './procs.js';
 
 interface Options {
@@ -41,17 +42,13 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const value = (name: string, fallback: number) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? Number(argv[i + 1]) : fallback;
-  };
   return {
-    jobs: value('jobs', 1_000_000),
-    tenants: value('tenants', 1000),
-    perMinute: value('per-minute', 1000),
-    pods: value('pods', 3),
-    observeS: value('observe-s', 120),
-    latencyMs: value('latency-ms', 50),
+    jobs: numberOption('jobs', 1_000_000, argv),
+    tenants: numberOption('tenants', 1000, argv),
+    perMinute: numberOption('per-minute', 1000, argv),
+    pods: numberOption('pods', 3, argv),
+    observeS: numberOption('observe-s', 120, argv),
+    latencyMs: numberOption('latency-ms', 50, argv),
     from: argv[argv.indexOf('--from') + 1] === 'src' && argv.includes('--from') ? 'src' : 'dist',
     nodeFlags: splitNodeFlags(
       argv.includes('--node-flags') ? argv[argv.indexOf('--node-flags') + 1] : undefined,
