@@ -17,6 +17,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeLlm, type FakeReply } from '../test/helpers/fake-llm.js';
+import { readOccurrence } from './occurrence-of.js';
 
 interface Tally {
   jobId: string;
@@ -38,20 +39,16 @@ export interface ModelSettings {
   retryAfterS: number;
 }
 
-const JOB_ID = /\(id ([0-9a-f-]{36})\)/;
-const OCCURRENCE = /which is (\S+) UTC/;
-
 /** The (job, occurrence) a cron run's request names; undefined for any other request. */
 export function occurrenceOf(body: unknown): { jobId: string; occurrenceMs: number } | undefined {
   const messages = (body as { messages?: { role?: string; content?: unknown }[] } | undefined)
     ?.messages;
   const system = messages?.find((m) => m.role === 'system')?.content;
   if (typeof system !== 'string') return undefined;
-  const jobId = JOB_ID.exec(system)?.[1];
-  const iso = OCCURRENCE.exec(system)?.[1];
-  const occurrenceMs = iso ? Date.parse(iso) : NaN;
-  if (!jobId || !Number.isFinite(occurrenceMs)) return undefined;
-  return { jobId, occurrenceMs };
+  const found = readOccurrence(system);
+  const occurrenceMs = found ? Date.parse(found.iso) : NaN;
+  if (!found || !Number.isFinite(occurrenceMs)) return undefined;
+  return { jobId: found.jobId, occurrenceMs };
 }
 
 /** A uniform number in [0, 1) from a string: FNV-1a, then murmur3's finaliser to spread it. */

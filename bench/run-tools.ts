@@ -8,10 +8,7 @@ import pg from 'pg';
 import type { Llm } from '../src/agent/llm.js';
 import { createClockTool } from '../src/agent/tools/clock.js';
 import { createRunCronjobTool } from '../src/agent/tools/run-cronjob.js';
-
-// As the model server finds them (src/agent/cron-runner.ts describeOccurrence writes them).
-const JOB_ID = /\(id ([0-9a-f-]{36})\)/;
-const OCCURRENCE = /which is (\S+) UTC/;
+import { readOccurrence } from './occurrence-of.js';
 
 export function withRunTools(llm: Llm): Llm {
   // Never connects: the cronjob tool reads the database only when the model calls it.
@@ -22,12 +19,11 @@ export function withRunTools(llm: Llm): Llm {
     complete: (params, signal, options) => {
       const system = params.messages.find((m) => m.role === 'system')?.content;
       const text = typeof system === 'string' ? system : '';
-      const jobId = JOB_ID.exec(text)?.[1];
-      const at = OCCURRENCE.exec(text)?.[1];
-      if (!jobId || !at) return llm.complete(params, signal, options);
+      const found = readOccurrence(text);
+      if (!found) return llm.complete(params, signal, options);
       const tools = [
-        createRunCronjobTool({ pool, now }, jobId).definition,
-        createClockTool({ now, timezone: 'UTC', occurrence: new Date(at) }).definition,
+        createRunCronjobTool({ pool, now }, found.jobId).definition,
+        createClockTool({ now, timezone: 'UTC', occurrence: new Date(found.iso) }).definition,
       ];
       return llm.complete({ ...params, tools }, signal, options);
     },
