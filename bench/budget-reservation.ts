@@ -10,11 +10,9 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createBudgetStore, type BudgetLine } from '../src/usage/budget-store.js';
 import { startBenchRedis } from './infra.js';
+import { quantile } from './analysis.js';
 import { numberOption } from './cli-option.js';
 import { stop } from './procs.js';
-
-const quantile = (values: number[], q: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 
 async function measure(redis: Redis, calls: number, concurrency: number, tag: string) {
   const store = createBudgetStore(redis);
@@ -45,8 +43,10 @@ async function measure(redis: Redis, calls: number, concurrency: number, tag: st
   };
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   const both = reserve.map((r, i) => r + (settle[i] ?? 0));
-  const fmt = (v: number[]) =>
-    `p50 ${quantile(v, 0.5).toFixed(3)} ms, p99 ${quantile(v, 0.99).toFixed(3)} ms`;
+  const fmt = (v: number[]) => {
+    const sorted = [...v].sort((a, b) => a - b);
+    return `p50 ${quantile(sorted, 0.5).toFixed(3)} ms, p99 ${quantile(sorted, 0.99).toFixed(3)} ms`;
+  };
   console.log(`${tag} (${calls} calls, ${concurrency} at once)`);
   console.log(`  reserve: ${fmt(reserve)}`);
   console.log(`  settle:  ${fmt(settle)}`);

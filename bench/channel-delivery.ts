@@ -13,6 +13,7 @@ import { findFreePort } from '../src/dev/processes.js';
 import { createLogger } from '../src/log.js';
 import { startMailStandIn, startPlatformStandIn } from '../test/helpers/channel-peers.js';
 import { baseEnv, fetchText, startBenchPostgres, withClient } from './infra.js';
+import { quantile } from './analysis.js';
 import { killAllNow, spawnNode, stopAll, type Child } from './procs.js';
 
 const RUNS = Number(process.env.BENCH_CHANNEL_RUNS ?? 1000);
@@ -52,9 +53,6 @@ async function startPod(databaseUrl: string, index: number, smtpPort: number): P
   }
   throw new Error(`channel-pod-${index} did not start`);
 }
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 async function main(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-channel-bench-'));

@@ -12,14 +12,10 @@ import { createLogger } from '../src/log.js';
 import { createPgJobStore } from '../src/db/job-store.js';
 import { numberOption } from './cli-option.js';
 import { startBenchPostgres, withClient } from './infra.js';
+import { quantile } from './analysis.js';
 
 const TENANT = '00000000-0000-0000-0000-000000000001';
 const log = (line: string) => process.stdout.write(`[history] ${line}\n`);
-
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-};
 
 /** Claims and finishes `n` occurrences of fresh jobs through the scheduler's store: ms each. */
 async function recordRuns(url: string, n: number, label: string): Promise<number> {
@@ -154,6 +150,8 @@ async function main(): Promise<void> {
       return { firstPage, laterPage };
     });
     const fullMs = await recordRuns(pg.url, 500, 'full ');
+    first.sort((a, b) => a - b);
+    next.sort((a, b) => a - b);
     const result = {
       rows,
       jobs,

@@ -10,9 +10,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createLogger } from '../src/log.js';
 import { numberOption } from './cli-option.js';
 import { startBenchPostgres, withClient } from './infra.js';
-
-const quantile = (values: number[], q: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+import { quantile } from './analysis.js';
 
 async function timeTakes(url: string, times: number): Promise<number[]> {
   const client = new pg.Client({ connectionString: url });
@@ -78,8 +76,10 @@ async function main(): Promise<void> {
     );
     await withClient(postgres.url, (c) => c.query('ANALYZE cron_job_runs'));
     const backlog = await timeTakes(postgres.url, 200);
-    const line = (label: string, d: number[]) =>
-      `${label}: median ${quantile(d, 0.5).toFixed(2)} ms, p95 ${quantile(d, 0.95).toFixed(2)} ms`;
+    const line = (label: string, d: number[]) => {
+      const sorted = [...d].sort((a, b) => a - b);
+      return `${label}: median ${quantile(sorted, 0.5).toFixed(2)} ms, p95 ${quantile(sorted, 0.95).toFixed(2)} ms`;
+    };
     console.log(`history ${runs} runs, ${jobs} jobs in 10 tenants`);
     console.log(line('empty queue', empty));
     console.log(line(`${queued} queued runs (takes 100)`, backlog));

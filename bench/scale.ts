@@ -25,6 +25,7 @@ import {
   type PodProcess,
 } from './infra.js';
 import { splitNodeFlags } from './args.js';
+import { quantile } from './analysis.js';
 import { numberOption } from './cli-option.js';
 import { procSample, stopAll } from './procs.js';
 
@@ -57,10 +58,6 @@ function parseOptions(argv: string[]): Options {
 }
 
 const log = (line: string) => process.stdout.write(`[scale] ${line}\n`);
-const quantile = (sorted: number[], q: number) =>
-  sorted.length === 0
-    ? NaN
-    : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN);
 
 /** Occurrences of the per-minute jobs (job n at second n % 60) in [fromMs, toMs), whole seconds. */
 function expectedOccurrences(perMinute: number, fromMs: number, toMs: number): number {

@@ -14,6 +14,7 @@ import { migrate } from '../src/db/migrate.js';
 import { findFreePort } from '../src/dev/processes.js';
 import { createLogger } from '../src/log.js';
 import { generateSecret } from '../src/webhooks/message.js';
+import { quantile } from './analysis.js';
 import { baseEnv, fetchText, startBenchPostgres, withClient } from './infra.js';
 import { killAllNow, spawnNode, stopAll, type Child } from './procs.js';
 
@@ -82,9 +83,6 @@ async function startSenderPod(databaseUrl: string, index: number): Promise<Child
   }
   throw new Error(`webhook-pod-${index} did not start`);
 }
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 async function main(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'hermesx-webhook-bench-'));
