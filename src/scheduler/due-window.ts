@@ -40,6 +40,8 @@ export interface WindowScan extends WindowRead {
    * has been acted on, so a later read may start after it (see readWindow's `after`).
    */
   overdueUpTo: DueKey | null;
+  /** The rows read, in key order (see laterOverdueKey). */
+  rows: readonly StoredJob[];
 }
 
 /**
@@ -74,7 +76,38 @@ export async function readWindow(
     deps.prepareTenants([...new Set(rows.map((job) => job.tenantId))]);
   }
   deps.metrics.syncDuration.observe((clock.now() - startedMs) / 1000);
-  return { ...read, overdueUpTo: lastOverdue(rows, startedMs) ?? after };
+  return { ...read, overdueUpTo: lastOverdue(rows, startedMs) ?? after, rows };
+}
+
+/**
+ * Where the next read may start: after `overdueUpTo`, or after the last row of the previous read
+ * that has come due since (`previous`, read ahead of its instant), when those rows fill a page
+ * or more. They were handed over too (queued for their instant), and change only as the overdue
+ * ones do; in a burst they are every row due at its second, which each pod would otherwise read
+ * again, page after page, at that second, while its event loop is busiest. Fewer than a page cost
+ * no statement of their own, and reading them again keeps the read complete (it drops the held
+ * jobs it no longer finds, such as one deleted while its notification was lost).
+ */
+export function laterOverdueKey(
+  overdueUpTo: DueKey | null,
+  previous: readonly StoredJob[],
+  nowMs: number,
+): DueKey | null {
+  let cameDue = 0;
+  let since: StoredJob | undefined;
+  for (const row of previous) {
+    const atMs = row.nextRunAt?.getTime();
+    if (atMs === undefined || atMs > nowMs) break;
+    if (overdueUpTo && !isAfter(atMs, row.id, overdueUpTo)) continue;
+    cameDue += 1;
+    since = row;
+  }
+  if (!since?.nextRunAt || cameDue < WINDOW_PAGE_ROWS) return overdueUpTo;
+  return { atMs: since.nextRunAt.getTime(), id: since.id };
+}
+
+function isAfter(atMs: number, id: string, key: DueKey): boolean {
+  return atMs > key.atMs || (atMs === key.atMs && id > key.id);
 }
 
 /** The key of the last row (in read order) whose next_run_at was at or before `atMs`. */

@@ -6,6 +6,7 @@
 // moved on.
 import type { Dispatcher } from '../dispatcher.js';
 import {
+  laterOverdueKey,
   planBatch,
   PLAN_BATCH,
   readJobs,
@@ -13,7 +14,7 @@ import {
   type WindowDeps,
   type WindowRead,
 } from '../due-window.js';
-import type { DueKey } from '../../domain/job.js';
+import type { DueKey, StoredJob } from '../../domain/job.js';
 import { attachJobs } from '../attach-jobs.js';
 import { readMissedTriggers } from '../missed-triggers.js';
 import { startLoop, type Loop } from '../../services/loop.js';
@@ -55,6 +56,8 @@ export class WindowReader implements Service {
    */
   private nextFullReadMs = 0;
   private overdueUpTo: DueKey | null = null;
+  /** The rows of the last read, some of which may have come due since. */
+  private lastRows: readonly StoredJob[] = [];
   /** An import is being planned (see noteBulkPlanning). */
   private bulkPlanning = false;
   /** Run-now requests since then are still to be read (runMissedTriggers). */
@@ -251,8 +254,10 @@ export class WindowReader implements Service {
     const full = nowMs >= this.nextFullReadMs;
     if (full) this.nextFullReadMs = nowMs + this.room.window.lookaheadMs;
     try {
-      const scan = await readWindow(this.room.window, full ? null : this.overdueUpTo);
+      const after = full ? null : laterOverdueKey(this.overdueUpTo, this.lastRows, nowMs);
+      const scan = await readWindow(this.room.window, after);
       this.overdueUpTo = scan.overdueUpTo;
+      this.lastRows = scan.rows;
       return scan;
     } catch (err) {
       if (full) this.nextFullReadMs = 0;
