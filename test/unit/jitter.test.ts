@@ -10,6 +10,20 @@ import { Registry } from 'prom-client';
 import { silentLogger } from '../helpers/log.js';
 
 const NOMINAL = Date.UTC(2030, 0, 1, 9, 0, 0);
+// An hourly job due at NOMINAL with a 10-minute jitter.
+const job = {
+  id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
+  tenantId: '00000000-0000-0000-0000-000000000001',
+  schedule: '0 * * * *',
+  timezone: 'UTC',
+  dueFrom: new Date(NOMINAL - 3_600_000),
+  updatedAt: new Date(NOMINAL - 3_600_000),
+  nextRunAt: new Date(NOMINAL),
+  jitterMs: 600_000,
+};
+
+const newTimeline = () =>
+  new Timeline(silentLogger(), createSchedulerMetrics(new Registry()), new ScheduleCache());
 
 describe('jitter', () => {
   it('is deterministic, within [0, jitter], and spreads jobs due together', () => {
@@ -33,21 +47,7 @@ describe('jitter', () => {
   });
 
   it('the timeline fires at nominal + offset; the occurrence keeps its nominal time', () => {
-    const timeline = new Timeline(
-      silentLogger(),
-      createSchedulerMetrics(new Registry()),
-      new ScheduleCache(),
-    );
-    const job = {
-      id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
-      tenantId: '00000000-0000-0000-0000-000000000001',
-      schedule: '0 * * * *',
-      timezone: 'UTC',
-      dueFrom: new Date(NOMINAL - 3_600_000),
-      updatedAt: new Date(NOMINAL - 3_600_000),
-      nextRunAt: new Date(NOMINAL),
-      jitterMs: 600_000,
-    };
+    const timeline = newTimeline();
     timeline.apply([job], NOMINAL - 1000, 0, true);
     const offset = jitterOffsetMs(job.id, NOMINAL, 600_000);
     expect(offset).toBeGreaterThan(0);
@@ -69,24 +69,10 @@ describe('jitter', () => {
   // notification reached it late) must wait for the offset too, neither catching the occurrence
   // up at once nor skipping it as overdue.
   it('a job read after its nominal time but before its offset waits for the offset', () => {
-    const job = {
-      id: '7d0c5b8e-3f2a-4c1d-9e8b-1a2b3c4d5e6f',
-      tenantId: '00000000-0000-0000-0000-000000000001',
-      schedule: '0 * * * *',
-      timezone: 'UTC',
-      dueFrom: new Date(NOMINAL - 3_600_000),
-      updatedAt: new Date(NOMINAL - 3_600_000),
-      nextRunAt: new Date(NOMINAL),
-      jitterMs: 600_000,
-    };
     const offset = jitterOffsetMs(job.id, NOMINAL, 600_000);
     expect(offset).toBeGreaterThan(1000);
     for (const catchupWindowMs of [0, 3_600_000]) {
-      const timeline = new Timeline(
-        silentLogger(),
-        createSchedulerMetrics(new Registry()),
-        new ScheduleCache(),
-      );
+      const timeline = newTimeline();
       const readAtMs = NOMINAL + offset - 1000;
       expect(timeline.apply([job], readAtMs, catchupWindowMs, true)).toEqual({
         catchUps: [],
@@ -98,11 +84,7 @@ describe('jitter', () => {
       ]);
     }
     // Read after its offset, it is overdue as before: caught up at once when the window allows.
-    const late = new Timeline(
-      silentLogger(),
-      createSchedulerMetrics(new Registry()),
-      new ScheduleCache(),
-    );
+    const late = newTimeline();
     const { catchUps } = late.apply([job], NOMINAL + offset + 1000, 3_600_000, true);
     expect(catchUps).toMatchObject([{ jobId: job.id, scheduledAtMs: NOMINAL, kind: 'catchup' }]);
   });
