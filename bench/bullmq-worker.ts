@@ -1,6 +1,7 @@
 // One BullMQ worker process for the benchmark's peer: takes the jobs that BullMQ's Job Schedulers
 // produce and runs each through the very same agent runner as HermesX (src/agent/cron-runner.ts,
-// one call to the model server, with a scheduled run's tool definitions: run-tools.ts). Every run start is appended to a JSON-lines file:
+// one call to the model server, with a scheduled run's tool definitions: run-tools.ts). Every run
+// start is appended to a JSON-lines file:
 //   {"j": job id, "n": nominal ms, "s": start ms, "w": worker id, "b": BullMQ job id, "a": attempts}
 // and every finish as {"j", "n", "f": finish ms, "w"} (the processor returned; BullMQ then records it).
 // The nominal time is job.opts.prevMillis: BullMQ stores the scheduler's computed next time there
