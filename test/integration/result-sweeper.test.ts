@@ -200,10 +200,12 @@ describe('the result sweep', () => {
     });
     sweeper.start();
     try {
-      await waitFor(async () => expect(await store.get(old)).toBeNull(), { timeoutMs: 10_000 });
+      // The round logs after its last delete, so the line, not the object's absence, ends it.
+      const sweptLine = () => lines.find((text) => text.includes('orphaned result objects swept'));
+      await waitFor(() => expect(sweptLine()).toBeDefined(), { timeoutMs: 10_000 });
+      expect(JSON.parse(sweptLine()!)).toMatchObject({ orphans_deleted: 1, complete: true });
+      expect(await store.get(old)).toBeNull();
       expect(await store.get(fresh)).not.toBeNull();
-      const line = lines.find((text) => text.includes('orphaned result objects swept'));
-      expect(JSON.parse(line!)).toMatchObject({ orphans_deleted: 1, complete: true });
     } finally {
       await sweeper.stop();
       await rm(root, { recursive: true, force: true });
