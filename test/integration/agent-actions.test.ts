@@ -15,7 +15,7 @@ import { startService, type RunningService } from '../../src/main.js';
 import { DEFAULT_TENANT, runsOf, type RunRow } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm, type Handler } from '../helpers/fake-llm.js';
-import { capturingLogger } from '../helpers/log.js';
+import { capturingLogger, loggedLine } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
 
 const ADMIN = 'agent-actions-admin-token-0123456789abcdef';
@@ -237,8 +237,9 @@ describe('a scheduled run that acts', () => {
     expect(JSON.stringify(runs.body)).not.toContain(TOKEN);
     const stored = await db.query('SELECT * FROM cron_run_tool_calls');
     expect(JSON.stringify(stored.rows)).not.toContain(TOKEN);
+    // The run's own line is written after its record commits: wait for it, then read them all.
+    await loggedLine(logs.lines, 'cron job executed');
     expect(logs.lines.join('\n')).not.toContain(TOKEN);
-    expect(logs.lines.some((line) => line.includes('cron job executed'))).toBe(true);
   });
 
   it('refuses a host outside the allow-list, and does not send the secret there', async () => {

@@ -20,7 +20,7 @@ import {
 import { runResultKey } from '../../src/storage/run-results.js';
 import { S3ObjectStore } from '../../src/storage/s3-store.js';
 import { createAppPool, createTestDatabase } from '../helpers/database.js';
-import { capturingLogger, silentLogger } from '../helpers/log.js';
+import { capturingLogger, loggedLine, silentLogger } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 
@@ -201,9 +201,8 @@ describe('the result sweep', () => {
     sweeper.start();
     try {
       // The round logs after its last delete, so the line, not the object's absence, ends it.
-      const sweptLine = () => lines.find((text) => text.includes('orphaned result objects swept'));
-      await waitFor(() => expect(sweptLine()).toBeDefined(), { timeoutMs: 10_000 });
-      expect(JSON.parse(sweptLine()!)).toMatchObject({ orphans_deleted: 1, complete: true });
+      const line = await loggedLine(lines, 'orphaned result objects swept');
+      expect(JSON.parse(line)).toMatchObject({ orphans_deleted: 1, complete: true });
       expect(await store.get(old)).toBeNull();
       expect(await store.get(fresh)).not.toBeNull();
     } finally {

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
-import { capturingLogger } from '../helpers/log.js';
+import { capturingLogger, loggedLine } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
 
 const KEY = 'attempts-test-key-0123456789abcdef';
@@ -189,7 +189,7 @@ describe('attempts and model calls', () => {
       expect(rows[0]?.last_run_error).not.toContain(secret);
     }
     // The whole text stays in the service's log line of the run.
-    const line = logged.lines.find((l) => l.includes(run.id) && l.includes('cron job executed'));
+    const line = await loggedLine(logged.lines, run.id, 'cron job executed');
     expect(line).toContain('llm-backend.svc.cluster.local');
   });
 

@@ -8,7 +8,7 @@ import { startService, type RunningService } from '../../src/main.js';
 import { cronCallOf, insertJob, runsOf, type RunRow } from '../helpers/cluster.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { startFakeLlm, FAKE_MODEL, type FakeLlm } from '../helpers/fake-llm.js';
-import { capturingLogger } from '../helpers/log.js';
+import { capturingLogger, loggedLine } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
 
 let databaseUrl: string;
@@ -166,7 +166,7 @@ describe('a scheduled run and the LLM', () => {
       [job.id],
     );
     expect(rows[0]?.last_run_error).not.toContain('sk-proj');
-    const line = logged.lines.find((l) => l.includes(run.id) && l.includes('cron job executed'));
+    const line = await loggedLine(logged.lines, run.id, 'cron job executed');
     expect(line).toContain('sk-proj-abc123');
   });
 
