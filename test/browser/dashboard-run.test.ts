@@ -8,6 +8,7 @@ import { startDashboardService, type DashboardService } from './service.js';
 
 let service: DashboardService;
 let tenantKey: string;
+let flakyThrottled = true;
 const answer = `Long report: ${'all systems nominal. '.repeat(600)}END OF REPORT`;
 
 beforeAll(async () => {
@@ -18,8 +19,11 @@ beforeAll(async () => {
     const text = JSON.stringify(body);
     if (text.includes('Flaky model')) {
       retryCalls += 1;
-      // Throttled for a while, so the page can be seen while the run retries.
-      return retryCalls <= 8 ? { status: 429, headers: { 'retry-after': '1' } } : { content: 'ok' };
+      // Throttled until the test has seen the page (11 times at most: the client makes 12
+      // attempts), so a slow browser still finds the run retrying.
+      return flakyThrottled && retryCalls <= 11
+        ? { status: 429, headers: { 'retry-after': '2' } }
+        : { content: 'ok' };
     }
     return { content: answer, model: 'served-model-v2' };
   });
@@ -108,6 +112,7 @@ describe('run detail page, in Chromium', () => {
     await page.locator(`a[href="/jobs/${job.id}/runs/${runId}"]`).click();
     await page.getByRole('status').filter({ hasText: 'Retrying: attempt' }).waitFor();
     expect(await page.getByRole('status').textContent()).toContain('throttled (429), sent again');
+    flakyThrottled = false;
     await page.close();
   });
 
