@@ -8,28 +8,31 @@ import { startDashboardService, type DashboardService } from './service.js';
 
 let service: DashboardService;
 let tenantKey: string;
-let flakyThrottled = true;
+// The flaky model's third call waits for this, so the run is still retrying when the page shows.
+let releaseFlaky: () => void = () => {};
+const flakyReleased = new Promise<void>((resolve) => (releaseFlaky = resolve));
 const answer = `Long report: ${'all systems nominal. '.repeat(600)}END OF REPORT`;
 
 beforeAll(async () => {
   service = await startDashboardService('run');
   tenantKey = await service.driver.tenantWithKey('Run Detail Inc');
   let retryCalls = 0;
-  service.llm.setHandler((body) => {
+  service.llm.setHandler(async (body) => {
     const text = JSON.stringify(body);
     if (text.includes('Flaky model')) {
       retryCalls += 1;
-      // Throttled until the test has seen the page (11 times at most: the client makes 12
-      // attempts), so a slow browser still finds the run retrying.
-      return flakyThrottled && retryCalls <= 11
-        ? { status: 429, headers: { 'retry-after': '2' } }
-        : { content: 'ok' };
+      // Throttled twice, then answered only once the test has seen the page: however slow the
+      // browser, it finds the run retrying.
+      if (retryCalls <= 2) return { status: 429, headers: { 'retry-after': '0.2' } };
+      await flakyReleased;
+      return { content: 'ok' };
     }
     return { content: answer, model: 'served-model-v2' };
   });
 }, 180_000);
 
 afterAll(async () => {
+  releaseFlaky();
   await service?.stop();
 });
 
@@ -112,7 +115,7 @@ describe('run detail page, in Chromium', () => {
     await page.locator(`a[href="/jobs/${job.id}/runs/${runId}"]`).click();
     await page.getByRole('status').filter({ hasText: 'Retrying: attempt' }).waitFor();
     expect(await page.getByRole('status').textContent()).toContain('throttled (429), sent again');
-    flakyThrottled = false;
+    releaseFlaky();
     await page.close();
   });
 

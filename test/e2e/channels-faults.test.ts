@@ -17,7 +17,8 @@ let slack: PlatformStandIn;
 const CHANNEL_ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   PUBLIC_URL: 'https://hermesx.example.com',
-  CHANNEL_TIMEOUT: '3s',
+  // Long enough that the first attempt still hangs when the test looks, on a slow machine too.
+  CHANNEL_TIMEOUT: '10s',
   CHANNEL_RETRY_SCHEDULE: '1s,1s,1s',
   // One slot: while the first message hangs, the next ones stay recorded but unsent.
   CHANNEL_MAX_CONCURRENT_DELIVERIES: '1',

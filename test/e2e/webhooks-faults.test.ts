@@ -17,7 +17,8 @@ let receiver: Receiver;
 
 const WEBHOOK_ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  WEBHOOK_TIMEOUT: '3s',
+  // Long enough that the first attempt still hangs when the test looks, on a slow machine too.
+  WEBHOOK_TIMEOUT: '10s',
   WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
   // One slot: while the first delivery hangs, the next ones stay recorded but unsent.
   WEBHOOK_MAX_CONCURRENT_DELIVERIES: '1',
