@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
 import { IdempotencySweeper } from '../../src/http/idempotency-sweeper.js';
 import { createAppPool, createTestDatabase } from '../helpers/database.js';
-import { capturingLogger } from '../helpers/log.js';
+import { capturingLogger, loggedLine } from '../helpers/log.js';
 import { waitFor } from '../helpers/process-wait.js';
 import { FakeClock } from '../kit/clock.js';
 
@@ -80,14 +80,10 @@ describe('the idempotency sweeper', () => {
         },
         { timeoutMs: 10_000, what: 'the expired keys swept' },
       );
-      const line = await waitFor(
-        () => {
-          const found = lines.find((text) => text.includes('expired keys swept'));
-          expect(found).toBeDefined();
-          return JSON.parse(found!) as Record<string, unknown>;
-        },
-        { timeoutMs: 10_000, what: 'the log line' },
-      );
+      const line = JSON.parse(await loggedLine(lines, 'expired keys swept')) as Record<
+        string,
+        unknown
+      >;
       expect(line.deleted).toBeGreaterThanOrEqual(2);
       // The next round is one interval after this one ended.
       await waitFor(() => expect(clock.nextTimerMs()).toBe(clock.now() + INTERVAL_MS), {

@@ -10,8 +10,7 @@ import { startService } from '../../src/main.js';
 import { buildTestApp } from '../helpers/api.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { FAKE_MODEL, startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
-import { capturingLogger } from '../helpers/log.js';
-import { waitFor } from '../helpers/process-wait.js';
+import { capturingLogger, loggedLine } from '../helpers/log.js';
 
 let databaseUrl: string;
 let llm: FakeLlm;
@@ -137,14 +136,7 @@ describe('the start log', () => {
       log,
     );
     try {
-      const line = await waitFor(
-        () => {
-          const found = lines.find((l) => l.includes('msg="model server'));
-          if (!found) throw new Error('no model line yet');
-          return found;
-        },
-        { timeoutMs: 10_000, what: 'the model server line' },
-      );
+      const line = await loggedLine(lines, 'msg="model server');
       expect(line).toContain(message);
       expect(line).toContain(`llm_url=${url()}`);
       expect(line).toContain(`model=${FAKE_MODEL}`);

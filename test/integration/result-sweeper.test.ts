@@ -21,7 +21,6 @@ import { runResultKey } from '../../src/storage/run-results.js';
 import { S3ObjectStore } from '../../src/storage/s3-store.js';
 import { createAppPool, createTestDatabase } from '../helpers/database.js';
 import { capturingLogger, loggedLine, silentLogger } from '../helpers/log.js';
-import { waitFor } from '../helpers/process-wait.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 
 const HOUR_MS = 3_600_000;
@@ -223,14 +222,7 @@ describe('the result sweep', () => {
     });
     sweeper.start();
     try {
-      const line = await waitFor(
-        () => {
-          const found = lines.find((text) => text.includes('orphaned result objects not swept'));
-          expect(found).toBeDefined();
-          return JSON.parse(found!) as Record<string, unknown>;
-        },
-        { timeoutMs: 10_000 },
-      );
+      const line = JSON.parse(await loggedLine(lines, 'orphaned result objects not swept'));
       expect(line).toMatchObject({ failures: 1, object_store: store.description });
       expect(line.retry_in_ms).toBe(20);
     } finally {
